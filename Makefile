@@ -1,0 +1,67 @@
+# pindrop — `make demo` runs the demo on bundled real data, `make test` runs every test.
+# Both install what is missing first (Debian packages, Python packages) and are idempotent.
+
+PREFIX ?= /usr/local
+PYTHON ?= python3
+SWIFT ?= swift
+RELEASE_FLAGS = -c release -Xswiftc -static-stdlib
+LIB = .build/release/libpindrop.so
+CC ?= cc
+CXX ?= c++
+CWARN = -Wall -Wextra -Werror -pedantic
+OUT ?= out
+export PYTHONPATH := $(CURDIR)/bindings/python$(if $(PYTHONPATH),:$(PYTHONPATH))
+export PINDROP_LIBRARY ?= $(CURDIR)/$(LIB)
+
+APT_PACKAGES = libgeos-dev pkg-config
+PIP_PACKAGES = numpy pytest pyproj matplotlib
+
+.PHONY: all deps build test test-swift test-c test-python demo bench install clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	@missing=""; for p in $(PIP_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+test: build test-swift test-c test-python
+	@echo "all tests passed"
+
+test-swift: deps
+	$(SWIFT) test
+
+# Every Tests/c/test_*.c is built against include/ (as C99 and as C++) and linked with the .so.
+test-c: build
+	@mkdir -p .build/ctests
+	@set -e; for t in Tests/c/test_*.c; do \
+	  n=$$(basename $$t .c); \
+	  $(CC) -std=c99 $(CWARN) -Iinclude $$t -o .build/ctests/$$n -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -lm; \
+	  $(CXX) -x c++ -std=c++11 $(CWARN) -Iinclude -fsyntax-only $$t; \
+	  echo "== $$n"; .build/ctests/$$n; \
+	done
+
+test-python: build
+	$(PYTHON) -m pytest -q bindings/python/tests
+
+demo: build
+	$(PYTHON) examples/demo.py --out $(OUT)
+
+bench: build
+	$(PYTHON) benchmarks/run.py
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/pindrop.h $(DESTDIR)$(PREFIX)/include/pindrop.h
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpindrop.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e "s|@VERSION@|$$(sed -n 's/#define PINDROP_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' include/pindrop.h | paste -sd.)|" \
+	  pindrop.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pindrop.pc
+	-ldconfig 2>/dev/null
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,30 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "pindrop",
+    products: [
+        // libpindrop.so: the C ABI of include/pindrop.h.
+        .library(name: "pindrop", type: .dynamic, targets: ["Pindrop"]),
+    ],
+    targets: [
+        // The hand-written C contract, imported into Swift so the exports use its exact types.
+        .systemLibrary(name: "CPindrop", path: "include"),
+        // GEOS's C API (libgeos-dev).
+        .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
+                       providers: [.apt(["libgeos-dev"])]),
+        // Pure Swift: geodesy, camera, pins, gestures, spreading, editing. No C types, no GEOS.
+        .target(name: "PindropCore"),
+        // The only place that knows GEOS: the spatial index and allowed areas.
+        .target(name: "PindropIndex", dependencies: ["PindropCore", "CGEOS"]),
+        // @_cdecl exports and nothing else.
+        .target(name: "Pindrop", dependencies: ["CPindrop", "PindropCore", "PindropIndex"]),
+        .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore"]),
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropCore"]),
+    ]
+)
+
+// Export only the pindrop_* symbols of the C contract from libpindrop.so.
+package.targets.first { $0.name == "Pindrop" }!.linkerSettings = [
+    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/include/pindrop.exports"]),
+]

@@ -1,0 +1,109 @@
+import CPindrop
+import Foundation
+import PindropCore
+import PindropIndex
+
+// Versions, statuses, options, map lifetime. Arguments are checked and converted here; the
+// behaviour lives in PindropCore.
+
+private let versionString: UnsafePointer<CChar> =
+    UnsafePointer(strdup("\(PINDROP_VERSION_MAJOR).\(PINDROP_VERSION_MINOR).\(PINDROP_VERSION_PATCH)")!)
+
+@_cdecl("pindrop_version")
+public func pindrop_version() -> UnsafePointer<CChar> { versionString }
+
+private let statusNames: [Int32: UnsafePointer<CChar>] = {
+    let names: [(pindrop_status, String)] = [
+        (PINDROP_OK, "PINDROP_OK"), (PINDROP_STALE, "PINDROP_STALE"),
+        (PINDROP_ERR_INVALID_ARGUMENT, "PINDROP_ERR_INVALID_ARGUMENT"),
+        (PINDROP_ERR_NOT_FOUND, "PINDROP_ERR_NOT_FOUND"), (PINDROP_ERR_DUPLICATE_ID, "PINDROP_ERR_DUPLICATE_ID"),
+        (PINDROP_ERR_PARSE, "PINDROP_ERR_PARSE"), (PINDROP_ERR_STATE, "PINDROP_ERR_STATE"),
+        (PINDROP_ERR_GEOS, "PINDROP_ERR_GEOS"), (PINDROP_ERR_NO_MEMORY, "PINDROP_ERR_NO_MEMORY"),
+    ]
+    var table: [Int32: UnsafePointer<CChar>] = [:]
+    for (s, n) in names { table[s.rawValue] = UnsafePointer(strdup(n)!) }
+    return table
+}()
+private let unknownStatus: UnsafePointer<CChar> = UnsafePointer(strdup("PINDROP_UNKNOWN_STATUS")!)
+
+@_cdecl("pindrop_status_string")
+public func pindrop_status_string(_ status: pindrop_status) -> UnsafePointer<CChar> {
+    statusNames[status.rawValue] ?? unknownStatus
+}
+
+/// The smallest struct a caller may pass: struct_size and hit_radius.
+private let minimumOptionsSize = MemoryLayout<pindrop_options>.offset(of: \pindrop_options.hit_radius)! + 8
+
+private func cOptions(_ o: Options) -> pindrop_options {
+    pindrop_options(
+        struct_size: UInt32(MemoryLayout<pindrop_options>.size), hit_radius: o.hitRadius,
+        drag_threshold: o.dragThreshold, lift_delay_ms: o.liftDelayMs, lift_height: o.liftHeight,
+        lift_duration_ms: o.liftDurationMs, drop_duration_ms: o.dropDurationMs, tap_max_ms: o.tapMaxMs,
+        double_tap_ms: o.doubleTapMs, double_tap_slop: o.doubleTapSlop, autopan_margin: o.autopanMargin,
+        autopan_speed: o.autopanSpeed, min_spacing_m: o.minSpacingM, spread_mode: o.spreadMode.rawValue,
+        spread_tolerance_m: o.spreadToleranceM, outside_policy: o.outsidePolicy.rawValue)
+}
+
+@_cdecl("pindrop_options_init")
+public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options>?, _ structSize: UInt32) -> pindrop_status {
+    guard let options, Int(structSize) >= minimumOptionsSize else { return statusInvalid }
+    var full = cOptions(Options())
+    full.struct_size = structSize
+    // Write only the caller's struct_size bytes: an older, smaller struct is filled as far as it goes.
+    let n = min(Int(structSize), MemoryLayout<pindrop_options>.size)
+    withUnsafeBytes(of: &full) { src in
+        UnsafeMutableRawPointer(options).copyMemory(from: src.baseAddress!, byteCount: n)
+    }
+    return statusOK
+}
+
+/// Reads a caller's options struct of options->struct_size bytes into Core's Options.
+private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropError) -> Options {
+    let size = Int(p.pointee.struct_size)
+    guard size >= minimumOptionsSize else {
+        throw PindropError(.invalidArgument, "options.struct_size \(size) is too small (call pindrop_options_init)")
+    }
+    var c = cOptions(Options())
+    withUnsafeMutableBytes(of: &c) { dst in
+        dst.baseAddress!.copyMemory(from: UnsafeRawPointer(p), byteCount: min(size, MemoryLayout<pindrop_options>.size))
+    }
+    var o = Options()
+    o.hitRadius = c.hit_radius; o.dragThreshold = c.drag_threshold; o.liftDelayMs = c.lift_delay_ms
+    o.liftHeight = c.lift_height; o.liftDurationMs = c.lift_duration_ms; o.dropDurationMs = c.drop_duration_ms
+    o.tapMaxMs = c.tap_max_ms; o.doubleTapMs = c.double_tap_ms; o.doubleTapSlop = c.double_tap_slop
+    o.autopanMargin = c.autopan_margin; o.autopanSpeed = c.autopan_speed; o.minSpacingM = c.min_spacing_m
+    o.spreadToleranceM = c.spread_tolerance_m
+    guard let mode = Options.SpreadMode(rawValue: c.spread_mode) else {
+        throw PindropError(.invalidArgument, "options.spread_mode \(c.spread_mode) is not PINDROP_SPREAD_OFF or _RING")
+    }
+    guard let policy = Options.OutsidePolicy(rawValue: c.outside_policy) else {
+        throw PindropError(.invalidArgument, "options.outside_policy \(c.outside_policy) is not PINDROP_OUTSIDE_REVERT or _SNAP")
+    }
+    o.spreadMode = mode; o.outsidePolicy = policy
+    return o
+}
+
+@_cdecl("pindrop_map_create")
+public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> pindrop_status {
+    guard let out else { return statusInvalid }
+    out.pointee = nil
+    do throws(PindropError) {
+        let o = try options.map { p throws(PindropError) in try readOptions(p) } ?? Options()
+        let map = try Map(options: o, factory: GEOSFactory())
+        out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(map: map)).toOpaque())
+        return statusOK
+    } catch {
+        return pindrop_status(rawValue: error.status.rawValue)
+    }
+}
+
+@_cdecl("pindrop_map_destroy")
+public func pindrop_map_destroy(_ map: OpaquePointer?) {
+    guard let map else { return }
+    Unmanaged<Handle>.fromOpaque(UnsafeRawPointer(map)).release()
+}
+
+@_cdecl("pindrop_map_last_error")
+public func pindrop_map_last_error(_ map: OpaquePointer?) -> UnsafePointer<CChar> {
+    handle(map)?.lastError ?? nullMapMessage
+}

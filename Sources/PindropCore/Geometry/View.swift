@@ -1,0 +1,155 @@
+import Foundation
+
+/// The built-in camera: Web Mercator with a centre, zoom, clockwise bearing and viewport size.
+public struct Camera: Sendable, Equatable {
+    public var centerLon, centerLat, zoom, bearingDeg, width, height: Double
+
+    public init(centerLon: Double, centerLat: Double, zoom: Double, bearingDeg: Double = 0,
+                width: Double, height: Double) {
+        self.centerLon = centerLon; self.centerLat = centerLat; self.zoom = zoom
+        self.bearingDeg = bearingDeg; self.width = width; self.height = height
+    }
+
+    public func validate() throws(PindropError) {
+        try checkLonLat(centerLon, centerLat, "camera centre")
+        guard abs(centerLat) <= WebMercator.maxLatitude else {
+            throw .invalid("camera centre latitude \(centerLat) is beyond Web Mercator's ±\(WebMercator.maxLatitude)")
+        }
+        guard zoom.isFinite, zoom >= 0, zoom <= 30 else { throw .invalid("camera zoom \(zoom) is outside [0, 30]") }
+        guard bearingDeg.isFinite else { throw .invalid("camera bearing is not finite") }
+        guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+            throw .invalid("camera viewport \(width)x\(height) must be finite and > 0")
+        }
+    }
+}
+
+/// How (lon, lat) and screen points relate: the built-in camera or the host's projection.
+public enum View {
+    case camera(CameraTransform)
+    case host(HostProjection)
+
+    public var width: Double {
+        switch self { case .camera(let c): c.camera.width; case .host(let h): h.width }
+    }
+    public var height: Double {
+        switch self { case .camera(let c): c.camera.height; case .host(let h): h.height }
+    }
+
+    /// Screen point of (lon, lat), or nil when a host projection fails.
+    @inline(__always)
+    public func toScreen(_ lon: Double, _ lat: Double) -> (x: Double, y: Double)? {
+        switch self {
+        case .camera(let c): return c.toScreen(lon, lat)
+        case .host(let h):
+            guard let p = h.project(lon, lat), p.x.isFinite, p.y.isFinite else { return nil }
+            return p
+        }
+    }
+
+    /// (lon, lat) under a screen point; the camera gives an unwrapped longitude (it may lie past
+    /// ±180 when the view crosses the antimeridian). Nil when a host projection fails.
+    @inline(__always)
+    public func toLonLatUnwrapped(_ x: Double, _ y: Double) -> (lon: Double, lat: Double)? {
+        switch self {
+        case .camera(let c): return c.toLonLat(x, y)
+        case .host(let h):
+            guard let p = h.unproject(x, y), p.lon.isFinite, p.lat.isFinite else { return nil }
+            return p
+        }
+    }
+
+    /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1].
+    public func box(x0: Double, y0: Double, x1: Double, y1: Double) -> GeoBox? {
+        switch self {
+        case .camera(let c):
+            // The camera maps screen to Mercator by a similarity, and Mercator to lon/lat
+            // monotonically per axis, so the corners bound the rectangle.
+            return cornersBox([(x0, y0), (x1, y0), (x0, y1), (x1, y1)], pad: 0, c: c)
+        case .host:
+            // A host projection may bend: sample the edges too and pad the result.
+            var pts: [(Double, Double)] = []
+            let n = 8
+            for i in 0...n {
+                let t = Double(i) / Double(n)
+                let x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t
+                pts.append((x, y0)); pts.append((x, y1)); pts.append((x0, y)); pts.append((x1, y))
+            }
+            return cornersBox(pts, pad: 0.1, c: nil)
+        }
+    }
+
+    private func cornersBox(_ pts: [(Double, Double)], pad: Double, c: CameraTransform?) -> GeoBox? {
+        var minLon = Double.infinity, maxLon = -Double.infinity
+        var minLat = Double.infinity, maxLat = -Double.infinity
+        var lons: [Double] = []
+        for (x, y) in pts {
+            guard let p = toLonLatUnwrapped(x, y) else { return nil }
+            lons.append(p.lon)
+            minLat = min(minLat, p.lat); maxLat = max(maxLat, p.lat)
+        }
+        if c != nil {
+            minLon = lons.min()!; maxLon = lons.max()!
+        } else {
+            // A host gives longitudes in [-180, 180]: a view across the antimeridian shows up as a
+            // spread of more than 180°; shift the western ones by 360.
+            let lo = lons.min()!, hi = lons.max()!
+            if hi - lo > 180 {
+                let shifted = lons.map { $0 < 0 ? $0 + 360 : $0 }
+                minLon = shifted.min()!; maxLon = shifted.max()!
+            } else { minLon = lo; maxLon = hi }
+        }
+        let padLon = (maxLon - minLon) * pad, padLat = (maxLat - minLat) * pad
+        return GeoBox(minLon: minLon - padLon, minLat: minLat - padLat, maxLon: maxLon + padLon, maxLat: maxLat + padLat)
+    }
+}
+
+/// The camera with its derived values computed once per `set_camera`.
+public struct CameraTransform: Sendable {
+    public let camera: Camera
+    public let worldSize: Double
+    let centerX, centerY, cosB, sinB, halfW, halfH: Double
+
+    public init(_ camera: Camera) {
+        self.camera = camera
+        worldSize = WebMercator.worldSize(zoom: camera.zoom)
+        let c = WebMercator.project(lon: camera.centerLon, lat: camera.centerLat, worldSize: worldSize)
+        centerX = c.x; centerY = c.y
+        let b = camera.bearingDeg * Sphere.radians
+        cosB = cos(b); sinB = sin(b)
+        halfW = camera.width / 2; halfH = camera.height / 2
+    }
+
+    /// Screen point of (lon, lat) on the copy of the world nearest the centre.
+    @inline(__always)
+    public func toScreen(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+        let p = WebMercator.project(lon: lon, lat: lat, worldSize: worldSize)
+        var dx = p.x - centerX
+        let half = worldSize / 2
+        if dx > half { dx -= worldSize } else if dx < -half { dx += worldSize }
+        let dy = p.y - centerY
+        // Bearing θ turns the map so that θ points up: rotate the world offset by −θ.
+        return (halfW + dx * cosB + dy * sinB, halfH - dx * sinB + dy * cosB)
+    }
+
+    /// (lon, lat) under a screen point; the longitude is not wrapped.
+    @inline(__always)
+    public func toLonLat(_ x: Double, _ y: Double) -> (lon: Double, lat: Double) {
+        let sx = x - halfW, sy = y - halfH
+        let dx = sx * cosB - sy * sinB
+        let dy = sx * sinB + sy * cosB
+        return WebMercator.unproject(x: centerX + dx, y: centerY + dy, worldSize: worldSize)
+    }
+}
+
+/// The host's own projection (any CRS), as closures the C layer builds from its callbacks.
+public struct HostProjection {
+    public let project: (Double, Double) -> (x: Double, y: Double)?
+    public let unproject: (Double, Double) -> (lon: Double, lat: Double)?
+    public let width: Double, height: Double
+
+    public init(width: Double, height: Double,
+                project: @escaping (Double, Double) -> (x: Double, y: Double)?,
+                unproject: @escaping (Double, Double) -> (lon: Double, lat: Double)?) {
+        self.project = project; self.unproject = unproject; self.width = width; self.height = height
+    }
+}

@@ -1,0 +1,336 @@
+/// A map: its pins, its view, its gestures and the events it has for the host. One thread at a
+/// time. Every mutating entry point either succeeds or throws and changes nothing.
+public final class Map {
+    public let options: Options
+    public internal(set) var pins = PinStore()
+    /// True coordinates of all pins.
+    public let index: SpatialIndex
+    let factory: IndexFactory
+    public internal(set) var view: View
+    public internal(set) var events = EventQueue()
+    /// The latest time the host passed; times must never decrease.
+    public internal(set) var now = -Double.infinity
+
+    /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none).
+    public internal(set) var selectedID: Int64 = noID
+    public internal(set) var editingID: Int64 = noID
+
+    // The rooms of the map, each in its own folder: gestures, spreading, editing.
+    var gesture = GestureMachine()
+    var spread = SpreadLayout()
+    var editing = EditingState()
+
+    // Scratch buffers reused across calls so that queries do not allocate once warmed up.
+    var candidates: [Int32] = []
+    public internal(set) var nearbyResults: [NearbyHit] = []
+    public internal(set) var frameViews: [PinView] = []
+
+    public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
+        try options.validate()
+        self.options = options
+        self.factory = factory
+        self.index = factory.makeIndex()
+        self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
+    }
+
+    // MARK: - Time
+
+    /// Accepts a host time: finite and not earlier than the last one.
+    public func advance(to time: Double) throws(PindropError) {
+        guard time.isFinite else { throw .invalid("time \(time) ms is not finite") }
+        guard time >= now else {
+            throw .invalid("time went backwards: \(time) ms is earlier than the last time given, \(now) ms")
+        }
+        now = time
+    }
+
+    /// Checks a time without accepting it (for calls that may still fail).
+    public func checkTime(_ time: Double) throws(PindropError) {
+        guard time.isFinite else { throw .invalid("time \(time) ms is not finite") }
+        guard time >= now else {
+            throw .invalid("time went backwards: \(time) ms is earlier than the last time given, \(now) ms")
+        }
+    }
+
+    // MARK: - View
+
+    public func setCamera(_ camera: Camera) throws(PindropError) {
+        try camera.validate()
+        view = .camera(CameraTransform(camera))
+    }
+
+    public func setProjection(_ projection: HostProjection) throws(PindropError) {
+        guard projection.width.isFinite, projection.height.isFinite, projection.width > 0, projection.height > 0 else {
+            throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
+        }
+        view = .host(projection)
+    }
+
+    public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {
+        try checkLonLat(lon, lat)
+        guard let p = view.toScreen(lon, lat) else { throw .invalid("the host projection failed for (\(lon), \(lat))") }
+        return p
+    }
+
+    public func toLonLat(x: Double, y: Double) throws(PindropError) -> (lon: Double, lat: Double) {
+        guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
+        guard let p = view.toLonLatUnwrapped(x, y) else { throw .invalid("the host projection failed for (\(x), \(y))") }
+        return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
+    }
+
+    // MARK: - Pins
+
+    func slot(_ id: Int64) throws(PindropError) -> Int32 {
+        guard let s = pins.slot(of: id) else { throw PindropError(.notFound, "no pin with id \(id)") }
+        return s
+    }
+
+    public var count: Int { pins.count }
+
+    public func add(id: Int64, lon: Double, lat: Double) throws(PindropError) {
+        guard id != noID else { throw .invalid("PINDROP_NO_ID is not a valid pin id") }
+        try checkLonLat(lon, lat)
+        guard !pins.contains(id) else { throw PindropError(.duplicateID, "a pin with id \(id) already exists") }
+        let slot = pins.insert(id: id, lon: lon, lat: lat)
+        index.set(slot, lon: lon, lat: lat)
+        pinAdded(slot)
+    }
+
+    /// Adds ids[i] at (lonlat[2i], lonlat[2i+1]); all or nothing.
+    public func addMany(ids: UnsafeBufferPointer<Int64>, lonlat: UnsafeBufferPointer<Double>) throws(PindropError) {
+        let n = ids.count
+        guard lonlat.count == 2 * n else { throw .invalid("add_many needs 2n coordinates") }
+        var seen = Set<Int64>(minimumCapacity: n)
+        for i in 0..<n {
+            let id = ids[i]
+            guard id != noID else { throw .invalid("ids[\(i)] is PINDROP_NO_ID") }
+            try checkLonLat(lonlat[2 * i], lonlat[2 * i + 1], "pin \(i) (id \(id))")
+            guard !pins.contains(id) else { throw PindropError(.duplicateID, "ids[\(i)] = \(id) already exists on the map") }
+            guard seen.insert(id).inserted else { throw PindropError(.duplicateID, "ids[\(i)] = \(id) appears twice in the batch") }
+        }
+        pins.reserve(n)
+        var slots = [Int32](); slots.reserveCapacity(n)
+        var lons = [Double](); lons.reserveCapacity(n)
+        var lats = [Double](); lats.reserveCapacity(n)
+        for i in 0..<n {
+            let x = lonlat[2 * i], y = lonlat[2 * i + 1]
+            slots.append(pins.insert(id: ids[i], lon: x, lat: y)); lons.append(x); lats.append(y)
+        }
+        index.insert(slots: slots, lon: lons, lat: lats)
+        for s in slots { pinAdded(s) }
+    }
+
+    public func remove(id: Int64) throws(PindropError) {
+        let s = try slot(id)
+        pinWillBeRemoved(s)
+        index.remove(s)
+        pins.remove(s)
+        if selectedID == id { selectedID = noID; events.push(Event(.deselected, id: id, time: now)) }
+        if editingID == id { editingID = noID }
+    }
+
+    /// The host moves a pin (not a user move: no MOVED event, no history entry).
+    public func setPosition(id: Int64, lon: Double, lat: Double) throws(PindropError) {
+        let s = try slot(id)
+        try checkLonLat(lon, lat)
+        movePin(s, lon: lon, lat: lat)
+    }
+
+    /// Moves a pin's true coordinate and keeps the index and the layouts in step.
+    func movePin(_ s: Int32, lon: Double, lat: Double) {
+        pins.move(s, lon: lon, lat: lat)
+        index.set(s, lon: lon, lat: lat)
+        pinMoved(s)
+    }
+
+    public func position(id: Int64) throws(PindropError) -> (lon: Double, lat: Double) {
+        pins.position(try slot(id))
+    }
+
+    public func displayPosition(id: Int64) throws(PindropError) -> (lon: Double, lat: Double) {
+        drawnPosition(try slot(id))
+    }
+
+    public func setDraggable(id: Int64, _ draggable: Bool) throws(PindropError) {
+        pins.setDraggable(try slot(id), draggable)
+    }
+
+    // MARK: - Hooks for the layouts (spreading) and gestures
+
+    func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
+    func pinMoved(_ slot: Int32) { spreadPinMoved(slot) }
+    func pinWillBeRemoved(_ slot: Int32) {
+        gesturePinWillBeRemoved(slot)
+        editingPinWillBeRemoved(slot)
+        spreadPinWillBeRemoved(slot)
+    }
+
+    /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
+    /// layout, else its true coordinate.
+    @inline(__always)
+    func drawnPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
+        if let p = gestureDrawnPosition(slot) { return p }
+        if let p = spreadDrawnPosition(slot) { return p }
+        return pins.position(slot)
+    }
+
+    /// Appends the slots whose drawn position may lie in `box` (a superset is fine).
+    func drawnCandidates(_ box: GeoBox, into out: inout [Int32]) {
+        box.split { index.query($0, into: &out) }
+        spreadCandidates(box, into: &out)
+        gestureCandidates(box, into: &out)
+    }
+
+    /// Every user move goes through here, the one place that emits MOVED: the editing rules may
+    /// redirect or refuse the target (allowed area), then the pin moves and the editing rules see
+    /// the result (callouts, geocoding, nearby warnings, history). Returns whether it moved.
+    @discardableResult
+    func applyUserMove(_ slot: Int32, lon: Double, lat: Double, cause: Event.Cause) -> Bool {
+        guard let target = resolveUserMove(slot, lon: lon, lat: lat, cause: cause) else { return false }
+        let from = pins.position(slot)
+        movePin(slot, lon: target.lon, lat: target.lat)
+        var e = Event(.moved, id: pins.id(slot), time: now)
+        e.cause = target.cause
+        e.lon = target.lon; e.lat = target.lat; e.fromLon = from.lon; e.fromLat = from.lat
+        events.push(e)
+        userMoved(slot, from: from, cause: target.cause)
+        return true
+    }
+
+    // MARK: - Queries
+
+    /// The pin drawn nearest to (x, y) within hit_radius, ties to the edited, then the selected,
+    /// then the higher id. Nil when there is none (or the view cannot place the point).
+    public func hitTest(x: Double, y: Double) throws(PindropError) -> Int64? {
+        guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
+        return hit(x, y)
+    }
+
+    /// hit_test for n points xy[2i], xy[2i+1]; misses are PINDROP_NO_ID. All or nothing.
+    public func hitTestMany(xy: UnsafeBufferPointer<Double>, out: UnsafeMutableBufferPointer<Int64>) throws(PindropError) {
+        for i in 0..<out.count where !xy[2 * i].isFinite || !xy[2 * i + 1].isFinite {
+            throw .invalid("screen point \(i) (\(xy[2 * i]), \(xy[2 * i + 1])) is not finite")
+        }
+        for i in 0..<out.count { out[i] = hit(xy[2 * i], xy[2 * i + 1]) ?? noID }
+    }
+
+    func hit(_ x: Double, _ y: Double) -> Int64? {
+        let r = options.hitRadius
+        guard let box = view.box(x0: x - r, y0: y - r, x1: x + r, y1: y + r) else { return nil }
+        candidates.removeAll(keepingCapacity: true)
+        drawnCandidates(box, into: &candidates)
+        var best: Int32 = -1
+        var bestD2 = r * r
+        for s in candidates {
+            let p = drawnPosition(s)
+            guard let q = view.toScreen(p.lon, p.lat) else { continue }
+            let d2 = (q.x - x) * (q.x - x) + (q.y - y) * (q.y - y)
+            if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) {
+                if d2 <= r * r { best = s; bestD2 = d2 }
+            }
+        }
+        return best < 0 ? nil : pins.id(best)
+    }
+
+    /// The tie rule of hit testing: the pin being edited, then the selected one, then the higher id.
+    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool {
+        let ia = pins.id(a), ib = pins.id(b)
+        func rank(_ id: Int64) -> Int { id == editingID ? 2 : id == selectedID ? 1 : 0 }
+        let ra = rank(ia), rb = rank(ib)
+        return ra != rb ? ra > rb : ia > ib
+    }
+
+    public struct NearbyHit: Sendable, Equatable {
+        public var id: Int64
+        public var distance: Double
+    }
+
+    /// Pins whose true coordinate is within `radius` metres of (lon, lat), nearest first (ties:
+    /// lower id). Returns the count; the hits are in `nearbyResults`.
+    @discardableResult
+    public func nearby(lon: Double, lat: Double, radius: Double) throws(PindropError) -> Int {
+        try checkLonLat(lon, lat)
+        guard radius.isFinite, radius >= 0 else { throw .invalid("radius \(radius) m must be finite and >= 0") }
+        nearbyResults.removeAll(keepingCapacity: true)
+        candidates.removeAll(keepingCapacity: true)
+        Sphere.boundingBox(lon: lon, lat: lat, meters: radius).split { index.query($0, into: &candidates) }
+        for s in candidates {
+            let p = pins.position(s)
+            let d = Sphere.distance(lon, lat, p.lon, p.lat)
+            if d <= radius { nearbyResults.append(NearbyHit(id: pins.id(s), distance: d)) }
+        }
+        nearbyResults.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+        return nearbyResults.count
+    }
+
+    // MARK: - Frame
+
+    public struct PinView: Sendable, Equatable {
+        public var id: Int64
+        public var x, y, anchorX, anchorY, lift: Double
+        public var flags: UInt32
+    }
+
+    public static let flagSelected: UInt32 = 1, flagEditing: UInt32 = 2, flagDragging: UInt32 = 4,
+                      flagSpread: UInt32 = 8, flagInvalid: UInt32 = 16
+
+    /// Fills `frameViews` with the pins drawn inside the viewport grown by hit_radius, in drawing
+    /// order, and returns their number.
+    @discardableResult
+    public func frame(time: Double) throws(PindropError) -> Int {
+        try advance(to: time)
+        frameViews.removeAll(keepingCapacity: true)
+        let r = options.hitRadius
+        let w = view.width, h = view.height
+        guard let box = view.box(x0: -r, y0: -r, x1: w + r, y1: h + r) else {
+            throw .invalid("the host projection failed for the viewport")
+        }
+        candidates.removeAll(keepingCapacity: true)
+        drawnCandidates(box, into: &candidates)
+        dedupe(&candidates)
+        for s in candidates {
+            let d = drawnPosition(s)
+            guard let q = view.toScreen(d.lon, d.lat),
+                  q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            let t = pins.position(s)
+            let a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
+            frameViews.append(PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
+                                      lift: gestureLift(s, time: time), flags: flags(s)))
+        }
+        frameViews.sort { a, b in
+            let ka = drawRank(a), kb = drawRank(b)
+            if ka != kb { return ka < kb }
+            return a.y != b.y ? a.y < b.y : a.id < b.id
+        }
+        return frameViews.count
+    }
+
+    /// 0 for ordinary pins, then the selected pin, and the dragged pin drawn last of all.
+    @inline(__always)
+    func drawRank(_ v: PinView) -> Int {
+        v.flags & Map.flagDragging != 0 ? 2 : v.flags & Map.flagSelected != 0 ? 1 : 0
+    }
+
+    func flags(_ slot: Int32) -> UInt32 {
+        let id = pins.id(slot)
+        var f: UInt32 = 0
+        if id == selectedID { f |= Map.flagSelected }
+        if id == editingID { f |= Map.flagEditing }
+        return f | gestureFlags(slot) | spreadFlags(slot) | editingFlags(slot)
+    }
+
+    /// Removes repeated slots (a pin can be a candidate both by its true and its drawn position).
+    func dedupe(_ slots: inout [Int32]) {
+        guard slots.count > 1 else { return }
+        slots.sort()
+        var w = 1
+        for r in 1..<slots.count where slots[r] != slots[w - 1] {
+            slots[w] = slots[r]; w += 1
+        }
+        slots.removeLast(slots.count - w)
+    }
+
+    // MARK: - Events
+
+    public func pollEvent() -> Event? { events.pop() }
+}

@@ -1,0 +1,41 @@
+/// The thresholds and modes of a map (`pindrop_options`). Defaults are the documented ones.
+public struct Options: Sendable, Equatable {
+    public enum SpreadMode: Int32, Sendable { case off = 0, ring = 1 }
+    public enum OutsidePolicy: Int32, Sendable { case revert = 0, snap = 1 }
+
+    public var hitRadius = 22.0
+    public var dragThreshold = 5.0
+    public var liftDelayMs = 250.0
+    public var liftHeight = 40.0
+    public var liftDurationMs = 200.0
+    public var dropDurationMs = 250.0
+    public var tapMaxMs = 250.0
+    public var doubleTapMs = 300.0
+    public var doubleTapSlop = 40.0
+    public var autopanMargin = 40.0
+    public var autopanSpeed = 600.0
+    public var minSpacingM = 0.0
+    public var spreadMode = SpreadMode.ring
+    public var spreadToleranceM = 0.0
+    public var outsidePolicy = OutsidePolicy.revert
+
+    public init() {}
+
+    /// Throws `invalidArgument` naming the first field that is not finite or out of its range.
+    public func validate() throws(PindropError) {
+        let fields: [(String, Double)] = [
+            ("hit_radius", hitRadius), ("drag_threshold", dragThreshold),
+            ("lift_delay_ms", liftDelayMs), ("lift_height", liftHeight),
+            ("lift_duration_ms", liftDurationMs), ("drop_duration_ms", dropDurationMs),
+            ("tap_max_ms", tapMaxMs), ("double_tap_ms", doubleTapMs),
+            ("double_tap_slop", doubleTapSlop), ("autopan_margin", autopanMargin),
+            ("autopan_speed", autopanSpeed), ("min_spacing_m", minSpacingM),
+            ("spread_tolerance_m", spreadToleranceM),
+        ]
+        for (name, value) in fields {
+            guard value.isFinite else { throw .invalid("options.\(name) is not finite (\(value))") }
+            guard value >= 0 else { throw .invalid("options.\(name) must be >= 0 (got \(value))") }
+        }
+        guard hitRadius > 0 else { throw .invalid("options.hit_radius must be > 0 (got \(hitRadius))") }
+    }
+}

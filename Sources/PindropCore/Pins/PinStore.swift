@@ -1,0 +1,62 @@
+/// Pins in struct-of-arrays form, addressed by a dense slot number that the spatial index stores.
+/// Removed slots are reused. Ids map to slots through one dictionary.
+public struct PinStore {
+    public private(set) var ids: [Int64] = []
+    public private(set) var lon: [Double] = []
+    public private(set) var lat: [Double] = []
+    /// Bit 0: alive, bit 1: not draggable.
+    private var bits: [UInt8] = []
+    private var slotOf: [Int64: Int32] = [:]
+    private var free: [Int32] = []
+
+    public init() {}
+
+    public var count: Int { slotOf.count }
+    /// One past the highest slot ever used: iterate `0..<capacity` and check `isAlive`.
+    public var capacity: Int { ids.count }
+
+    @inline(__always) public func slot(of id: Int64) -> Int32? { slotOf[id] }
+    @inline(__always) public func contains(_ id: Int64) -> Bool { slotOf[id] != nil }
+    @inline(__always) public func isAlive(_ slot: Int32) -> Bool { bits[Int(slot)] & 1 != 0 }
+    @inline(__always) public func isDraggable(_ slot: Int32) -> Bool { bits[Int(slot)] & 2 == 0 }
+    @inline(__always) public func id(_ slot: Int32) -> Int64 { ids[Int(slot)] }
+    @inline(__always) public func position(_ slot: Int32) -> (lon: Double, lat: Double) {
+        (lon[Int(slot)], lat[Int(slot)])
+    }
+
+    public mutating func reserve(_ n: Int) {
+        let want = ids.count + n
+        ids.reserveCapacity(want); lon.reserveCapacity(want); lat.reserveCapacity(want)
+        bits.reserveCapacity(want); slotOf.reserveCapacity(slotOf.count + n)
+    }
+
+    /// Adds a pin whose id is known to be new; returns its slot.
+    @discardableResult
+    public mutating func insert(id: Int64, lon x: Double, lat y: Double) -> Int32 {
+        let slot: Int32
+        if let s = free.popLast() {
+            slot = s
+            ids[Int(s)] = id; lon[Int(s)] = x; lat[Int(s)] = y; bits[Int(s)] = 1
+        } else {
+            slot = Int32(ids.count)
+            ids.append(id); lon.append(x); lat.append(y); bits.append(1)
+        }
+        slotOf[id] = slot
+        return slot
+    }
+
+    public mutating func remove(_ slot: Int32) {
+        slotOf[ids[Int(slot)]] = nil
+        bits[Int(slot)] = 0
+        free.append(slot)
+    }
+
+    @inline(__always)
+    public mutating func move(_ slot: Int32, lon x: Double, lat y: Double) {
+        lon[Int(slot)] = x; lat[Int(slot)] = y
+    }
+
+    public mutating func setDraggable(_ slot: Int32, _ draggable: Bool) {
+        if draggable { bits[Int(slot)] &= ~2 } else { bits[Int(slot)] |= 2 }
+    }
+}

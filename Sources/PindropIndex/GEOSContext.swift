@@ -1,0 +1,27 @@
+import CGEOS
+import PindropCore
+
+/// One GEOS context (reentrant `_r` API), owned by one map and shared by its native structures.
+public final class GEOSContext {
+    public let handle: GEOSContextHandle_t
+    /// The last message GEOS reported through its error handler on this context.
+    public internal(set) var lastMessage = ""
+
+    public init() {
+        handle = GEOS_init_r()
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        GEOSContext_setErrorMessageHandler_r(handle, { message, user in
+            guard let user, let message else { return }
+            Unmanaged<GEOSContext>.fromOpaque(user).takeUnretainedValue().lastMessage = String(cString: message)
+        }, me)
+    }
+
+    deinit { GEOS_finish_r(handle) }
+}
+
+/// The factory a map uses when it is built for the C library: everything native, one context.
+public final class GEOSFactory: IndexFactory {
+    public let context = GEOSContext()
+    public init() {}
+    public func makeIndex() -> SpatialIndex { GEOSPointIndex(context: context) }
+}

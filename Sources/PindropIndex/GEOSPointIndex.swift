@@ -1,0 +1,232 @@
+import CGEOS
+import PindropCore
+
+/// A point index over GEOS's STRtree that stays correct while pins move.
+///
+/// GEOS 3.11 builds an STRtree on its first query and must never receive an insert after that
+/// (the insert is silently lost and corrupts the tree). So the index keeps three tiers:
+///  - `main`: a tree of (almost) every pin, bulk-loaded and built once;
+///  - `small`: a tree of the pins changed since `main` was built, rebuilt from scratch when the
+///    tail overflows;
+///  - `tail`: the latest changes, scanned linearly.
+/// Each slot records which tier holds its current position; hits from any other tier are stale
+/// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
+/// `smallLimit`. See docs/index.md for the measurements behind the limits.
+public final class GEOSPointIndex: SpatialIndex {
+    enum Tier: UInt8 { case none = 0, main, small, tail }
+
+    public static var defaultTailLimit = 64
+    public static var defaultSmallLimit = 16384
+
+    let context: GEOSContext
+    var ctx: GEOSContextHandle_t { context.handle }
+    public var tailLimit = GEOSPointIndex.defaultTailLimit
+    public var smallLimit = GEOSPointIndex.defaultSmallLimit
+
+    private var tier: [UInt8] = []
+    /// Whether the main tree holds an entry (current or stale) for the slot: a slot may be put
+    /// straight into an unqueried main tree only once, or a query would report it twice.
+    private var hasMainEntry: [Bool] = []
+    private var lon: [Double] = []
+    private var lat: [Double] = []
+    private var live = 0
+
+    private var main: OpaquePointer?
+    private var mainEntries = 0
+    private var mainBuilt = false
+    private var small: OpaquePointer?
+    private var smallSlots: [Int32] = []
+    private var tail: [Int32] = []
+
+    /// How often each tier was rebuilt (for the benchmarks and docs).
+    public private(set) var mainRebuilds = 0
+    public private(set) var smallRebuilds = 0
+
+    init(context: GEOSContext) {
+        self.context = context
+    }
+
+    deinit {
+        if let main { GEOSSTRtree_destroy_r(ctx, main) }
+        if let small { GEOSSTRtree_destroy_r(ctx, small) }
+    }
+
+    // MARK: - Changes
+
+    public func removeAll() {
+        if let main { GEOSSTRtree_destroy_r(ctx, main) }
+        if let small { GEOSSTRtree_destroy_r(ctx, small) }
+        main = nil; small = nil; mainBuilt = false; mainEntries = 0
+        smallSlots.removeAll(); tail.removeAll()
+        tier.removeAll(); hasMainEntry.removeAll(); lon.removeAll(); lat.removeAll(); live = 0
+    }
+
+    private func grow(to slot: Int32) {
+        let need = Int(slot) + 1
+        if tier.count < need {
+            let extra = need - tier.count
+            tier.append(contentsOf: repeatElement(0, count: extra))
+            hasMainEntry.append(contentsOf: repeatElement(false, count: extra))
+            lon.append(contentsOf: repeatElement(0, count: extra))
+            lat.append(contentsOf: repeatElement(0, count: extra))
+        }
+    }
+
+    public func insert(slots: [Int32], lon xs: [Double], lat ys: [Double]) {
+        guard !slots.isEmpty else { return }
+        if let m = slots.max() { grow(to: m) }
+        // Before the main tree has been queried GEOS accepts inserts: bulk loads go straight in.
+        let direct = !mainBuilt && slots.count > tailLimit
+        if direct && main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
+        for i in slots.indices {
+            let s = Int(slots[i])
+            if tier[s] == Tier.none.rawValue { live += 1 }
+            lon[s] = xs[i]; lat[s] = ys[i]
+            if direct && !hasMainEntry[s] {
+                hasMainEntry[s] = true
+                insertPoint(main!, slots[i], xs[i], ys[i])
+                mainEntries += 1
+                tier[s] = Tier.main.rawValue
+            } else if tier[s] != Tier.tail.rawValue {
+                pushTail(slots[i])
+            }
+        }
+        compactIfNeeded()
+    }
+
+    public func set(_ slot: Int32, lon x: Double, lat y: Double) {
+        grow(to: slot)
+        let s = Int(slot)
+        if tier[s] == Tier.none.rawValue { live += 1 }
+        lon[s] = x; lat[s] = y
+        if tier[s] != Tier.tail.rawValue { pushTail(slot) }
+        compactIfNeeded()
+    }
+
+    public func remove(_ slot: Int32) {
+        let s = Int(slot)
+        guard s < tier.count, tier[s] != Tier.none.rawValue else { return }
+        if tier[s] == Tier.tail.rawValue, let i = tail.lastIndex(of: slot) { tail.remove(at: i) }
+        tier[s] = Tier.none.rawValue
+        live -= 1
+    }
+
+    @inline(__always)
+    private func pushTail(_ slot: Int32) {
+        tier[Int(slot)] = Tier.tail.rawValue
+        tail.append(slot)
+    }
+
+    private func compactIfNeeded() {
+        guard tail.count > tailLimit else { return }
+        // Everything changed since main was built, still current: rebuild the small tree.
+        var moved: [Int32] = []
+        moved.reserveCapacity(smallSlots.count + tail.count)
+        for s in smallSlots where tier[Int(s)] == Tier.small.rawValue { moved.append(s) }
+        for s in tail where tier[Int(s)] == Tier.tail.rawValue {
+            tier[Int(s)] = Tier.small.rawValue  // also dedupes repeated tail entries
+            moved.append(s)
+        }
+        tail.removeAll(keepingCapacity: true)
+        if moved.count > smallLimit || (main == nil && moved.count > tailLimit) {
+            rebuildMain()
+            return
+        }
+        if let small { GEOSSTRtree_destroy_r(ctx, small) }
+        small = GEOSSTRtree_create_r(ctx, 10)
+        for s in moved { insertPoint(small!, s, lon[Int(s)], lat[Int(s)]) }
+        smallSlots = moved
+        smallRebuilds += 1
+    }
+
+    /// Builds the main tree anew from every live slot.
+    private func rebuildMain() {
+        if let main { GEOSSTRtree_destroy_r(ctx, main) }
+        if let small { GEOSSTRtree_destroy_r(ctx, small) }
+        small = nil; smallSlots.removeAll(); tail.removeAll()
+        let tree = GEOSSTRtree_create_r(ctx, 10)!
+        var n = 0
+        for s in 0..<tier.count {
+            hasMainEntry[s] = tier[s] != Tier.none.rawValue
+            guard hasMainEntry[s] else { continue }
+            insertPoint(tree, Int32(s), lon[s], lat[s])
+            tier[s] = Tier.main.rawValue
+            n += 1
+        }
+        main = tree; mainEntries = n; mainBuilt = false
+        mainRebuilds += 1
+    }
+
+    @inline(__always)
+    private func insertPoint(_ tree: OpaquePointer, _ slot: Int32, _ x: Double, _ y: Double) {
+        let g = GEOSGeom_createPointFromXY_r(ctx, x, y)
+        // The tree copies the envelope; the item is the slot + 1 (never a null pointer).
+        GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: Int(slot) + 1))
+        GEOSGeom_destroy_r(ctx, g)
+    }
+
+    // MARK: - Queries
+
+    private struct Query {
+        var minX, minY, maxX, maxY: Double
+        var want: UInt8
+        var tier: UnsafePointer<UInt8>
+        var lon: UnsafePointer<Double>
+        var lat: UnsafePointer<Double>
+        var out: UnsafeMutablePointer<[Int32]>
+    }
+
+    public func query(_ box: GeoBox, into out: inout [Int32]) {
+        guard live > 0 else { return }
+        tier.withUnsafeBufferPointer { t in
+            lon.withUnsafeBufferPointer { xs in
+                lat.withUnsafeBufferPointer { ys in
+                    withUnsafeMutablePointer(to: &out) { o in
+                        var q = Query(minX: box.minLon, minY: box.minLat, maxX: box.maxLon, maxY: box.maxLat,
+                                      want: 0, tier: t.baseAddress!, lon: xs.baseAddress!, lat: ys.baseAddress!, out: o)
+                        var rect: OpaquePointer?
+                        if let main {
+                            rect = GEOSGeom_createRectangle_r(ctx, box.minLon, box.minLat, box.maxLon, box.maxLat)
+                            q.want = Tier.main.rawValue
+                            queryTree(main, rect!, &q)
+                            mainBuilt = true
+                        }
+                        if let small {
+                            if rect == nil { rect = GEOSGeom_createRectangle_r(ctx, box.minLon, box.minLat, box.maxLon, box.maxLat) }
+                            q.want = Tier.small.rawValue
+                            queryTree(small, rect!, &q)
+                        }
+                        if let rect { GEOSGeom_destroy_r(ctx, rect) }
+                        for s in tail {
+                            let i = Int(s)
+                            if t[i] == Tier.tail.rawValue, xs[i] >= box.minLon, xs[i] <= box.maxLon,
+                               ys[i] >= box.minLat, ys[i] <= box.maxLat {
+                                o.pointee.append(s)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func queryTree(_ tree: OpaquePointer, _ rect: OpaquePointer, _ q: inout Query) {
+        withUnsafeMutablePointer(to: &q) { qp in
+            GEOSSTRtree_query_r(ctx, tree, rect, { item, user in
+                guard let item, let user else { return }
+                let q = user.assumingMemoryBound(to: Query.self)
+                let s = Int(bitPattern: item) - 1
+                let p = q.pointee
+                if p.tier[s] == p.want, p.lon[s] >= p.minX, p.lon[s] <= p.maxX, p.lat[s] >= p.minY, p.lat[s] <= p.maxY {
+                    p.out.pointee.append(Int32(truncatingIfNeeded: s))
+                }
+            }, qp)
+        }
+    }
+
+    public var approximateBytes: Int {
+        // STRtree nodes: an envelope (32 bytes) and two pointers per leaf, ~1/9 more for inner nodes.
+        let nodes = (mainEntries + smallSlots.count) * 10 / 9
+        return nodes * 48 + tier.capacity * 18 + (tail.capacity + smallSlots.capacity) * 4
+    }
+}

@@ -1,0 +1,177 @@
+"""Every C function of include/pindrop.h, declared once: argtypes, restype and errcheck.
+
+The library is found through $PINDROP_LIBRARY, then inside this package, then in the build folders
+of a source checkout.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64,
+                    c_size_t, c_uint32, c_uint64, c_void_p)
+from pathlib import Path
+
+NO_ID = -(2 ** 63)
+
+
+class PindropError(Exception):
+    """A call failed: `status` is the pindrop_status, the message is the map's last error."""
+
+    def __init__(self, status: int, message: str, function: str = ""):
+        self.status = status
+        self.function = function
+        super().__init__(f"{function}: {STATUS_NAMES.get(status, status)}: {message}" if function else message)
+
+
+class InvalidArgument(PindropError, ValueError): pass
+class NotFound(PindropError, KeyError):
+    def __str__(self):  # KeyError quotes its message otherwise
+        return Exception.__str__(self)
+class DuplicateId(PindropError): pass
+class ParseError(PindropError, ValueError): pass
+class StateError(PindropError): pass
+class GeosError(PindropError): pass
+class NoMemory(PindropError, MemoryError): pass
+
+
+OK, STALE = 0, 1
+ERR_INVALID_ARGUMENT, ERR_NOT_FOUND, ERR_DUPLICATE_ID, ERR_PARSE, ERR_STATE, ERR_GEOS, ERR_NO_MEMORY = range(-1, -8, -1)
+STATUS_NAMES = {0: "PINDROP_OK", 1: "PINDROP_STALE", -1: "PINDROP_ERR_INVALID_ARGUMENT", -2: "PINDROP_ERR_NOT_FOUND",
+                -3: "PINDROP_ERR_DUPLICATE_ID", -4: "PINDROP_ERR_PARSE", -5: "PINDROP_ERR_STATE",
+                -6: "PINDROP_ERR_GEOS", -7: "PINDROP_ERR_NO_MEMORY"}
+_EXCEPTIONS = {-1: InvalidArgument, -2: NotFound, -3: DuplicateId, -4: ParseError, -5: StateError,
+               -6: GeosError, -7: NoMemory}
+
+
+class Options(Structure):
+    _fields_ = [("struct_size", c_uint32), ("hit_radius", c_double), ("drag_threshold", c_double),
+                ("lift_delay_ms", c_double), ("lift_height", c_double), ("lift_duration_ms", c_double),
+                ("drop_duration_ms", c_double), ("tap_max_ms", c_double), ("double_tap_ms", c_double),
+                ("double_tap_slop", c_double), ("autopan_margin", c_double), ("autopan_speed", c_double),
+                ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
+                ("outside_policy", c_int32)]
+
+
+class Camera(Structure):
+    _fields_ = [("center_lon", c_double), ("center_lat", c_double), ("zoom", c_double),
+                ("bearing_deg", c_double), ("width", c_double), ("height", c_double)]
+
+
+class PinView(Structure):
+    _fields_ = [("id", c_int64), ("x", c_double), ("y", c_double), ("anchor_x", c_double),
+                ("anchor_y", c_double), ("lift", c_double), ("flags", c_uint32)]
+
+
+class Event(Structure):
+    _fields_ = [("type", c_int32), ("cause", c_int32), ("id", c_int64), ("other", c_int64),
+                ("lon", c_double), ("lat", c_double), ("from_lon", c_double), ("from_lat", c_double),
+                ("dx", c_double), ("dy", c_double), ("distance_m", c_double), ("time_ms", c_double),
+                ("request", c_uint64)]
+
+
+PROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
+UNPROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
+
+
+def _candidates():
+    env = os.environ.get("PINDROP_LIBRARY")
+    if env:
+        yield Path(env)
+        return
+    here = Path(__file__).resolve().parent
+    yield here / "libpindrop.so"
+    root = here.parents[2]  # bindings/python/pindrop -> the source checkout
+    for build in (".build/release", ".build/debug"):
+        yield root / build / "libpindrop.so"
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        tried.append(str(path))
+        if path.exists():
+            return ctypes.CDLL(str(path)), path
+    raise OSError("libpindrop.so not found (set PINDROP_LIBRARY); tried: " + ", ".join(tried))
+
+
+lib, library_path = _load()
+
+_map_p = c_void_p
+_d = c_double
+_pd = POINTER(c_double)
+_pid = POINTER(c_int64)
+
+
+def _status_check(result, func, args):
+    """errcheck for functions returning pindrop_status: raise the typed exception."""
+    if result < 0:
+        message = ""
+        if args and func.argtypes and func.argtypes[0] is _map_p and args[0]:
+            message = lib.pindrop_map_last_error(args[0]).decode("utf-8", "replace")
+        raise _EXCEPTIONS.get(result, PindropError)(result, message, func.__name__)
+    return result
+
+
+def raise_for(status: int, map_handle, function: str):
+    """Raises the typed exception for a negative status returned outside errcheck (touch)."""
+    message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else ""
+    raise _EXCEPTIONS.get(status, PindropError)(status, message, function)
+
+
+# name: (restype, argtypes, checked)
+_SIGNATURES = {
+    "pindrop_version": (c_char_p, [], False),
+    "pindrop_status_string": (c_char_p, [c_int], False),
+    "pindrop_options_init": (c_int, [POINTER(Options), c_uint32], False),
+    "pindrop_map_create": (c_int, [POINTER(Options), POINTER(c_void_p)], False),
+    "pindrop_map_destroy": (None, [_map_p], False),
+    "pindrop_map_last_error": (c_char_p, [_map_p], False),
+    "pindrop_map_set_camera": (c_int, [_map_p, POINTER(Camera)], True),
+    "pindrop_map_set_projection": (c_int, [_map_p, PROJECT_FN, UNPROJECT_FN, c_void_p, _d, _d], True),
+    "pindrop_map_to_screen": (c_int, [_map_p, _d, _d, _pd, _pd], True),
+    "pindrop_map_to_lonlat": (c_int, [_map_p, _d, _d, _pd, _pd], True),
+    "pindrop_map_add": (c_int, [_map_p, c_int64, _d, _d], True),
+    "pindrop_map_add_many": (c_int, [_map_p, c_void_p, c_void_p, c_size_t], True),
+    "pindrop_map_remove": (c_int, [_map_p, c_int64], True),
+    "pindrop_map_set_position": (c_int, [_map_p, c_int64, _d, _d], True),
+    "pindrop_map_position": (c_int, [_map_p, c_int64, _pd, _pd], True),
+    "pindrop_map_display_position": (c_int, [_map_p, c_int64, _pd, _pd], True),
+    "pindrop_map_set_draggable": (c_int, [_map_p, c_int64, c_int], True),
+    "pindrop_map_count": (c_size_t, [_map_p], False),
+    "pindrop_map_hit_test": (c_int, [_map_p, _d, _d, _pid], False),
+    "pindrop_map_hit_test_many": (c_int, [_map_p, c_void_p, c_size_t, c_void_p], True),
+    "pindrop_map_nearby": (c_size_t, [_map_p, _d, _d, _d, c_void_p, c_void_p, c_size_t], False),
+    "pindrop_map_frame": (c_size_t, [_map_p, _d, c_void_p, c_size_t], False),
+    "pindrop_map_touch": (c_int, [_map_p, c_int32, c_int, _d, _d, _d], False),
+    "pindrop_map_tick": (c_int, [_map_p, _d], True),
+    "pindrop_map_next_deadline": (c_double, [_map_p], False),
+    "pindrop_map_cancel_gesture": (c_int, [_map_p, _d], True),
+    "pindrop_map_poll_event": (c_int, [_map_p, POINTER(Event)], False),
+    "pindrop_map_place": (c_int, [_map_p, c_int64, _d, _d, _d], True),
+    "pindrop_map_edit": (c_int, [_map_p, c_int64, _d], True),
+    "pindrop_map_commit": (c_int, [_map_p, _d], True),
+    "pindrop_map_cancel_edit": (c_int, [_map_p, _d], True),
+    "pindrop_map_select": (c_int, [_map_p, c_int64], True),
+    "pindrop_map_selected": (c_int, [_map_p, _pid], True),
+    "pindrop_map_set_title": (c_int, [_map_p, c_int64, c_char_p], True),
+    "pindrop_map_answer_geocode": (c_int, [_map_p, c_uint64, c_char_p], True),
+    "pindrop_map_callout": (c_int, [_map_p, c_int64, c_int, c_void_p, c_size_t, POINTER(c_size_t)], True),
+    "pindrop_map_set_allowed_area": (c_int, [_map_p, c_char_p], True),
+    "pindrop_map_undo": (c_int, [_map_p, _d], True),
+    "pindrop_map_redo": (c_int, [_map_p, _d], True),
+    "pindrop_spread": (c_int, [c_void_p, c_size_t, _d, c_void_p], True),
+}
+
+missing = []
+for _name, (_restype, _argtypes, _checked) in _SIGNATURES.items():
+    try:
+        _f = getattr(lib, _name)
+    except AttributeError:
+        missing.append(_name)
+        continue
+    _f.restype = _restype
+    _f.argtypes = _argtypes
+    if _checked:
+        _f.errcheck = _status_check
+
+SIGNATURES = _SIGNATURES

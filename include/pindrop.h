@@ -1,0 +1,355 @@
+/*
+ * pindrop.h — placement, drag and spreading of map pins, as an embeddable library.
+ *
+ * The host draws the map and the pins and feeds touches or mouse events in; pindrop decides what
+ * they mean, moves the right pin to the right coordinate, spreads pins that share a coordinate and
+ * tells the host what to draw and what to save.
+ *
+ * Conventions (they hold for every function below unless its comment says otherwise):
+ *  - Coordinates are WGS84 degrees, always (lon, lat). lon in [-180, 180], lat in [-90, 90]. NaN,
+ *    infinities or values outside are PINDROP_ERR_INVALID_ARGUMENT.
+ *  - Screen positions are points, origin top-left, x right, y down.
+ *  - Time is double milliseconds on any monotonic clock. Time passed to one map must never
+ *    decrease: an earlier time is PINDROP_ERR_INVALID_ARGUMENT and changes nothing.
+ *  - Distances are metres on the sphere of radius 6378137 m.
+ *  - Ids are chosen by the host; PINDROP_NO_ID (INT64_MIN) is never a valid id.
+ *  - Functions that can fail return pindrop_status: PINDROP_OK (0) or a negative error. New codes
+ *    may be added in later versions. A failed call changes nothing (batch calls are all-or-nothing)
+ *    and pindrop_map_last_error() describes why. A NULL map or NULL required pointer is
+ *    PINDROP_ERR_INVALID_ARGUMENT (for functions returning a count, it is a count of 0).
+ *  - A map is used by one thread at a time; different maps may be used by different threads.
+ *  - Ownership: strings returned as const char * are owned by the library (static, or owned by the
+ *    map where stated) and must not be freed. Everything else is written into buffers the caller
+ *    provides with a capacity; such functions also report the total available.
+ *
+ * Since 0.1.0 unless stated otherwise.
+ */
+#ifndef PINDROP_H
+#define PINDROP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PINDROP_VERSION_MAJOR 0
+#define PINDROP_VERSION_MINOR 1
+#define PINDROP_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library actually loaded; static storage. */
+const char *pindrop_version(void);
+
+/* ------------------------------------------------------------------------------------------------
+ * Ids and status codes
+ * ---------------------------------------------------------------------------------------------- */
+
+#define PINDROP_NO_ID INT64_MIN
+typedef int64_t pindrop_id;
+
+typedef enum pindrop_status {
+  PINDROP_OK = 0,
+  PINDROP_STALE = 1,                   /* not an error: a geocode answer that arrived too late */
+  PINDROP_ERR_INVALID_ARGUMENT = -1,   /* NULL, NaN, out of range, time going backwards, ... */
+  PINDROP_ERR_NOT_FOUND = -2,          /* no such id, or nothing at that point */
+  PINDROP_ERR_DUPLICATE_ID = -3,
+  PINDROP_ERR_PARSE = -4,              /* bad WKT / GeoJSON */
+  PINDROP_ERR_STATE = -5,              /* e.g. commit with nothing being edited */
+  PINDROP_ERR_GEOS = -6,               /* GEOS reported an error */
+  PINDROP_ERR_NO_MEMORY = -7
+} pindrop_status;
+
+/* A short English name for a status ("PINDROP_OK", ...); static storage. Unknown values give
+   "PINDROP_UNKNOWN_STATUS". */
+const char *pindrop_status_string(pindrop_status status);
+
+/* ------------------------------------------------------------------------------------------------
+ * Options
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct pindrop_options {
+  uint32_t struct_size;       /* sizeof the caller's struct, set by pindrop_options_init; lets it grow */
+  double hit_radius;          /* points, default 22; > 0 */
+  double drag_threshold;      /* points, default 5; >= 0 */
+  double lift_delay_ms;       /* default 250; 0 = mouse: drag at once; >= 0 */
+  double lift_height;         /* points, default 40; >= 0 */
+  double lift_duration_ms;    /* default 200; >= 0 */
+  double drop_duration_ms;    /* default 250, ends with a small bounce; >= 0 */
+  double tap_max_ms;          /* default 250; >= 0 */
+  double double_tap_ms;       /* default 300; >= 0 */
+  double double_tap_slop;     /* points, default 40; >= 0 */
+  double autopan_margin;      /* points, default 40; 0 = off; >= 0 */
+  double autopan_speed;       /* points per second at the very edge, default 600; >= 0 */
+  double min_spacing_m;       /* default 0 = off; >= 0 */
+  int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) */
+  double spread_tolerance_m;  /* default 0 = exact same coordinate; >= 0 */
+  int32_t outside_policy;     /* PINDROP_OUTSIDE_REVERT (default) | PINDROP_OUTSIDE_SNAP */
+} pindrop_options;
+
+enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
+enum { PINDROP_OUTSIDE_REVERT = 0, PINDROP_OUTSIDE_SNAP = 1 };
+
+/* Fills the defaults into a caller's struct of struct_size bytes (pass sizeof(pindrop_options)).
+   A program compiled against an older, smaller header keeps working: fields beyond struct_size are
+   neither written nor read. struct_size smaller than the first two fields (offsetof hit_radius +
+   sizeof(double)) or options NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_options_init(pindrop_options *options, uint32_t struct_size);
+
+/* ------------------------------------------------------------------------------------------------
+ * The map
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct pindrop_map pindrop_map;
+
+/* Creates a map. options NULL = defaults; otherwise only options->struct_size bytes are read, and
+   fields the caller's struct does not have take their defaults. Every numeric option must be
+   finite and within the range given above, else PINDROP_ERR_INVALID_ARGUMENT (no map is made,
+   *out is set to NULL). The new map has the Web Mercator camera at (0, 0), zoom 0, 256x256 points.
+   Free it with pindrop_map_destroy. */
+pindrop_status pindrop_map_create(const pindrop_options *options, pindrop_map **out);
+
+/* Frees the map and everything it owns. NULL is a no-op. */
+void pindrop_map_destroy(pindrop_map *map);
+
+/* The message of the last failed call on this map ("" if none). Owned by the map, valid until the
+   next call on it. NULL map: a static message saying so. */
+const char *pindrop_map_last_error(const pindrop_map *map);
+
+/* ------------------------------------------------------------------------------------------------
+ * The view
+ *
+ * Either the built-in Web Mercator camera (256-point tiles: the world is 256 * 2^zoom points wide)
+ * or the host's own projection through callbacks (any CRS; return 0 on success).
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct pindrop_camera {
+  double center_lon, center_lat; /* degrees; center_lat within +-85.0511287798 (Web Mercator) */
+  double zoom;                   /* 0 .. 30 */
+  double bearing_deg;            /* clockwise, any finite value (normalised) */
+  double width, height;          /* viewport in points, > 0 */
+} pindrop_camera;
+
+/* Sets the built-in Web Mercator camera (replacing any host projection). The screen position of a
+   point is computed on the copy of the world nearest to the centre, so views across the
+   antimeridian work. */
+pindrop_status pindrop_map_set_camera(pindrop_map *map, const pindrop_camera *camera);
+
+typedef int (*pindrop_project_fn)(void *user, double lon, double lat, double *x, double *y);
+typedef int (*pindrop_unproject_fn)(void *user, double x, double y, double *lon, double *lat);
+
+/* Uses the host's projection instead of the camera: project maps (lon, lat) to a screen point,
+   unproject the reverse; both return 0 on success. user is passed back untouched and must stay
+   valid while the map uses it. width and height are the viewport in points (> 0). A callback that
+   fails, or returns NaN, makes the query that needed it fail with PINDROP_ERR_INVALID_ARGUMENT
+   (for pin positions: the pin is treated as off-screen). */
+pindrop_status pindrop_map_set_projection(pindrop_map *map, pindrop_project_fn project,
+                                          pindrop_unproject_fn unproject, void *user,
+                                          double width, double height);
+
+/* Screen point of (lon, lat), and the reverse, through the current view. */
+pindrop_status pindrop_map_to_screen(const pindrop_map *map, double lon, double lat, double *x, double *y);
+pindrop_status pindrop_map_to_lonlat(const pindrop_map *map, double x, double y, double *lon, double *lat);
+
+/* ------------------------------------------------------------------------------------------------
+ * Pins
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Adds a pin. PINDROP_ERR_DUPLICATE_ID if the id exists, INVALID_ARGUMENT for PINDROP_NO_ID or bad
+   coordinates. */
+pindrop_status pindrop_map_add(pindrop_map *map, pindrop_id id, double lon, double lat);
+
+/* Adds n pins: ids[i] at (lonlat[2i], lonlat[2i+1]). All-or-nothing: any bad coordinate, any id
+   already on the map or repeated within ids fails the whole call. n = 0 is OK (pointers may then
+   be NULL). */
+pindrop_status pindrop_map_add_many(pindrop_map *map, const pindrop_id *ids, const double *lonlat, size_t n);
+
+/* Removes a pin (ending any gesture or edit on it). NOT_FOUND if there is no such id. */
+pindrop_status pindrop_map_remove(pindrop_map *map, pindrop_id id);
+
+/* Moves a pin's true coordinate as the host (not the user): no MOVED event, no undo entry. */
+pindrop_status pindrop_map_set_position(pindrop_map *map, pindrop_id id, double lon, double lat);
+
+/* The pin's true coordinate. */
+pindrop_status pindrop_map_position(const pindrop_map *map, pindrop_id id, double *lon, double *lat);
+
+/* Where the pin is drawn: its true coordinate, or its place on a spread ring, or where it would
+   land while it is dragged. */
+pindrop_status pindrop_map_display_position(const pindrop_map *map, pindrop_id id, double *lon, double *lat);
+
+/* Whether the user may lift the pin (default 1). Non-draggable pins can still be selected. */
+pindrop_status pindrop_map_set_draggable(pindrop_map *map, pindrop_id id, int draggable);
+
+/* Number of pins (0 for NULL). */
+size_t pindrop_map_count(const pindrop_map *map);
+
+/* ------------------------------------------------------------------------------------------------
+ * Queries
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The pin whose drawn position is nearest to screen point (x, y) and within hit_radius points.
+   Ties go to the pin being edited, then the selected pin, then the higher id. NOT_FOUND if none. */
+pindrop_status pindrop_map_hit_test(pindrop_map *map, double x, double y, pindrop_id *out_id);
+
+/* hit_test for n screen points xy[2i], xy[2i+1]; out_ids[i] is the hit or PINDROP_NO_ID for a miss.
+   Any non-finite coordinate fails the whole call (out_ids untouched). */
+pindrop_status pindrop_map_hit_test_many(pindrop_map *map, const double *xy, size_t n, pindrop_id *out_ids);
+
+/* Pins whose true coordinate lies within radius_m metres (great circle, inclusive) of (lon, lat),
+   nearest first (ties: lower id first). Returns how many exist; min(capacity, total) are written
+   into out_ids and out_distance_m (either may be NULL to skip it). Bad arguments return 0 and set
+   the last error; a successful call clears it. */
+size_t pindrop_map_nearby(pindrop_map *map, double lon, double lat, double radius_m,
+                          pindrop_id *out_ids, double *out_distance_m, size_t capacity);
+
+/* ------------------------------------------------------------------------------------------------
+ * What to draw
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The layouts of pindrop_pin_view and pindrop_event are fixed for the 0.x ABI (arrays of them are
+   passed); new information comes through new functions, not new fields. */
+typedef struct pindrop_pin_view {
+  pindrop_id id;
+  double x, y;               /* screen point the pin marks: where it is drawn / will land */
+  double anchor_x, anchor_y; /* screen point of its true coordinate (the end of a spread leg) */
+  double lift;               /* 0 at rest .. 1 fully lifted; below 0 during the drop bounce */
+  uint32_t flags;            /* PINDROP_PIN_* */
+} pindrop_pin_view;
+
+enum { PINDROP_PIN_SELECTED = 1, PINDROP_PIN_EDITING = 2, PINDROP_PIN_DRAGGING = 4,
+       PINDROP_PIN_SPREAD = 8, PINDROP_PIN_INVALID = 16 };
+
+/* The pins whose drawn position is inside the viewport grown by hit_radius, with their animation
+   state at time_ms, in drawing order: by screen y (lower on screen drawn later, on top), then id;
+   the selected pin after those, the dragged pin last. Returns how many there are; min(capacity,
+   total) are written to out (out may be NULL when capacity is 0). Bad arguments return 0 and set
+   the last error. time_ms follows the rule of never decreasing. */
+size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out, size_t capacity);
+
+/* ------------------------------------------------------------------------------------------------
+ * Input (sans-IO: no threads, no timers inside)
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum { PINDROP_TOUCH_DOWN, PINDROP_TOUCH_MOVE, PINDROP_TOUCH_UP, PINDROP_TOUCH_CANCEL } pindrop_touch_phase;
+
+/* Feeds one touch (or mouse) event. Returns 1 when pindrop owns the gesture (the host must not pan
+   or zoom with it), 0 when the host's map should handle it, or a negative pindrop_status. */
+int pindrop_map_touch(pindrop_map *map, int32_t pointer, pindrop_touch_phase phase, double x, double y, double time_ms);
+
+/* Resolves timeouts due at time_ms: lift delay, double-tap window, auto-pan. */
+pindrop_status pindrop_map_tick(pindrop_map *map, double time_ms);
+
+/* When the next tick is due (ms, same clock), INFINITY when nothing is pending (also for NULL). */
+double pindrop_map_next_deadline(const pindrop_map *map);
+
+/* Cancels the gesture in progress (e.g. the Esc key): a lifted pin goes back to its original
+   coordinate, nothing is saved. OK (and nothing happens) when there is no gesture. */
+pindrop_status pindrop_map_cancel_gesture(pindrop_map *map, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
+ * Events, drained by the host after each call
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum pindrop_event_type {
+  PINDROP_EVENT_SELECTED, PINDROP_EVENT_DESELECTED,
+  PINDROP_EVENT_LIFTED,         /* hold recognised: animate the lift */
+  PINDROP_EVENT_DRAGGED,        /* lon,lat = where it would land now */
+  PINDROP_EVENT_DROPPED,        /* the finger let go of a lifted pin (moved or not) */
+  PINDROP_EVENT_DRAG_CANCELLED, /* lon,lat = the restored coordinate */
+  PINDROP_EVENT_MOVED,          /* the TRUE coordinate changed by a user action: save it.
+                                   from_lon/from_lat = before; cause = PINDROP_CAUSE_* */
+  PINDROP_EVENT_GEOCODE_REQUEST,/* please reverse-geocode lon,lat; answer with request */
+  PINDROP_EVENT_CALLOUT_CHANGED,
+  PINDROP_EVENT_NEARBY,         /* other = the pin within min_spacing_m, distance_m */
+  PINDROP_EVENT_AUTOPAN         /* please move the camera centre by dx,dy screen points (dx > 0: the
+                                   view moves right, the map content slides left), then update the
+                                   camera */
+} pindrop_event_type;
+
+typedef struct pindrop_event {
+  int32_t type; int32_t cause;
+  pindrop_id id, other;
+  double lon, lat, from_lon, from_lat;
+  double dx, dy, distance_m, time_ms;
+  uint64_t request;
+} pindrop_event;
+
+enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PINDROP_CAUSE_PLACE = 3,
+       PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
+
+/* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
+int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);
+
+/* ------------------------------------------------------------------------------------------------
+ * Editing
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Adds pin id at (lon, lat) and starts editing it (placement): tap-to-move applies to it until
+   commit (MOVED with cause PLACE) or cancel_edit (the pin is removed). Any edit in progress is
+   committed first. */
+pindrop_status pindrop_map_place(pindrop_map *map, pindrop_id id, double lon, double lat, double time_ms);
+
+/* Starts editing an existing pin; cancel_edit restores its coordinate from before. */
+pindrop_status pindrop_map_edit(pindrop_map *map, pindrop_id id, double time_ms);
+
+/* Ends the edit, keeping the pin where it is. PINDROP_ERR_STATE when nothing is being edited. */
+pindrop_status pindrop_map_commit(pindrop_map *map, double time_ms);
+
+/* Ends the edit: removes a placed pin, restores an edited one. STATE when nothing is edited. */
+pindrop_status pindrop_map_cancel_edit(pindrop_map *map, double time_ms);
+
+/* Selects a pin (PINDROP_NO_ID = none), emitting SELECTED / DESELECTED as the selection changes. */
+pindrop_status pindrop_map_select(pindrop_map *map, pindrop_id id);
+
+/* The selected pin, or PINDROP_NO_ID. */
+pindrop_status pindrop_map_selected(const pindrop_map *map, pindrop_id *out_id);
+
+/* ------------------------------------------------------------------------------------------------
+ * Callouts. Strings are UTF-8; callout copies into buf (NUL-terminated, truncated to capacity on a
+ * character boundary) and reports the full length in bytes, without the NUL, in *out_len.
+ * ---------------------------------------------------------------------------------------------- */
+
+enum { PINDROP_TITLE = 0, PINDROP_SUBTITLE = 1 };
+
+/* Sets the pin's title (NULL clears it). Invalid UTF-8 is INVALID_ARGUMENT. */
+pindrop_status pindrop_map_set_title(pindrop_map *map, pindrop_id id, const char *utf8);
+
+/* Answers a GEOCODE_REQUEST: OK if the subtitle was replaced, PINDROP_STALE if the pin moved since
+   the request (nothing changes), NOT_FOUND for an unknown request. */
+pindrop_status pindrop_map_answer_geocode(pindrop_map *map, uint64_t request, const char *subtitle_utf8);
+
+/* Copies the title or subtitle of a pin into buf. buf may be NULL when capacity is 0. */
+pindrop_status pindrop_map_callout(const pindrop_map *map, pindrop_id id, int which, char *buf,
+                                   size_t capacity, size_t *out_len);
+
+/* ------------------------------------------------------------------------------------------------
+ * Allowed area
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Sets the area pins may be dropped in: WKT or GeoJSON (Polygon / MultiPolygon, or a Feature /
+   FeatureCollection of them), lon/lat. NULL clears it. Bad text: PINDROP_ERR_PARSE. */
+pindrop_status pindrop_map_set_allowed_area(pindrop_map *map, const char *wkt_or_geojson);
+
+/* ------------------------------------------------------------------------------------------------
+ * History of user moves
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Undoes / redoes the latest user move (MOVED with cause UNDO / REDO). STATE when there is nothing
+   to undo / redo. */
+pindrop_status pindrop_map_undo(pindrop_map *map, double time_ms);
+pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
+ * Batch spreading for GIS tools
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Applies the spreading rule (pins sharing a coordinate, or within tolerance_m of a group's first
+   pin, drawn on a ring) to n points lonlat[2i], lonlat[2i+1], ordered by their index, writing the
+   drawn positions to out_lonlat. out may alias in. All-or-nothing: bad input writes nothing. */
+pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m, double *out_lonlat);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PINDROP_H */
