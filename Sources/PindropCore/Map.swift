@@ -125,7 +125,7 @@ public final class Map {
         pinWillBeRemoved(s)
         index.remove(s)
         pins.remove(s)
-        if selectedID == id { selectedID = noID; events.push(Event(.deselected, id: id, time: now)) }
+        if selectedID == id { setSelected(noID) }
         if editingID == id { editingID = noID }
     }
 
@@ -195,6 +195,14 @@ public final class Map {
         events.push(e)
         userMoved(slot, from: from, cause: target.cause)
         return true
+    }
+
+    /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.
+    func setSelected(_ id: Int64) {
+        guard id != selectedID else { return }
+        if selectedID != noID { events.push(Event(.deselected, id: selectedID, time: now)) }
+        selectedID = id
+        if id != noID { events.push(Event(.selected, id: id, time: now)) }
     }
 
     // MARK: - Queries
