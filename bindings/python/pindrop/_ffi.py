@@ -20,6 +20,7 @@ class PindropError(Exception):
     def __init__(self, status: int, message: str, function: str = ""):
         self.status = status
         self.function = function
+        self.message = message  # the map's last error
         super().__init__(f"{function}: {STATUS_NAMES.get(status, status)}: {message}" if function else message)
 
 

@@ -1,0 +1,69 @@
+"""Builds libpindrop.so from the Swift package at the repository root and bundles it in the wheel.
+
+`pip install ./bindings/python` runs `swift build -c release -Xswiftc -static-stdlib` in the
+repository root (two folders up), then copies `.build/release/libpindrop.so` next to the package's
+modules, so that `import pindrop` needs no environment variable. The library links the Swift
+standard library statically: at run time it needs only GEOS (`libgeos-c1v5`) and the C/C++ runtime.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+LIBRARY = "libpindrop.so"
+
+
+def build_library() -> Path:
+    """Runs the release build of the Swift package and returns the path of the shared library."""
+    if not (ROOT / "Package.swift").exists():
+        raise RuntimeError(f"no Package.swift in {ROOT}: build from a pindrop source checkout "
+                           "(pip install ./bindings/python)")
+    swift = os.environ.get("SWIFT", "swift")
+    if shutil.which(swift) is None:
+        raise RuntimeError("the Swift toolchain is needed to build libpindrop.so (https://swift.org/install)")
+    command = [swift, "build", "-c", "release", "-Xswiftc", "-static-stdlib"]
+    print("building libpindrop.so:", " ".join(command), flush=True)
+    subprocess.run(command, cwd=ROOT, check=True)
+    built = ROOT / ".build" / "release" / LIBRARY
+    if not built.exists():
+        raise RuntimeError(f"swift build finished but {built} is missing")
+    return built
+
+
+class BuildPyWithLibrary(build_py):
+    """build_py that also puts a freshly built libpindrop.so inside the package."""
+
+    def run(self):
+        super().run()
+        built = build_library()
+        target = Path(self.build_lib) / "pindrop" / LIBRARY
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built, target)
+
+
+command_classes = {"build_py": BuildPyWithLibrary}
+
+try:  # the wheel holds a native library: tag it for this platform, not as pure Python
+    from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+except ImportError:  # setuptools < 70.1 takes it from the wheel package
+    from wheel.bdist_wheel import bdist_wheel as _bdist_wheel
+
+
+class PlatformWheel(_bdist_wheel):
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):
+        _python, _abi, platform = super().get_tag()
+        return "py3", "none", platform  # ctypes only: any Python 3, this platform
+
+
+command_classes["bdist_wheel"] = PlatformWheel
+
+setup(cmdclass=command_classes)
