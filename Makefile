@@ -16,7 +16,7 @@ export PINDROP_LIBRARY ?= $(CURDIR)/$(LIB)
 APT_PACKAGES = libgeos-dev pkg-config
 PIP_PACKAGES = numpy pytest pyproj matplotlib
 
-.PHONY: all deps build test test-swift test-c test-python demo bench install clean
+.PHONY: all deps build test test-swift test-c test-python test-examples test-qgis demo bench install clean
 
 all: build
 
@@ -30,7 +30,7 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test: build test-swift test-c test-python
+test: build test-swift test-c test-python test-examples test-qgis
 	@echo "all tests passed"
 
 test-swift: deps
@@ -48,6 +48,26 @@ test-c: build
 
 test-python: build
 	$(PYTHON) -m pytest -q bindings/python/tests
+
+# The C example as a user builds it: `make install` (here into a prefix inside .build), then
+# pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
+EXAMPLES_PREFIX = $(CURDIR)/.build/prefix
+test-examples: build
+	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
+	@mkdir -p .build/examples
+	@if nm -D $(LIB) | grep -q ' pindrop_map_touch$$'; then set -ex; \
+	  export PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; \
+	  $(CC) -std=c99 $(CWARN) examples/c/replay.c $$(pkg-config --cflags --libs pindrop) -lm -o .build/examples/replay; \
+	  .build/examples/replay examples/data/lawndale_trees.csv examples/c/drag.touch; \
+	else echo "test-examples: the C example is skipped: this libpindrop.so has no gesture engine yet"; fi
+	$(PYTHON) -m pytest -q examples/tests
+
+# The QGIS plugin's headless test, with Debian's python3 (python3-qgis; .ci/run installs it).
+QGIS_PYTHON ?= /usr/bin/python3
+test-qgis: build
+	@if $(QGIS_PYTHON) -c "import qgis.core" >/dev/null 2>&1; then \
+	  QT_QPA_PLATFORM=offscreen $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis; \
+	else echo "test-qgis: skipped: python3-qgis is not installed for $(QGIS_PYTHON) (apt-get install python3-qgis)"; fi
 
 demo: build
 	$(PYTHON) examples/demo.py --out $(OUT)

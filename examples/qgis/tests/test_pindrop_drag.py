@@ -1,0 +1,377 @@
+"""The QGIS plugin, headless: a real QgsMapCanvas (EPSG:3857, like a web map) showing a real
+QgsVectorLayer of points (EPSG:4326), and synthetic mouse and key events sent to the canvas as Qt
+would deliver them. Time comes from a clock the test owns: nothing sleeps.
+
+Run with Debian's python3 (python3-qgis):
+    QT_QPA_PLATFORM=offscreen /usr/bin/python3 -m unittest discover -s examples/qgis/tests -t examples/qgis
+
+The expected coordinates are computed independently of QGIS and pindrop: pixel <-> EPSG:3857 by
+the canvas's extent and resolution, EPSG:3857 <-> lon/lat by pyproj.
+"""
+import csv
+import math
+import os
+import sys
+import unittest
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "examples" / "qgis"))
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+
+from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsFeature, QgsGeometry,  # noqa: E402
+                       QgsPointXY, QgsProject, QgsRectangle, QgsVectorLayer)
+from qgis.gui import QgsMapCanvas  # noqa: E402
+from qgis.PyQt.QtCore import QEvent, QObject, QPointF, Qt, pyqtSignal  # noqa: E402
+from qgis.PyQt.QtGui import QKeyEvent, QMouseEvent  # noqa: E402
+from qgis.PyQt.QtWidgets import QApplication, QMainWindow  # noqa: E402
+from pyproj import Transformer  # noqa: E402
+
+import pindrop  # noqa: E402
+
+GESTURES = [f for f in ("pindrop_map_touch", "pindrop_map_tick", "pindrop_map_cancel_gesture")
+            if f in pindrop._ffi.missing]
+needs_gestures = unittest.skipIf(GESTURES, f"this libpindrop.so lacks {GESTURES}")
+EARTH = 6378137.0
+TO_3857 = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
+TO_4326 = Transformer.from_crs("EPSG:3857", "EPSG:4326", always_xy=True)
+TREES = ROOT / "examples" / "data" / "lawndale_trees.csv"
+
+APP = None
+
+
+def setUpModule():
+    global APP
+    QgsApplication.setPrefixPath("/usr", True)
+    APP = QgsApplication([], True)
+    APP.initQgis()
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def haversine(a, b):
+    (lon1, lat1), (lon2, lat2) = map(math.radians, a), map(math.radians, b)
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH * math.asin(math.sqrt(h))
+
+
+class CanvasCase(unittest.TestCase):
+    """A canvas of 800x600 in EPSG:3857 centred on `centre` (lon, lat) at `resolution` m/pixel."""
+    centre = (-118.3535474, 33.8870931)
+    resolution = 0.25
+
+    def make_layer(self, points):
+        layer = QgsVectorLayer("Point?crs=EPSG:4326&field=name:string", "trees", "memory")
+        features = []
+        for name, (lon, lat) in points:
+            f = QgsFeature(layer.fields())
+            f.setAttribute("name", name)
+            f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
+            features.append(f)
+        self.assertTrue(layer.dataProvider().addFeatures(features))
+        QgsProject.instance().addMapLayer(layer)
+        self.addCleanup(QgsProject.instance().removeMapLayer, layer.id())
+        self.fids = {f["name"]: f.id() for f in layer.getFeatures()}
+        return layer
+
+    def make_canvas(self, layer):
+        canvas = QgsMapCanvas()
+        canvas.resize(800, 600)
+        canvas.show()
+        QApplication.processEvents()
+        canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
+        canvas.setLayers([layer])
+        cx, cy = TO_3857.transform(*self.centre)
+        size = canvas.mapSettings().outputSize()
+        w, h = size.width() * self.resolution / 2, size.height() * self.resolution / 2
+        canvas.setExtent(QgsRectangle(cx - w, cy - h, cx + w, cy + h))
+        QApplication.processEvents()
+        self.addCleanup(canvas.deleteLater)
+        return canvas
+
+    # The oracle: pixels <-> EPSG:3857 by the extent, EPSG:3857 <-> lon/lat by pyproj.
+    def to_pixel(self, canvas, lon, lat):
+        e, upp = canvas.extent(), canvas.mapUnitsPerPixel()
+        x, y = TO_3857.transform(lon, lat)
+        return (x - e.xMinimum()) / upp, (e.yMaximum() - y) / upp
+
+    def to_lonlat(self, canvas, px, py):
+        e, upp = canvas.extent(), canvas.mapUnitsPerPixel()
+        return TO_4326.transform(e.xMinimum() + px * upp, e.yMaximum() - py * upp)
+
+    def mouse(self, canvas, kind, x, y, buttons=Qt.LeftButton):
+        kinds = {"press": QEvent.MouseButtonPress, "move": QEvent.MouseMove, "release": QEvent.MouseButtonRelease}
+        button = Qt.NoButton if kind == "move" else Qt.LeftButton
+        held = Qt.NoButton if kind == "release" else buttons
+        QApplication.sendEvent(canvas.viewport(), QMouseEvent(kinds[kind], QPointF(x, y), button, held, Qt.NoModifier))
+
+    def key(self, canvas, key):
+        QApplication.sendEvent(canvas, QKeyEvent(QEvent.KeyPress, key, Qt.NoModifier))
+
+    def point(self, layer, name):
+        p = layer.getFeature(self.fids[name]).geometry().asPoint()
+        return p.x(), p.y()
+
+    def tool(self, canvas, layer, **kwargs):
+        from pindrop_drag.maptool import PindropMapTool
+        self.clock = Clock()
+        tool = PindropMapTool(canvas, layer, clock=self.clock, **kwargs)
+        canvas.setMapTool(tool)
+        self.addCleanup(tool.close)
+        return tool
+
+    def types(self, tool):
+        return [e.type for e in tool.events]
+
+
+# Three trees a few metres apart in Lawndale (real positions from the bundled inventory).
+THREE = [("a", (-118.35354741468596, 33.887093064393945)),
+         ("b", (-118.3534474, 33.8871331)),
+         ("c", (-118.3536474, 33.8870331))]
+
+
+@needs_gestures
+class MouseDrag(CanvasCase):
+    def test_drag_moves_the_point_exactly_and_is_one_undoable_edit(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        undo_before = layer.undoStack().count()
+        start = self.point(layer, "a")
+        px, py = self.to_pixel(canvas, *start)
+        # Grab the point 3 px right and 2 px below its centre, drag it 120 px right and 90 px up.
+        down = (round(px) + 3, round(py) + 2)
+        path = [(down[0] + 10 * k, down[1] - 7.5 * k) for k in range(1, 13)]
+        self.mouse(canvas, "press", *down)
+        for i, (x, y) in enumerate(path):
+            self.clock.t = 16.0 * (i + 1)
+            self.mouse(canvas, "move", round(x), round(y))
+        last = (round(path[-1][0]), round(path[-1][1]))
+        self.clock.t += 16
+        self.mouse(canvas, "release", *last)
+
+        # The point marks where it was grabbed relative to the pointer: no jump to the pointer.
+        expected = self.to_lonlat(canvas, last[0] + (px - down[0]), last[1] + (py - down[1]))
+        moved = self.point(layer, "a")
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+        self.assertGreater(haversine(start, moved), 35)
+        # The layer holds exactly the coordinate of the last DRAGGED event (no hop on release).
+        dragged = [e for e in tool.events if e.type == "DRAGGED"][-1]
+        self.assertAlmostEqual(moved[0], dragged.lon, delta=1e-12)
+        self.assertAlmostEqual(moved[1], dragged.lat, delta=1e-12)
+        self.assertIn("MOVED", self.types(tool))
+        self.assertEqual([e.cause for e in tool.events if e.type == "MOVED"], ["DRAG"])
+        # The other points did not move.
+        self.assertEqual(self.point(layer, "b"), THREE[1][1])
+        self.assertEqual(self.point(layer, "c"), THREE[2][1])
+
+        # One edit on the undo stack; undo puts the point back, and pindrop follows.
+        self.assertEqual(layer.undoStack().count(), undo_before + 1)
+        self.assertEqual(layer.undoStack().command(undo_before).text(), "Move point with pindrop")
+        layer.undoStack().undo()
+        self.assertEqual(self.point(layer, "a"), start)
+        back = tool.map.position(self.fids["a"])
+        self.assertAlmostEqual(back[0], start[0], delta=1e-12)
+        self.assertAlmostEqual(back[1], start[1], delta=1e-12)
+        layer.undoStack().redo()
+        self.assertEqual(self.point(layer, "a"), moved)
+
+    def test_escape_during_a_drag_restores_the_point_and_writes_nothing(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        undo_before = layer.undoStack().count()
+        start = self.point(layer, "b")
+        px, py = self.to_pixel(canvas, *start)
+        self.mouse(canvas, "press", round(px), round(py))
+        for k in range(1, 6):
+            self.clock.t = 16.0 * k
+            self.mouse(canvas, "move", round(px) + 15 * k, round(py) + 10 * k)
+        self.assertIn("DRAGGED", self.types(tool))
+        self.clock.t = 100
+        self.key(canvas, Qt.Key_Escape)
+        self.clock.t = 120
+        self.mouse(canvas, "release", round(px) + 75, round(py) + 50)
+        self.assertIn("DRAG_CANCELLED", self.types(tool))
+        self.assertNotIn("MOVED", self.types(tool))
+        self.assertEqual(self.point(layer, "b"), start)
+        self.assertEqual(tool.map.display_position(self.fids["b"]), tool.map.position(self.fids["b"]))
+        self.assertEqual(layer.undoStack().count(), undo_before)
+
+    def test_press_off_the_points_pans_the_canvas(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        before = [self.point(layer, n) for n in "abc"]
+        self.mouse(canvas, "press", 50, 50)
+        self.clock.t = 16
+        self.mouse(canvas, "move", 90, 70)
+        self.clock.t = 32
+        self.mouse(canvas, "release", 90, 70)
+        self.assertNotIn("MOVED", self.types(tool))
+        self.assertEqual([self.point(layer, n) for n in "abc"], before)
+        cx, cy = TO_3857.transform(*self.centre)
+        centre = canvas.extent().center()
+        self.assertAlmostEqual(centre.x(), cx - 40 * self.resolution, delta=self.resolution)
+        self.assertAlmostEqual(centre.y(), cy + 20 * self.resolution, delta=self.resolution)
+
+
+@needs_gestures
+class TouchMode(CanvasCase):
+    def test_hold_lifts_the_point_above_the_finger(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer, touch=True)
+        start = self.point(layer, "c")
+        px, py = self.to_pixel(canvas, *start)
+        down = (round(px), round(py))
+        self.mouse(canvas, "press", *down)
+        self.clock.t = 300  # held still past the 250 ms lift delay; the tool's timer fires
+        tool.tick()
+        self.assertIn("LIFTED", self.types(tool))
+        for k in range(1, 9):
+            self.clock.t = 300 + 16 * k
+            self.mouse(canvas, "move", down[0] + 10 * k, down[1])
+        self.clock.t = 500
+        self.mouse(canvas, "release", down[0] + 80, down[1])
+        # Lifted 40 points above the finger.
+        expected = self.to_lonlat(canvas, down[0] + 80 + (px - down[0]), down[1] - 40 + (py - down[1]))
+        moved = self.point(layer, "c")
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+
+    def test_a_quick_swipe_pans_instead_of_lifting(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer, touch=True)
+        start = self.point(layer, "c")
+        px, py = self.to_pixel(canvas, *start)
+        self.mouse(canvas, "press", round(px), round(py))
+        self.clock.t = 50  # moves 30 px before the lift delay: the map's gesture
+        self.mouse(canvas, "move", round(px) + 30, round(py))
+        self.clock.t = 400
+        tool.tick()
+        self.mouse(canvas, "release", round(px) + 30, round(py))
+        self.assertNotIn("LIFTED", self.types(tool))
+        self.assertEqual(self.point(layer, "c"), start)
+
+
+def lawndale_stack():
+    """The 305 trees of Lawndale that share one coordinate, plus the trees within 600 m."""
+    with open(TREES, newline="") as fh:
+        rows = [(r["id"], (float(r["lon"]), float(r["lat"]))) for r in csv.DictReader(fh)]
+    spots = {}
+    for _, p in rows:
+        spots[p] = spots.get(p, 0) + 1
+    spot = max(spots, key=spots.get)
+    return spot, spots[spot], [(i, p) for i, p in rows if haversine(p, spot) < 600]
+
+
+@needs_gestures
+@unittest.skipIf("pindrop_spread" in pindrop._ffi.missing, "this libpindrop.so has no spreading yet")
+class SpreadDisplay(CanvasCase):
+    resolution = 2.0  # metres per pixel: the 457 m ring fits in the canvas
+
+    def test_the_305_tree_stack_is_drawn_on_a_ring_with_legs_and_a_tree_can_be_dragged_out(self):
+        spot, n, trees = lawndale_stack()
+        self.assertEqual(n, 305)
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        to_lonlat = Transformer.from_crs("EPSG:3857", "EPSG:4326", always_xy=True)
+
+        def legs_from_the_spot():
+            out = []
+            for a, b in tool.legs:
+                foot = to_lonlat.transform(a.x(), a.y())
+                if haversine(foot, spot) < 0.01:
+                    out.append(to_lonlat.transform(b.x(), b.y()))
+            return out
+
+        ring = legs_from_the_spot()
+        self.assertEqual(len(ring), 305)
+        for p in ring:  # on the ring of radius 3n/2 metres around the spot
+            self.assertAlmostEqual(haversine(p, spot), 1.5 * 305, delta=0.05)
+
+        # Grab one tree on the ring and drag it 80 px further out, away from the ring.
+        px, py = self.to_pixel(canvas, *ring[76])
+        sx, sy = self.to_pixel(canvas, *spot)
+        ux, uy = (px - sx) / math.hypot(px - sx, py - sy), (py - sy) / math.hypot(px - sx, py - sy)
+        down = (round(px), round(py))
+        self.mouse(canvas, "press", *down)
+        for k in range(1, 9):
+            self.clock.t = 16.0 * k
+            self.mouse(canvas, "move", round(down[0] + 10 * k * ux), round(down[1] + 10 * k * uy))
+        self.clock.t = 200
+        self.mouse(canvas, "release", round(down[0] + 80 * ux), round(down[1] + 80 * uy))
+        moved = [e for e in tool.events if e.type == "MOVED"]
+        self.assertEqual(len(moved), 1)
+        self.assertEqual((moved[0].from_lon, moved[0].from_lat), spot)
+        p = layer.getFeature(moved[0].id).geometry().asPoint()
+        self.assertGreater(haversine((p.x(), p.y()), spot), 1.5 * 305 + 100)
+        # The ring re-forms around the 304 left.
+        ring = legs_from_the_spot()
+        self.assertEqual(len(ring), 304)
+        for q in ring:
+            self.assertAlmostEqual(haversine(q, spot), 1.5 * 304, delta=0.05)
+
+
+class FakeInterface(QObject):
+    """The part of QgisInterface the plugin uses (there is no QGIS main window headless)."""
+    currentLayerChanged = pyqtSignal(object)
+
+    def __init__(self, canvas, layer):
+        super().__init__()
+        self.window, self.canvas, self.layer = QMainWindow(), canvas, layer
+        self.toolbar, self.menu, self.warnings = [], [], []
+
+    def mainWindow(self): return self.window
+    def mapCanvas(self): return self.canvas
+    def activeLayer(self): return self.layer
+    def addToolBarIcon(self, action): self.toolbar.append(action)
+    def removeToolBarIcon(self, action): self.toolbar.remove(action)
+    def addPluginToVectorMenu(self, menu, action): self.menu.append(action)
+    def removePluginVectorMenu(self, menu, action): self.menu.remove(action)
+    def messageBar(self): return self
+    def pushWarning(self, title, text): self.warnings.append(text)
+
+
+@needs_gestures
+class PluginLoads(CanvasCase):
+    def test_qgis_loads_starts_and_unloads_the_plugin(self):
+        import qgis.utils
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        iface = FakeInterface(canvas, layer)
+        qgis.utils.iface = iface
+        qgis.utils.plugin_paths = [str(ROOT / "examples" / "qgis")]
+        qgis.utils.updateAvailablePlugins()
+        self.assertIn("pindrop_drag", qgis.utils.available_plugins)
+        self.assertEqual(qgis.utils.pluginMetadata("pindrop_drag", "name"), "pindrop drag")
+        self.assertEqual(qgis.utils.pluginMetadata("pindrop_drag", "qgisMinimumVersion"), "3.22")
+        self.assertTrue(qgis.utils.loadPlugin("pindrop_drag"))
+        self.assertTrue(qgis.utils.startPlugin("pindrop_drag"))
+        plugin = qgis.utils.plugins["pindrop_drag"]
+        self.assertEqual(len(iface.toolbar), 2)
+        plugin.drag_action.trigger()
+        self.assertIs(canvas.mapTool(), plugin.tool)
+        self.assertEqual(len(plugin.tool.map), 3)
+        self.assertTrue(qgis.utils.unloadPlugin("pindrop_drag"))
+        self.assertEqual(iface.toolbar, [])
+        self.assertIsNone(plugin.tool)
+
+
+if __name__ == "__main__":
+    unittest.main()
