@@ -16,7 +16,7 @@ export PINDROP_LIBRARY ?= $(CURDIR)/$(LIB)
 APT_PACKAGES = libgeos-dev pkg-config
 PIP_PACKAGES = numpy pytest pyproj matplotlib
 
-.PHONY: all deps build test test-swift test-c test-python test-examples test-qgis demo bench install clean
+.PHONY: all deps build test test-swift test-c test-python demo bench install clean
 
 all: build
 
@@ -30,7 +30,7 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test: build test-swift test-c test-python test-examples test-qgis
+test: build test-swift test-c test-python
 	@echo "all tests passed"
 
 test-swift: deps
@@ -49,8 +49,16 @@ test-c: build
 test-python: build
 	$(PYTHON) -m pytest -q bindings/python/tests
 
+demo: build
+	$(PYTHON) examples/demo.py --out $(OUT)
+
+bench: build
+	$(PYTHON) benchmarks/run.py
+
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
+.PHONY: test-examples test-qgis
+test: test-examples test-qgis
 EXAMPLES_PREFIX = $(CURDIR)/.build/prefix
 test-examples: build
 	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
@@ -68,12 +76,6 @@ test-qgis: build
 	@if $(QGIS_PYTHON) -c "import qgis.core" >/dev/null 2>&1; then \
 	  QT_QPA_PLATFORM=offscreen $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis; \
 	else echo "test-qgis: skipped: python3-qgis is not installed for $(QGIS_PYTHON) (apt-get install python3-qgis)"; fi
-
-demo: build
-	$(PYTHON) examples/demo.py --out $(OUT)
-
-bench: build
-	$(PYTHON) benchmarks/run.py
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
