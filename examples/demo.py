@@ -211,7 +211,7 @@ def scene_spread(ids, lonlat):
     rest = stack[0] if stack[0] != target.id else stack[1]
     print(f"    the ring re-forms around the {n - 1} trees left: tree {rest} now drawn "
           f"{metres(spot, m.display_position(rest)):.1f} m from the spot (3(n-1)/2 = {1.5 * (n - 1):.1f} m)")
-    return dict(before=before, after=after, spot_xy=m.to_screen(*spot), n=n, n2=n2,
+    return dict(before=before, after=after, spot_xy=m.to_screen(*spot), n=n, n2=n2, gap_m=metres(spot, spot2),
                 spot2_xy=m.to_screen(*spot2), view=view)
 
 
@@ -226,7 +226,7 @@ def _axes(plt, width, height, title, inches=8.0):
     ax.set_facecolor("#eef2ea")
     ax.set_xticks([])
     ax.set_yticks([])
-    fig.suptitle(title, fontsize=11, y=0.985)
+    fig.suptitle(title, fontsize=11 if "\n" not in title else 10, y=0.99, va="top")
     return fig, ax
 
 
@@ -243,7 +243,7 @@ def metres_per_point(lat, zoom):
 
 def draw_drag(plt, drag, path: Path):
     w, h = PHONE
-    fig, ax = _axes(plt, w, h, f"Lift and drag tree {DRAG_TREE}: the pin rides 40 points above the finger", 4.6)
+    fig, ax = _axes(plt, w, h, f"Lift and drag tree {DRAG_TREE}:\nthe pin rides 40 points above the finger", 4.6)
     others = [v for v in drag["after"] if v.id != DRAG_TREE]
     ax.scatter([v.x for v in others], [v.y for v in others], s=36, color="#5a8f4e", alpha=0.8,
                label="street trees", zorder=2)
@@ -270,7 +270,7 @@ def draw_stack(plt, spread, views, path: Path, after: bool):
     h = spread["view"]["height"]
     n, n2 = spread["n"], spread["n2"]
     title = (f"After: pindrop spreads the stacks on rings (radius 3n/2 m), legs to the true spot" if after else
-             f"Before: {n} trees on one spot, {n2} on another 30 m away (Lawndale)")
+             f"Before: {n} trees on one spot, {n2} on another {spread['gap_m']:.0f} m away; red: stacked trees")
     fig, ax = _axes(plt, w, h, title)
     plain = [v for v in views if not v.flags & pindrop.PIN_SPREAD]
     ax.scatter([v.x for v in plain], [v.y for v in plain], s=6, color="#5a8f4e", alpha=0.7, zorder=2)
@@ -280,9 +280,11 @@ def draw_stack(plt, spread, views, path: Path, after: bool):
         from matplotlib.collections import LineCollection
         ax.add_collection(LineCollection(segs, colors="#b03a2e", linewidths=0.4, alpha=0.35, zorder=3))
         ax.scatter([v.x for v in spread_views], [v.y for v in spread_views], s=10, color="#b03a2e", zorder=4)
-    else:
-        for (x, y), count in ((spread["spot_xy"], n), (spread["spot2_xy"], n2)):
-            ax.scatter([x], [y], s=60, color="#b03a2e", zorder=4)
+    else:  # stacks: one marker per shared spot, its area growing with the number of trees
+        stacks = Counter((round(v.x, 6), round(v.y, 6)) for v in views)
+        stacked = [(p, k) for p, k in stacks.items() if k > 1]
+        ax.scatter([p[0] for p, _ in stacked], [p[1] for p, _ in stacked], s=[8 + 1.2 * k for _, k in stacked],
+                   color="#b03a2e", alpha=0.75, zorder=4)
         x, y = spread["spot_xy"]
         ax.annotate(f"{n} trees here", xy=(x, y), xytext=(x + 60, y - 80), fontsize=10,
                     arrowprops=dict(arrowstyle="->", color="#b03a2e"), color="#b03a2e")

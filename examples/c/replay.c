@@ -61,7 +61,7 @@ static void drain(pindrop_map *map) {
       printf("  lon=%.17g lat=%.17g", e.lon, e.lat);
       break;
     case PINDROP_EVENT_MOVED:
-      printf("  lon=%.17g lat=%.17g  from lon=%.17g lat=%.17g  cause=%s", e.lon, e.lat, e.from_lon,
+      printf("  lon=%.17g lat=%.17g  from_lon=%.17g from_lat=%.17g  cause=%s", e.lon, e.lat, e.from_lon,
              e.from_lat, (e.cause >= 0 && e.cause <= PINDROP_CAUSE_SNAP) ? cause_names[e.cause] : "?");
       remember_moved(e.id);
       break;

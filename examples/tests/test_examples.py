@@ -164,8 +164,8 @@ def test_demo_spreads_the_305_stack_on_its_ring(demo):
 
 def test_demo_writes_the_pictures(demo):
     _, out = demo
-    for name, (w, h) in {"drag_path.png": (460, 996), "stack_before.png": (800, 851),
-                         "stack_after.png": (800, 851)}.items():
+    for name, (w, h) in {"drag_path.png": (460, 995), "stack_before.png": (800, 800),
+                         "stack_after.png": (800, 800)}.items():
         path = out / name
         assert path.exists(), f"the demo did not write {name}"
         width, height = png_size(path)
