@@ -69,3 +69,12 @@ def test_python_example(tmp_path):
     ring = [[float(v) for v in re.findall(r"-?\d+\.\d+", line)] for line in out.splitlines() if line.strip().startswith("[")]
     ring = [r for r in ring if len(r) == 2]
     assert len(ring) == 5 and len({tuple(r) for r in ring}) == 5  # five distinct drawn positions
+
+
+def test_readme_links_and_pictures_exist():
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    local = [t for t in targets if not re.match(r"https?://", t)]
+    assert "include/pindrop.h" in local and "docs/img/stack_after.png" in local
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
