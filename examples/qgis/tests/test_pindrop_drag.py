@@ -241,6 +241,8 @@ class TouchMode(CanvasCase):
         px, py = self.to_pixel(canvas, *start)
         down = (round(px), round(py))
         self.mouse(canvas, "press", *down)
+        self.assertTrue(tool._timer.isActive())  # the tool asked Qt to wake it at the lift delay
+        self.assertEqual(tool._timer.interval(), 250)
         self.clock.t = 300  # held still past the 250 ms lift delay; the tool's timer fires
         tool.tick()
         self.assertIn("LIFTED", self.types(tool))
