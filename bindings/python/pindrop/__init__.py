@@ -175,8 +175,9 @@ class Map:
         handle = c_void_p()
         c = options._to_c()
         status = lib.pindrop_map_create(byref(c), byref(handle))
-        if status != 0:
-            _ffi.raise_for(status, None, "pindrop_map_create")
+        if status != 0:  # no map, so no last error: say what was refused
+            raise _ffi._EXCEPTIONS.get(status, PindropError)(
+                status, f"the library refused these options: {options}", "pindrop_map_create")
         self.options = options
         self._handle = handle
         self._callbacks: Optional[tuple] = None  # projection callbacks kept alive while C holds them
@@ -185,8 +186,8 @@ class Map:
     # -- lifetime ---------------------------------------------------------------------------------
     @property
     def _as_parameter_(self) -> c_void_p:
-        if not self._handle:
-            raise ValueError("the map is closed")
+        # A closed map is passed as NULL, which every function of the C API refuses safely
+        # (InvalidArgument; counts are 0).
         return self._handle
 
     def close(self) -> None:
