@@ -106,7 +106,7 @@ def _status_check(result, func, args):
     """errcheck for functions returning pindrop_status: raise the typed exception."""
     if result < 0:
         message = ""
-        if args and func.argtypes and func.argtypes[0] is _map_p and args[0]:
+        if args and func.argtypes and func.argtypes[0] is _map_p and args[0] is not None:
             message = lib.pindrop_map_last_error(args[0]).decode("utf-8", "replace")
         raise _EXCEPTIONS.get(result, PindropError)(result, message, func.__name__)
     return result
