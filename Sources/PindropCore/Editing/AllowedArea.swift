@@ -27,6 +27,12 @@ public struct AreaRings: Sendable {
     public private(set) var ringEnd: [Int] = []
     public private(set) var minLon = Double.infinity, minLat = Double.infinity
     public private(set) var maxLon = -Double.infinity, maxLat = -Double.infinity
+    /// Runs of up to `chunkSize` consecutive edges of one ring (edge i joins vertices i and i + 1)
+    /// with their boxes (minLon, minLat, maxLon, maxLat): the nearest-point search skips a run
+    /// whose box is farther than the best edge found so far.
+    private var chunkEdges: [(first: Int, end: Int)] = []
+    private var chunkBox: [Double] = []
+    static let chunkSize = 32
 
     public init() {}
 
@@ -37,8 +43,20 @@ public struct AreaRings: Sendable {
         let n = lonlat.count / 2
         guard n > 0 else { return }
         for i in 0..<n { appendVertex(lonlat[2 * i], lonlat[2 * i + 1]) }
+        let first = ringEnd.last ?? 0
         if lonlat[0] != lonlat[2 * n - 2] || lonlat[1] != lonlat[2 * n - 1] { appendVertex(lonlat[0], lonlat[1]) }
         ringEnd.append(lon.count)
+        var i = first
+        while i + 1 < lon.count {
+            let last = min(i + AreaRings.chunkSize, lon.count - 1)  // edges i ..< last
+            var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+            for v in i...last {
+                box = (min(box.0, lon[v]), min(box.1, lat[v]), max(box.2, lon[v]), max(box.3, lat[v]))
+            }
+            chunkEdges.append((i, last))
+            chunkBox.append(contentsOf: [box.0, box.1, box.2, box.3])
+            i = last
+        }
     }
 
     public mutating func appendRing(_ points: [(lon: Double, lat: Double)]) {
@@ -65,15 +83,28 @@ public struct AreaRings: Sendable {
     /// point is interpolated on the original coordinates, so a vertex is returned bit for bit.
     public func nearestBoundaryPoint(lon x0: Double, lat y0: Double) -> (lon: Double, lat: Double)? {
         let k = cos(y0 * Sphere.radians)
+        // Runs nearest first by the distance to their box (a lower bound for their edges).
+        var order: [(bound: Double, chunk: Int)] = []
+        order.reserveCapacity(chunkEdges.count)
+        for c in chunkEdges.indices {
+            let b = 4 * c
+            let dx: Double
+            if x0 >= chunkBox[b] && x0 <= chunkBox[b + 2] { dx = 0 }
+            else { dx = min(abs(wrap(chunkBox[b] - x0)), abs(wrap(x0 - chunkBox[b + 2]))) * k }
+            let dy = max(0, chunkBox[b + 1] - y0, y0 - chunkBox[b + 3])
+            order.append((dx * dx + dy * dy, c))
+        }
+        order.sort { $0.bound < $1.bound }
         var best = Double.infinity
         var bestI = -1
         var bestT = 0.0
-        var start = 0
         lon.withUnsafeBufferPointer { xs in
             lat.withUnsafeBufferPointer { ys in
-                for end in ringEnd {
-                    var i = start
-                    while i + 1 < end {
+                for (bound, c) in order {
+                    if bound > best { break }
+                    var i = chunkEdges[c].first
+                    let end = chunkEdges[c].end
+                    while i < end {
                         let ax = wrap(xs[i] - x0) * k, ay = ys[i] - y0
                         let dx = wrap(xs[i + 1] - xs[i]) * k, dy = ys[i + 1] - ys[i]
                         let dd = dx * dx + dy * dy
@@ -84,7 +115,6 @@ public struct AreaRings: Sendable {
                         if d2 < best { best = d2; bestI = i; bestT = t }
                         i += 1
                     }
-                    start = end
                 }
             }
         }
