@@ -123,6 +123,18 @@ final class EditingAreaTests: XCTestCase {
         }
     }
 
+    /// A drop at 179.5°E next to an area that starts at 180°W snaps across the antimeridian
+    /// (half a degree away), not to a farther polygon on its own side of the line.
+    func testSnapWrapsAcrossTheAntimeridian() throws {
+        let west: [(lon: Double, lat: Double)] = [(-180, 0), (-170, 0), (-170, 10), (-180, 10)]
+        let east: [(lon: Double, lat: Double)] = [(100, 0), (110, 0), (110, 10), (100, 10)]
+        let area = try PolygonArea(polygons: [[west], [east]])
+        let p = area.nearestInside(lon: 179.5, lat: 5)
+        XCTAssertEqual(p.lon, -180)
+        XCTAssertEqual(p.lat, 5, accuracy: 1e-12)
+        XCTAssertLessThan(Sphere.distance(179.5, 5, p.lon, p.lat), 56_000)
+    }
+
     func testPolygonAreaContainsWithHolesAndBoundary() throws {
         let outer: [(lon: Double, lat: Double)] = [(0, 0), (4, 0), (4, 4), (0, 4)]
         let hole: [(lon: Double, lat: Double)] = [(1, 1), (3, 1), (3, 3), (1, 3)]
