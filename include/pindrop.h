@@ -286,7 +286,8 @@ int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);
 
 /* Adds pin id at (lon, lat) and starts editing it (placement): tap-to-move applies to it until
    commit (MOVED with cause PLACE) or cancel_edit (the pin is removed). Any edit in progress is
-   committed first. */
+   committed first. Outside the allowed area: INVALID_ARGUMENT under PINDROP_OUTSIDE_REVERT, placed
+   at the nearest point inside under PINDROP_OUTSIDE_SNAP. Rules in docs/editing.md. */
 pindrop_status pindrop_map_place(pindrop_map *map, pindrop_id id, double lon, double lat, double time_ms);
 
 /* Starts editing an existing pin; cancel_edit restores its coordinate from before. */
@@ -314,8 +315,8 @@ enum { PINDROP_TITLE = 0, PINDROP_SUBTITLE = 1 };
 /* Sets the pin's title (NULL clears it). Invalid UTF-8 is INVALID_ARGUMENT. */
 pindrop_status pindrop_map_set_title(pindrop_map *map, pindrop_id id, const char *utf8);
 
-/* Answers a GEOCODE_REQUEST: OK if the subtitle was replaced, PINDROP_STALE if the pin moved since
-   the request (nothing changes), NOT_FOUND for an unknown request. */
+/* Answers a GEOCODE_REQUEST: OK if the subtitle was replaced, PINDROP_STALE if the pin moved (or
+   was removed) since the request (nothing changes), NOT_FOUND for an unknown request. */
 pindrop_status pindrop_map_answer_geocode(pindrop_map *map, uint64_t request, const char *subtitle_utf8);
 
 /* Copies the title or subtitle of a pin into buf. buf may be NULL when capacity is 0. */

@@ -158,7 +158,10 @@ public final class Map {
     // MARK: - Hooks for the layouts (spreading) and gestures
 
     func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
-    func pinMoved(_ slot: Int32) { spreadPinMoved(slot) }
+    func pinMoved(_ slot: Int32) {
+        spreadPinMoved(slot)
+        editingPinMoved(slot)
+    }
     func pinWillBeRemoved(_ slot: Int32) {
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
@@ -189,12 +192,17 @@ public final class Map {
         guard let target = resolveUserMove(slot, lon: lon, lat: lat, cause: cause) else { return false }
         let from = pins.position(slot)
         movePin(slot, lon: target.lon, lat: target.lat)
-        var e = Event(.moved, id: pins.id(slot), time: now)
-        e.cause = target.cause
-        e.lon = target.lon; e.lat = target.lat; e.fromLon = from.lon; e.fromLat = from.lat
-        events.push(e)
+        pushMoved(pins.id(slot), from: from, to: (target.lon, target.lat), cause: target.cause)
         userMoved(slot, from: from, cause: target.cause)
         return true
+    }
+
+    /// The MOVED event (also used by commit of a placement, which saves a pin without moving it).
+    func pushMoved(_ id: Int64, from: (lon: Double, lat: Double), to: (lon: Double, lat: Double), cause: Event.Cause) {
+        var e = Event(.moved, id: id, time: now)
+        e.cause = cause
+        e.lon = to.lon; e.lat = to.lat; e.fromLon = from.lon; e.fromLat = from.lat
+        events.push(e)
     }
 
     /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.

@@ -19,6 +19,9 @@ public protocol SpatialIndex: AnyObject {
 /// Builds the native parts of a map: its spatial indexes (one per map, as GEOS contexts are).
 public protocol IndexFactory {
     func makeIndex() -> SpatialIndex
+    /// Reads an allowed area (WKT or GeoJSON Polygon / MultiPolygon, lon/lat); `.parse` when the
+    /// text is not one (see Editing/AllowedArea.swift).
+    func parseArea(_ text: String) throws(PindropError) -> AllowedArea
 }
 
 /// The index written as plainly as possible: a list scanned in full. The oracle for tests.
