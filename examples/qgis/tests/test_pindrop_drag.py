@@ -308,6 +308,10 @@ class SpreadDisplay(CanvasCase):
 
         ring = legs_from_the_spot()
         self.assertEqual(len(ring), 305)
+        # What the canvas shows: one rubber-band line per spread tree, one marker at each end.
+        drawn = tool._legs.asGeometry()
+        self.assertEqual(len(drawn.asMultiPolyline()), len(tool.legs))
+        self.assertEqual(tool._pins.numberOfVertices(), len(tool.legs))
         for p in ring:  # on the ring of radius 3n/2 metres around the spot
             self.assertAlmostEqual(haversine(p, spot), 1.5 * 305, delta=0.05)
 
