@@ -468,6 +468,32 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.map.selectedID, 1)
     }
 
+    func testATapOnTheMapThenAQuickTapOnAFarPinKeepsTheNewSelection() {
+        let s = Story()
+        s.addPin(1, atScreen: 600, 400)
+        s.addPin(2, atScreen: 100, 100)
+        s.down(600, 400, at: 0); s.up(600, 400, at: 50)
+        _ = s.events()
+        s.down(900, 700, at: 1000); s.up(900, 700, at: 1050)   // would deselect pin 1 at 1350
+        s.down(100, 100, at: 1150); s.up(100, 100, at: 1200)   // far away: selects pin 2 at once
+        s.tick(2000)
+        XCTAssertEqual(s.events().map { [$0.kind.rawValue, Int32($0.id)] },
+                       [[Event.Kind.deselected.rawValue, 1], [Event.Kind.selected.rawValue, 2]])
+        XCTAssertEqual(s.map.selectedID, 2, "the window acts on the selection it saw, not on a newer one")
+    }
+
+    func testTapToMoveDoesNothingIfTheEditEndedInTheWindow() {
+        let s = Story()
+        s.addPin(1, atScreen: 600, 400)
+        s.map.editingID = 1
+        let home = s.position(1)
+        s.down(300, 200, at: 0); s.up(300, 200, at: 60)
+        s.map.editingID = noID  // the host committed the edit before the window closed
+        s.tick(1000)
+        XCTAssertEqual(s.kinds(), [])
+        XCTAssertTrue(s.position(1) == home)
+    }
+
     func testAHeldPressThatIsNeitherTapNorLiftSelectsNothing() {
         let s = Story { $0.liftDelayMs = 600 }
         s.addPin(1, atScreen: 600, 400)

@@ -166,7 +166,8 @@ extension Map {
                let p = view.toLonLatUnwrapped(x, y) {
                 let tap = GestureMachine.PendingTap(x: x, y: y, lon: Sphere.normalizeLon(p.lon),
                                                     lat: min(90, max(-90, p.lat)),
-                                                    deadline: now + options.doubleTapMs)
+                                                    deadline: now + options.doubleTapMs,
+                                                    editing: editingID, selected: selectedID)
                 tapWindowHandle(.tap(tap))
             }
         case .cancel(let pointer):
@@ -237,13 +238,14 @@ extension Map {
 
     /// A single tap on the map, confirmed: move the pin being edited there, or clear the selection.
     func resolveSingleTap(_ t: GestureMachine.PendingTap) {
-        if editingID != noID {
-            guard let slot = pins.slot(of: editingID), pins.isDraggable(slot), slot != gesture.heldSlot else { return }
+        if t.editing != noID {
+            guard editingID == t.editing, let slot = pins.slot(of: editingID), pins.isDraggable(slot),
+                  slot != gesture.heldSlot else { return }
             let before = view.toScreen(drawnPosition(slot).lon, drawnPosition(slot).lat)
             if applyUserMove(slot, lon: t.lon, lat: t.lat, cause: .tap) {
                 startDropAnimation(slot, fromLift: 0, before: before)
             }
-        } else if selectedID != noID {
+        } else if t.selected != noID && selectedID == t.selected {
             setSelected(noID)
         }
     }

@@ -152,6 +152,10 @@ struct GestureMachine {
         var x, y: Double
         var lon, lat: Double
         var deadline: Double
+        /// The pins edited and selected when the tap was made: the tap acts on those only, so a
+        /// selection or an edit that changed in the meantime is left alone.
+        var editing: Int64
+        var selected: Int64
     }
 
     /// The animation after a gesture ended: the lift falls from `fromLift` with a small bounce
