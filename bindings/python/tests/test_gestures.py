@@ -506,3 +506,23 @@ def test_dragging_artesia_trees_keeps_the_index_correct(story):
         want = set(np.nonzero(d <= 60.0)[0].tolist())
         got = {i for i, _ in s.map.nearby(qlon, qlat, 60.0)}
         assert got == want, q
+
+
+# A host projection ---------------------------------------------------------------------------------
+
+def test_a_drag_through_the_hosts_own_projection(story):
+    """An equirectangular projection of the host's: the drop lands where the host unprojects the
+    finger plus the grab offset, lift_height above."""
+    s = story()
+    k = 1e5  # points per degree
+    lon0, lat0 = 2.35, 48.85
+    s.map.set_projection(lambda lon, lat: ((lon - lon0) * k + W / 2, (lat0 - lat) * k + H / 2),
+                         lambda x, y: ((x - W / 2) / k + lon0, lat0 - (y - H / 2) / k), W, H)
+    s.pin(1, 600, 400)
+    t = s.lift_and_drag(603, 398)  # grabbed 3 points right of and 2 above the pin
+    s.move(800, 500, t + 10)
+    s.up(800, 500, t + 20)
+    moved = [e for e in s.events() if e.type == "MOVED"]
+    assert len(moved) == 1
+    assert moved[0].lon == pytest.approx((800 - 3 - W / 2) / k + lon0, abs=1e-12)
+    assert moved[0].lat == pytest.approx(lat0 - (500 + 2 - 40 - H / 2) / k, abs=1e-12)
