@@ -53,6 +53,22 @@ final class GestureDiagramTests: XCTestCase {
         return out
     }
 
+    func testTheTraceReadsStateInputState() {
+        let s = Story()
+        s.addPin(1, atScreen: 600, 400)
+        var lines: [String] = []
+        s.map.gestureTrace = { lines.append($0.description) }
+        s.down(600, 400, at: 0)
+        s.tick(250)
+        s.up(600, 400, at: 300)
+        XCTAssertEqual(lines, [
+            "[tap t=0.0] closed → down → closed",
+            "[pointer t=0.0] idle → down → pressed",
+            "[pointer t=250.0] pressed → liftTimeout → lifted",
+            "[pointer t=300.0] lifted → up → idle",
+        ])
+    }
+
     func testTheDiagramInDocsMatchesTheMachine() throws {
         var seen = Set<Transition>()
         func story(_ configure: (inout Options) -> Void = { _ in }, _ body: (Story) -> Void) {

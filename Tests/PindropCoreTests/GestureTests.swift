@@ -298,6 +298,19 @@ final class GestureTests: XCTestCase {
         }
     }
 
+    func testOnARotatedMapThePinStillFollowsTheFingerPointForPoint() {
+        let s = Story()
+        try! s.map.setCamera(Camera(centerLon: 151.2, centerLat: -33.87, zoom: 19, bearingDeg: 30, width: 1200, height: 800))
+        s.addPin(1, atScreen: 600, 400)
+        let t = s.liftAndStartDrag(600, 400, at: 0)
+        for i in 1...10 {
+            s.move(610 + Double(i), 400 - Double(i), at: t + Double(i))
+            let v = s.view(1, at: t + Double(i))!
+            XCTAssertEqual(v.x, 610 + Double(i), accuracy: 1e-6)
+            XCTAssertEqual(v.y, 400 - Double(i) - 40, accuracy: 1e-6)
+        }
+    }
+
     // Behaviour 7: cancel restores.
 
     func testATouchCancelPutsThePinBackExactly() {
