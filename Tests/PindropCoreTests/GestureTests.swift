@@ -225,7 +225,7 @@ final class GestureTests: XCTestCase {
         let drawnBefore = s.view(1, at: t + 600)!
         s.up(610 + 30 * 3.37, 400 - 30 * 1.91, at: t + 600)
         let e = s.events()
-        XCTAssertEqual(e.map(\.kind), [.dropped, .moved])
+        XCTAssertEqual(e.map(\.kind), [.dropped, .moved, .calloutChanged, .geocodeRequest])
         let moved = e[1]
         XCTAssertEqual(moved.lon.bitPattern, dragged.last!.lon.bitPattern)
         XCTAssertEqual(moved.lat.bitPattern, dragged.last!.lat.bitPattern)
@@ -357,7 +357,7 @@ final class GestureTests: XCTestCase {
         let t = s.liftAndStartDrag(600, 400, at: 0)
         s.move(700, 300, at: t + 50)
         s.up(700, 300, at: t + 60)
-        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dragged, .dropped, .moved])
+        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dragged, .dropped, .moved, .calloutChanged, .geocodeRequest])
         XCTAssertLessThan(s.view(1, at: t + 61)!.lift, 1, "the drop animation is running")
         let p = s.screenOf(1)
         XCTAssertTrue(s.down(p.x, p.y, at: t + 61))
@@ -366,16 +366,16 @@ final class GestureTests: XCTestCase {
         s.move(p.x + 50, p.y, at: t + 61 + 300)
         s.up(p.x + 50, p.y, at: t + 61 + 310)
         // The second DRAGGED: released while still rising, the landing point rose 10 ms further.
-        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dragged, .dropped, .moved])
+        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dragged, .dropped, .moved, .calloutChanged, .geocodeRequest])
     }
 
     func testMouseProfileDragsAgainOneMillisecondAfterADrop() {
         let s = Story { $0.liftDelayMs = 0; $0.liftHeight = 0 }
         s.addPin(1, atScreen: 600, 400)
         s.down(600, 400, at: 0); s.move(650, 400, at: 10); s.up(650, 400, at: 20)
-        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dropped, .moved])
+        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dropped, .moved, .calloutChanged, .geocodeRequest])
         s.down(650, 400, at: 21); s.move(700, 400, at: 22); s.up(700, 400, at: 23)
-        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dropped, .moved])
+        XCTAssertEqual(s.kinds(), [.lifted, .dragged, .dropped, .moved, .calloutChanged, .geocodeRequest])
         XCTAssertEqual(s.screenOf(1).x, 700, accuracy: 1e-6)
     }
 
@@ -395,7 +395,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.view(1, at: 2020)!.x, 610, accuracy: 1e-6, "lift_height 0: the pin sits under the pointer")
         XCTAssertTrue(s.up(640, 420, at: 2030))
         let e = s.events()
-        XCTAssertEqual(e.map(\.kind), [.dragged, .dropped, .moved])
+        XCTAssertEqual(e.map(\.kind), [.dragged, .dropped, .moved, .calloutChanged, .geocodeRequest])
         let want = try! s.map.toLonLat(x: 640, y: 420)
         XCTAssertEqual(e[2].lon, want.lon, accuracy: 1e-12)
         XCTAssertEqual(e[2].lat, want.lat, accuracy: 1e-12)
@@ -419,7 +419,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [.dragged])
         XCTAssertFalse(s.up(150, 120, at: t + 40, pointer: 1))
         XCTAssertTrue(s.up(700, 300, at: t + 50))
-        XCTAssertEqual(s.kinds(), [.dropped, .moved])
+        XCTAssertEqual(s.kinds(), [.dropped, .moved, .calloutChanged, .geocodeRequest])
     }
 
     func testASecondPointerDuringAPressAbandonsThePress() {
@@ -527,7 +527,7 @@ final class GestureTests: XCTestCase {
         XCTAssertTrue(s.position(1) == home)
         s.tick(390)
         let e = s.events()
-        XCTAssertEqual(e.map(\.kind), [.moved])
+        XCTAssertEqual(e.map(\.kind), [.moved, .calloutChanged, .geocodeRequest])
         let want = try! s.map.toLonLat(x: 302, y: 201)
         XCTAssertEqual(e[0].cause, .tap)
         XCTAssertEqual(e[0].lon, want.lon, accuracy: 1e-12)
@@ -558,7 +558,7 @@ final class GestureTests: XCTestCase {
         s.down(300, 200, at: 0); s.up(300, 200, at: 60)
         s.down(1000, 700, at: 200)  // far away: not a double tap
         s.tick(360)
-        XCTAssertEqual(s.kinds(), [.moved])
+        XCTAssertEqual(s.kinds(), [.moved, .calloutChanged, .geocodeRequest])
         s.up(1000, 700, at: 400)
     }
 

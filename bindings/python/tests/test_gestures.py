@@ -180,7 +180,7 @@ def test_no_hop_moved_equals_the_last_dragged_bit_for_bit(story):
     before = s.view(1, t + 600)
     s.up(610 + 30 * 3.37, 400 - 30 * 1.91, t + 600)
     events = s.events()
-    assert [e.type for e in events] == ["DROPPED", "MOVED"]
+    assert [e.type for e in events] == ["DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
     moved = events[1]
     assert (moved.lon, moved.lat) == (last.lon, last.lat)  # floats compare exactly
     assert moved.cause == "DRAG"
@@ -262,7 +262,7 @@ def test_drag_again_one_millisecond_after_a_drop(story):
     t = s.lift_and_drag(600, 400)
     s.move(700, 300, t + 50)
     s.up(700, 300, t + 60)
-    assert s.kinds()[-2:] == ["DROPPED", "MOVED"]
+    assert s.kinds()[-4:] == ["DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
     v = s.view(1, t + 61)
     assert v.lift < 1.0  # the drop animation is running
     assert s.down(v.x, v.y, t + 61) is True
@@ -271,7 +271,7 @@ def test_drag_again_one_millisecond_after_a_drop(story):
     s.move(v.x + 50, v.y, t + 61 + 300)
     s.up(v.x + 50, v.y, t + 61 + 310)
     kinds = s.kinds()
-    assert kinds[0] == "LIFTED" and kinds[-2:] == ["DROPPED", "MOVED"]
+    assert kinds[0] == "LIFTED" and kinds[-4:] == ["DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
 
 
 # Mouse profile ------------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_mouse_profile_press_and_move_drags_at_once(story):
     assert s.kinds() == ["LIFTED", "DRAGGED"]
     s.up(640, 420, 2030)
     events = s.events()
-    assert [e.type for e in events] == ["DRAGGED", "DROPPED", "MOVED"]
+    assert [e.type for e in events] == ["DRAGGED", "DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
     lon, lat = mercator_oracle(s.camera, 640, 420)
     assert events[-1].lon == pytest.approx(lon, abs=1e-10)
     assert events[-1].lat == pytest.approx(lat, abs=1e-10)
@@ -296,7 +296,7 @@ def test_mouse_profile_press_and_move_drags_at_once(story):
     s.down(640, 420, 2031)
     s.move(700, 420, 2032)
     s.up(700, 420, 2033)
-    assert s.kinds() == ["LIFTED", "DRAGGED", "DROPPED", "MOVED"]
+    assert s.kinds() == ["LIFTED", "DRAGGED", "DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
 
 
 # Multi-touch ---------------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def test_other_pointers_during_a_drag_are_the_hosts(story):
     assert s.kinds() == ["DRAGGED"]
     assert s.up(150, 120, t + 40, pointer=1) is False
     assert s.up(700, 300, t + 50) is True
-    assert s.kinds() == ["DROPPED", "MOVED"]
+    assert s.kinds() == ["DROPPED", "MOVED", "CALLOUT_CHANGED", "GEOCODE_REQUEST"]
 
 
 def test_a_second_pointer_during_a_press_abandons_it(story):
@@ -346,11 +346,8 @@ def test_a_tap_on_a_pin_selects_and_a_tap_on_the_map_deselects_after_the_window(
     assert s.kinds() == ["DESELECTED"]
 
 
-needs_edit = pytest.mark.skipif("pindrop_map_edit" in _ffi.missing,
-                                reason="pindrop_map_edit is not in this build of libpindrop")
 
 
-@needs_edit
 def test_tap_to_move_after_the_double_tap_window_and_never_on_a_double_tap(story):
     s = story()
     home = s.pin(1, 600, 400)
