@@ -233,10 +233,18 @@ size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out
 typedef enum { PINDROP_TOUCH_DOWN, PINDROP_TOUCH_MOVE, PINDROP_TOUCH_UP, PINDROP_TOUCH_CANCEL } pindrop_touch_phase;
 
 /* Feeds one touch (or mouse) event. Returns 1 when pindrop owns the gesture (the host must not pan
-   or zoom with it), 0 when the host's map should handle it, or a negative pindrop_status. */
+   or zoom with it), 0 when the host's map should handle it, or a negative pindrop_status.
+   pointer identifies a finger (any value; the mouse may always use 0). A pointer whose events
+   returned 1 is handed to the host by the first event that returns 0 for it (a quick swipe from a
+   pin, a second finger during a press): start the host's pan there, as if it were the DOWN.
+   PINDROP_ERR_INVALID_ARGUMENT, changing nothing: an unknown phase, a non-finite x or y (CANCEL
+   ignores them), a time earlier than the last, a DOWN for a pointer already down, a MOVE / UP /
+   CANCEL for a pointer that is not down. Due timeouts are resolved first, at time_ms.
+   docs/gestures.md describes the state machine, the animations and auto-pan. */
 int pindrop_map_touch(pindrop_map *map, int32_t pointer, pindrop_touch_phase phase, double x, double y, double time_ms);
 
-/* Resolves timeouts due at time_ms: lift delay, double-tap window, auto-pan. */
+/* Resolves timeouts due at time_ms: lift delay, double-tap window, auto-pan (one AUTOPAN event with
+   the distance owed since the last tick; while auto-panning a tick is due every 1000/60 ms). */
 pindrop_status pindrop_map_tick(pindrop_map *map, double time_ms);
 
 /* When the next tick is due (ms, same clock), INFINITY when nothing is pending (also for NULL). */

@@ -57,6 +57,7 @@ public final class Map {
     public func setCamera(_ camera: Camera) throws(PindropError) {
         try camera.validate()
         view = .camera(CameraTransform(camera))
+        gestureViewChanged()
     }
 
     public func setProjection(_ projection: HostProjection) throws(PindropError) {
@@ -64,6 +65,7 @@ public final class Map {
             throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
         }
         view = .host(projection)
+        gestureViewChanged()
     }
 
     public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {

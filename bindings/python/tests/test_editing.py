@@ -22,8 +22,6 @@ SQUARE_GEOJSON = json.dumps({"type": "Polygon", "coordinates": [[[-118.36, 33.89
                                                                    [-118.34, 33.91], [-118.36, 33.91],
                                                                    [-118.36, 33.89]]]})
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-needs_touch = pytest.mark.skipif("pindrop_map_touch" in _ffi.missing,
-                                 reason="pindrop_map_touch is not in this build of the library yet")
 
 
 def haversine(lon1, lat1, lon2, lat2):
@@ -313,7 +311,6 @@ def tap(m, x, y, t):
     return list(m.events())
 
 
-@needs_touch
 def test_no_geocode_request_during_a_drag_and_one_after_the_drop():
     with touch_map() as m:
         m.add(1, LON0, LAT0)
@@ -326,7 +323,6 @@ def test_no_geocode_request_during_a_drag_and_one_after_the_drop():
         assert m.subtitle(1) == coordinate_text(moved[0].lon, moved[0].lat)
 
 
-@needs_touch
 def test_stale_answer_refused_while_the_current_one_is_shown_after_tap_moves():
     with touch_map() as m:
         m.add(1, LON0, LAT0)
@@ -341,7 +337,6 @@ def test_stale_answer_refused_while_the_current_one_is_shown_after_tap_moves():
         assert m.subtitle(1) == "Current St"
 
 
-@needs_touch
 @pytest.mark.parametrize("area", [SQUARE_WKT, SQUARE_GEOJSON], ids=["wkt", "geojson"])
 def test_dragged_outside_is_invalid_then_reverted_or_snapped(area):
     for policy in (pindrop.OUTSIDE_REVERT, pindrop.OUTSIDE_SNAP):
@@ -366,7 +361,6 @@ def test_dragged_outside_is_invalid_then_reverted_or_snapped(area):
             assert not (({v.id: v.flags for v in m.frame(1000)}[1]) & pindrop.PIN_INVALID)
 
 
-@needs_touch
 def test_undo_redo_chain_restores_exact_coordinates():
     with touch_map() as m:
         m.add(1, LON0, LAT0)
@@ -390,7 +384,6 @@ def test_undo_redo_chain_restores_exact_coordinates():
         assert [e.cause for e in of(list(m.events()), "MOVED")] == ["REDO"]
 
 
-@needs_touch
 def test_drops_are_undone_one_by_one_and_a_new_move_clears_redo():
     with touch_map() as m:
         m.add(1, LON0, LAT0)

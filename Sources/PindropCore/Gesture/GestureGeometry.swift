@@ -1,0 +1,142 @@
+import Foundation
+
+/// Where a held pin is drawn, the animation curves and the auto-pan velocity. Everything is
+/// computed from the finger's screen point and the current view, in double precision, every time:
+/// nothing accumulates, so a pin cannot drift or jitter at any zoom.
+extension Map {
+    // MARK: - Landing point
+
+    /// Where the lifted or dragged pin is drawn now.
+    func heldDrawnPosition() -> (lon: Double, lat: Double)? {
+        switch gesture.state {
+        case .lifted(let h):
+            let r = raise(h, at: now)
+            if r == 0 { return (h.originLon, h.originLat) }
+            guard let q = view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
+            return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
+        case .dragging(let h):
+            return landingPosition(h, at: now) ?? (h.landingLon, h.landingLat)
+        case .idle, .pressed, .mapTouch, .hostGesture, .finished:
+            return nil
+        }
+    }
+
+    /// The landing point of a dragged pin at time t: the finger plus the grab offset, raised by
+    /// lift_height as far as the lift animation has gone. Nil if the view cannot place it.
+    @inline(__always)
+    func landingPosition(_ h: GestureMachine.Hold, at t: Double) -> (lon: Double, lat: Double)? {
+        let s = landingScreen(h, at: t)
+        return lonLat(s.x, s.y)
+    }
+
+    @inline(__always)
+    func landingScreen(_ h: GestureMachine.Hold, at t: Double) -> (x: Double, y: Double) {
+        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t))
+    }
+
+    /// (lon, lat) under a screen point, longitude wrapped into [-180, 180]; nil if the view fails.
+    @inline(__always)
+    func lonLat(_ x: Double, _ y: Double) -> (lon: Double, lat: Double)? {
+        guard let p = view.toLonLatUnwrapped(x, y), p.lon.isFinite, p.lat.isFinite else { return nil }
+        return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
+    }
+
+    // MARK: - Curves
+
+    /// The lift animation: 0 → 1 over lift_duration_ms, easing out (cubic): quick off the ground,
+    /// gentle at the top.
+    @inline(__always)
+    func liftProgress(from start: Double, at t: Double) -> Double {
+        let d = options.liftDurationMs
+        guard d > 0 else { return 1 }
+        let p = min(1, max(0, (t - start) / d))
+        let q = 1 - p
+        return 1 - q * q * q
+    }
+
+    /// How far above the finger (plus grab offset) the landing point is at time t, in points.
+    @inline(__always)
+    func raise(_ h: GestureMachine.Hold, at t: Double) -> Double {
+        options.liftHeight * liftProgress(from: h.liftStart, at: t)
+    }
+
+    /// The lift value a host draws for a held pin (it rises from where a drop left it).
+    func visualLift(_ h: GestureMachine.Hold, at t: Double) -> Double {
+        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t)
+    }
+
+    /// The drop: for the first 60% of drop_duration_ms the lift falls like a weight (1 − (u/0.6)²),
+    /// then it bounces once below 0, to −12% of where it fell from, and settles at exactly 0.
+    static func dropCurve(_ u: Double) -> Double {
+        if u <= 0 { return 1 }
+        if u >= 1 { return 0 }
+        if u < 0.6 { let v = u / 0.6; return 1 - v * v }
+        return -0.12 * sin(Double.pi * (u - 0.6) / 0.4)
+    }
+
+    /// The glide of the drawn point after a gesture (back after a cancel or an unmoved release,
+    /// onto a spread ring, to a snapped point): 1 → 0 along 1 − smoothstep, never overshooting.
+    static func glideCurve(_ u: Double) -> Double {
+        if u <= 0 { return 1 }
+        if u >= 1 { return 0 }
+        return 1 - u * u * (3 - 2 * u)
+    }
+
+    func dropProgress(_ d: GestureMachine.Drop, at t: Double) -> Double {
+        let dur = options.dropDurationMs
+        guard dur > 0 else { return 1 }
+        return (t - d.start) / dur
+    }
+
+    func dropLift(_ d: GestureMachine.Drop, at t: Double) -> Double {
+        d.fromLift * Map.dropCurve(dropProgress(d, at: t))
+    }
+
+    /// Where a pin is drawn while it glides after a gesture, or nil once it is where it belongs.
+    func dropDrawnPosition(_ d: GestureMachine.Drop) -> (lon: Double, lat: Double)? {
+        guard d.offsetX != 0 || d.offsetY != 0 else { return nil }
+        let k = Map.glideCurve(dropProgress(d, at: now))
+        guard k > 0 else { return nil }
+        let base = restingPosition(d.slot)
+        guard let q = view.toScreen(base.lon, base.lat) else { return nil }
+        return lonLat(q.x + d.offsetX * k, q.y + d.offsetY * k)
+    }
+
+    /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
+    @inline(__always)
+    func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
+        spreadDrawnPosition(slot) ?? pins.position(slot)
+    }
+
+    /// Starts the animation after a gesture on `slot`, which was drawn at screen point `before`.
+    func startDropAnimation(_ slot: Int32, fromLift: Double, before: (x: Double, y: Double)?) {
+        var ox = 0.0, oy = 0.0
+        let rest = restingPosition(slot)
+        if let b = before, let a = view.toScreen(rest.lon, rest.lat) { ox = b.x - a.x; oy = b.y - a.y }
+        guard options.dropDurationMs > 0, fromLift != 0 || ox != 0 || oy != 0 else {
+            if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
+            return
+        }
+        gesture.drop = GestureMachine.Drop(slot: slot, start: now, fromLift: fromLift, offsetX: ox, offsetY: oy)
+    }
+
+    // MARK: - Auto-pan
+
+    /// Points per second the host should pan: in each axis, proportional to how deep the finger or
+    /// the landing point (whichever is deeper) is inside the autopan_margin band, autopan_speed at
+    /// the very edge (or beyond it). Positive dx: the view moves right.
+    func autopanVelocity(_ h: GestureMachine.Hold) -> (vx: Double, vy: Double) {
+        let m = options.autopanMargin, s = options.autopanSpeed
+        guard m > 0, s > 0 else { return (0, 0) }
+        let l = landingScreen(h, at: now)
+        func band(_ p: Double, _ size: Double) -> Double {
+            let low = min(m, max(0, m - p)), high = min(m, max(0, p - (size - m)))
+            return (high - low) / m
+        }
+        func axis(_ a: Double, _ b: Double, _ size: Double) -> Double {
+            let va = band(a, size), vb = band(b, size)
+            return abs(vb) > abs(va) ? vb : va
+        }
+        return (s * axis(h.fingerX, l.x, view.width), s * axis(h.fingerY, l.y, view.height))
+    }
+}
