@@ -1,12 +1,344 @@
-/// Pins sharing a spot drawn on a ring (behaviour 11 of the spec).
-struct SpreadLayout {}
+import Foundation
+
+/// Pins sharing a spot drawn on a ring (behaviour 11 of the spec), kept up to date pin by pin.
+///
+/// Every pin belongs to one group; a group's members are kept in ascending id order and its first
+/// member is its first pin. Groups of two or more are drawn on a ring around their centre. A change
+/// to one pin re-forms only the groups it leaves or joins (see docs/spreading.md), and the rings'
+/// centres live in a few small spatial indexes, one per size class, so that hit tests and frames
+/// find a pin where it is drawn (up to 3n/2 m from its true coordinate).
+struct SpreadLayout {
+    // Per slot.
+    var groupOf: [Int32] = []       // -1: in no group (removed, or not yet grouped)
+    var drawnLon: [Double] = []     // NaN unless the slot's group has two members or more
+    var drawnLat: [Double] = []
+
+    // Per group number (numbers are reused).
+    var members: [[Int32]] = []     // slots, ascending pin id
+    var centreLon: [Double] = []
+    var centreLat: [Double] = []
+    var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
+    var pending: [Bool] = []        // laid out at the end of a bulk add
+    var freeGroups: [Int32] = []
+
+    /// Ring centres by size class k: groups of 2·4^k ... 2·4^(k+1) − 1 pins.
+    static let classes = 16
+    var rings: [SpatialIndex?] = Array(repeating: nil, count: SpreadLayout.classes)
+    var ringsInClass = [Int](repeating: 0, count: SpreadLayout.classes)
+
+    // Bulk adds lay every touched group out once, and load the centre indexes in one go.
+    var batching = false
+    var pendingGroups: [Int32] = []
+    var collecting = false
+    var collected: [[Int32]] = Array(repeating: [], count: SpreadLayout.classes)
+    var scratch: [Int32] = []
+
+    /// The size class of a ring of n ≥ 2 pins.
+    @inline(__always)
+    static func sizeClass(_ n: Int) -> Int8 {
+        let log2 = (Int.bitWidth - 1) - (n >> 1).leadingZeroBitCount
+        return Int8(min(classes - 1, log2 / 2))
+    }
+
+    /// The largest ring radius (metres) a class may hold.
+    static func maxRadius(_ k: Int) -> Double {
+        k == classes - 1 ? SpreadRule.radius(Int(Int32.max)) : SpreadRule.radius(2 << (2 * k + 2) - 1)
+    }
+
+    /// Number of groups of two or more pins (for tests and benchmarks).
+    var ringCount: Int { ringsInClass.reduce(0, +) }
+}
 
 extension Map {
-    @inline(__always) func spreadDrawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? { nil }
-    /// Slots whose drawn (spread) position may lie in the box.
-    func spreadCandidates(_ box: GeoBox, into out: inout [Int32]) {}
-    func spreadFlags(_ slot: Int32) -> UInt32 { 0 }
-    func spreadPinAdded(_ slot: Int32) {}
-    func spreadPinMoved(_ slot: Int32) {}
-    func spreadPinWillBeRemoved(_ slot: Int32) {}
+    var spreading: Bool { options.spreadMode == .ring }
+
+    // MARK: - Hooks called by Map
+
+    @inline(__always) func spreadDrawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
+        let s = Int(slot)
+        guard s < spread.drawnLon.count else { return nil }
+        let x = spread.drawnLon[s]
+        return x.isNaN ? nil : (x, spread.drawnLat[s])
+    }
+
+    /// Slots whose drawn (spread) position lies in the box.
+    func spreadCandidates(_ box: GeoBox, into out: inout [Int32]) {
+        guard spreading else { return }
+        var found = spread.scratch
+        spread.scratch = []
+        for k in 0..<SpreadLayout.classes where spread.ringsInClass[k] > 0 {
+            guard let rings = spread.rings[k] else { continue }
+            found.removeAll(keepingCapacity: true)
+            Map.grow(box, meters: SpreadLayout.maxRadius(k)).split { rings.query($0, into: &found) }
+            for g in found {
+                for s in spread.members[Int(g)] {
+                    let x = spread.drawnLon[Int(s)], y = spread.drawnLat[Int(s)]
+                    var inside = false
+                    box.split { b in
+                        if x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat { inside = true }
+                    }
+                    if inside { out.append(s) }
+                }
+            }
+        }
+        spread.scratch = found
+    }
+
+    func spreadFlags(_ slot: Int32) -> UInt32 {
+        spreadDrawnPosition(slot) == nil ? 0 : Map.flagSpread
+    }
+
+    func spreadPinAdded(_ slot: Int32) {
+        guard spreading else { return }
+        spreadGrow()
+        spreadJoin(slot)
+    }
+
+    /// A bulk add: the pins join in ascending id order, as the batch rule takes them, and every
+    /// group they touch is laid out once at the end.
+    func spreadPinsAdded(_ slots: [Int32]) {
+        guard spreading else { return }
+        spreadGrow()
+        let order = slots.sorted { pins.id($0) < pins.id($1) }
+        spread.batching = true
+        for s in order { spreadJoin(s) }
+        spread.batching = false
+        let groups = spread.pendingGroups
+        spread.pendingGroups.removeAll()
+        spread.collecting = true
+        for g in groups {
+            spread.pending[Int(g)] = false
+            if !spread.members[Int(g)].isEmpty { spreadLayOut(g) }
+        }
+        spread.collecting = false
+        for k in 0..<SpreadLayout.classes where !spread.collected[k].isEmpty {
+            let gs = spread.collected[k]
+            spread.collected[k] = []
+            spreadRings(k).insert(slots: gs, lon: gs.map { spread.centreLon[Int($0)] },
+                                  lat: gs.map { spread.centreLat[Int($0)] })
+        }
+    }
+
+    func spreadPinMoved(_ slot: Int32) {
+        guard spreading else { return }
+        spreadLeave(slot)
+        spreadJoin(slot)
+    }
+
+    func spreadPinWillBeRemoved(_ slot: Int32) {
+        guard spreading else { return }
+        spreadLeave(slot)
+    }
+
+    // MARK: - Groups
+
+    private func spreadGrow() {
+        let n = pins.capacity
+        let have = spread.groupOf.count
+        guard have < n else { return }
+        spread.groupOf.append(contentsOf: repeatElement(-1, count: n - have))
+        spread.drawnLon.append(contentsOf: repeatElement(.nan, count: n - have))
+        spread.drawnLat.append(contentsOf: repeatElement(.nan, count: n - have))
+    }
+
+    private func spreadRings(_ k: Int) -> SpatialIndex {
+        if let r = spread.rings[k] { return r }
+        let r = factory.makeIndex()
+        spread.rings[k] = r
+        return r
+    }
+
+    /// The group whose first pin is this slot, or -1.
+    @inline(__always)
+    private func groupLedBy(_ slot: Int32) -> Int32 {
+        let g = spread.groupOf[Int(slot)]
+        guard g >= 0, spread.members[Int(g)].first == slot else { return -1 }
+        return g
+    }
+
+    private func spreadNewGroup(_ slots: [Int32]) -> Int32 {
+        let g: Int32
+        if let f = spread.freeGroups.popLast() {
+            g = f
+            spread.members[Int(g)] = slots
+        } else {
+            g = Int32(spread.members.count)
+            spread.members.append(slots)
+            spread.centreLon.append(.nan); spread.centreLat.append(.nan)
+            spread.ringClass.append(-1); spread.pending.append(false)
+        }
+        for s in slots { spread.groupOf[Int(s)] = g }
+        return g
+    }
+
+    private func spreadFreeGroup(_ g: Int32) {
+        spreadSetRing(g, -1)
+        spread.members[Int(g)] = []
+        spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
+        spread.freeGroups.append(g)
+    }
+
+    /// A pin in no group joins one: the group of the lowest-id first pin within the tolerance whose
+    /// id is lower than its own. When the only first pins within the tolerance have higher ids,
+    /// the pin would come first: it and those groups' members are re-formed together.
+    private func spreadJoin(_ p: Int32) {
+        let (x, y) = pins.position(p)
+        let id = pins.id(p)
+        let tolerance = options.spreadToleranceM
+        var found = spread.scratch
+        spread.scratch = []
+        found.removeAll(keepingCapacity: true)
+        let box = tolerance == 0 ? GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y)
+                                 : Sphere.boundingBox(lon: x, lat: y, meters: tolerance)
+        box.split { index.query($0, into: &found) }
+        var lower: Int32 = -1, lowerID = Int64.max
+        var higher: [Int32] = []
+        for c in found {
+            let g = groupLedBy(c)
+            guard g >= 0 else { continue }
+            let l = pins.position(c)
+            guard SpreadRule.joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) else { continue }
+            let cid = pins.id(c)
+            if cid < id {
+                if cid < lowerID { lower = g; lowerID = cid }
+            } else if !higher.contains(g) {
+                higher.append(g)
+            }
+        }
+        spread.scratch = found
+        if lower >= 0 {
+            var m = spread.members[Int(lower)]
+            spread.members[Int(lower)] = []
+            var lo = 0, hi = m.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if pins.id(m[mid]) < id { lo = mid + 1 } else { hi = mid }
+            }
+            m.insert(p, at: lo)
+            spread.members[Int(lower)] = m
+            spread.groupOf[Int(p)] = lower
+            spreadLayoutChanged(lower)
+        } else if higher.isEmpty {
+            _ = spreadNewGroup([p])
+        } else {
+            var all: [Int32] = [p]
+            for g in higher {
+                all.append(contentsOf: spread.members[Int(g)])
+                spreadFreeGroup(g)
+            }
+            spreadReform(all)
+        }
+    }
+
+    /// A pin leaves its group. The rest keep their group and are laid out again; when the pin was
+    /// the group's first pin and the tolerance is > 0, the rest are re-formed among themselves.
+    private func spreadLeave(_ p: Int32) {
+        let g = spread.groupOf[Int(p)]
+        guard g >= 0 else { return }
+        var m = spread.members[Int(g)]
+        spread.members[Int(g)] = []
+        let wasFirst = m.first == p
+        if let i = m.firstIndex(of: p) { m.remove(at: i) }
+        spread.groupOf[Int(p)] = -1
+        spread.drawnLon[Int(p)] = .nan; spread.drawnLat[Int(p)] = .nan
+        if m.isEmpty {
+            spreadFreeGroup(g)
+        } else if wasFirst && options.spreadToleranceM > 0 {
+            spreadFreeGroup(g)
+            spreadReform(m)
+        } else {
+            spread.members[Int(g)] = m
+            spreadLayoutChanged(g)
+        }
+    }
+
+    /// Forms groups from these pins alone by the batch rule: in ascending id order, each joins the
+    /// first earlier-formed group whose first pin is within the tolerance, or starts one.
+    private func spreadReform(_ slots: [Int32]) {
+        let order = slots.sorted { pins.id($0) < pins.id($1) }
+        let tolerance = options.spreadToleranceM
+        var formed: [[Int32]] = []
+        for q in order {
+            let (x, y) = pins.position(q)
+            var joined = false
+            for i in formed.indices {
+                let l = pins.position(formed[i][0])
+                if SpreadRule.joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) {
+                    formed[i].append(q); joined = true; break
+                }
+            }
+            if !joined { formed.append([q]) }
+        }
+        for f in formed {
+            let g = spreadNewGroup(f)
+            spreadLayoutChanged(g)
+        }
+    }
+
+    private func spreadLayoutChanged(_ g: Int32) {
+        if spread.batching {
+            if !spread.pending[Int(g)] { spread.pending[Int(g)] = true; spread.pendingGroups.append(g) }
+        } else {
+            spreadLayOut(g)
+        }
+    }
+
+    /// Computes the drawn positions of a group's members and files its centre by size class.
+    private func spreadLayOut(_ g: Int32) {
+        let m = spread.members[Int(g)]
+        let n = m.count
+        if n == 1 {
+            spread.drawnLon[Int(m[0])] = .nan; spread.drawnLat[Int(m[0])] = .nan
+            spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
+            spreadSetRing(g, -1)
+            return
+        }
+        let first = pins.position(m[0])
+        var centre = SpreadRule.Centre(lon: first.lon, lat: first.lat)
+        if options.spreadToleranceM > 0 {
+            for s in m { let p = pins.position(s); centre.add(lon: p.lon, lat: p.lat) }
+        }
+        let c = centre.value
+        for i in 0..<n {
+            let p = SpreadRule.ringPosition(centerLon: c.lon, centerLat: c.lat, i: i, n: n)
+            spread.drawnLon[Int(m[i])] = p.lon; spread.drawnLat[Int(m[i])] = p.lat
+        }
+        let moved = spread.centreLon[Int(g)] != c.lon || spread.centreLat[Int(g)] != c.lat
+        spread.centreLon[Int(g)] = c.lon; spread.centreLat[Int(g)] = c.lat
+        spreadSetRing(g, SpreadLayout.sizeClass(n), moved: moved)
+    }
+
+    /// Files the group's centre in the index of class k (-1: in none).
+    private func spreadSetRing(_ g: Int32, _ k: Int8, moved: Bool = false) {
+        let old = spread.ringClass[Int(g)]
+        if old == k && (!moved || k < 0) { return }
+        if old >= 0 && old != k {
+            spread.rings[Int(old)]?.remove(g)
+            spread.ringsInClass[Int(old)] -= 1
+        }
+        if k >= 0 {
+            if old != k { spread.ringsInClass[Int(k)] += 1 }
+            if spread.collecting {
+                spread.collected[Int(k)].append(g)
+            } else {
+                spreadRings(Int(k)).set(g, lon: spread.centreLon[Int(g)], lat: spread.centreLat[Int(g)])
+            }
+        }
+        spread.ringClass[Int(g)] = k
+    }
+
+    /// A box grown by `meters` on every side: it holds every point within that distance of a point
+    /// of the box. Its longitudes may pass ±180 (callers split it).
+    static func grow(_ box: GeoBox, meters: Double) -> GeoBox {
+        let d = meters / Sphere.radius
+        let dLat = d * Sphere.degrees
+        let lat0 = box.minLat - dLat, lat1 = box.maxLat + dLat
+        if lat0 <= -90 || lat1 >= 90 || d >= Double.pi / 2 {
+            return GeoBox(minLon: -180, minLat: max(-90, lat0), maxLon: 180, maxLat: min(90, lat1))
+        }
+        let s = sin(d) / cos(max(abs(box.minLat), abs(box.maxLat)) * Sphere.radians)
+        if s >= 1 { return GeoBox(minLon: -180, minLat: lat0, maxLon: 180, maxLat: lat1) }
+        let dLon = asin(s) * Sphere.degrees * (1 + 1e-12) + 1e-12
+        return GeoBox(minLon: box.minLon - dLon, minLat: lat0, maxLon: box.maxLon + dLon, maxLat: lat1)
+    }
 }
