@@ -10,7 +10,11 @@ import Foundation
 struct SpreadLayout {
     // Per slot.
     var groupOf: [Int32] = []       // -1: in no group (removed, or not yet grouped)
-    var drawnLon: [Double] = []     // NaN unless the slot's group has two members or more
+    var rank: [Int32] = []          // place in its group, in id order
+    // Drawn positions are computed when asked and remembered with the stamp of the layout they
+    // belong to: re-forming a ring of n costs O(n) integer writes, not n destination formulas.
+    var stamp: [UInt64] = []
+    var drawnLon: [Double] = []
     var drawnLat: [Double] = []
 
     // Per group number (numbers are reused).
@@ -18,6 +22,9 @@ struct SpreadLayout {
     var centreLon: [Double] = []
     var centreLat: [Double] = []
     var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
+    var frames: [RingFrame] = []
+    var layoutStamp: [UInt64] = []  // 0 while the group has one member (drawn where it is)
+    var nextStamp: UInt64 = 1
     var pending: [Bool] = []        // laid out at the end of a bulk add
     var freeGroups: [Int32] = []
 
@@ -56,9 +63,15 @@ extension Map {
 
     @inline(__always) func spreadDrawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
         let s = Int(slot)
-        guard s < spread.drawnLon.count else { return nil }
-        let x = spread.drawnLon[s]
-        return x.isNaN ? nil : (x, spread.drawnLat[s])
+        guard s < spread.groupOf.count else { return nil }
+        let g = Int(spread.groupOf[s])
+        guard g >= 0 else { return nil }
+        let stamp = spread.layoutStamp[g]
+        guard stamp != 0 else { return nil }
+        if spread.stamp[s] == stamp { return (spread.drawnLon[s], spread.drawnLat[s]) }
+        let p = spread.frames[g].position(Int(spread.rank[s]))
+        spread.stamp[s] = stamp; spread.drawnLon[s] = p.lon; spread.drawnLat[s] = p.lat
+        return p
     }
 
     /// Slots whose drawn (spread) position lies in the box.
@@ -72,7 +85,7 @@ extension Map {
             Map.grow(box, meters: SpreadLayout.maxRadius(k)).split { rings.query($0, into: &found) }
             for g in found {
                 for s in spread.members[Int(g)] {
-                    let x = spread.drawnLon[Int(s)], y = spread.drawnLat[Int(s)]
+                    guard let (x, y) = spreadDrawnPosition(s) else { continue }
                     var inside = false
                     box.split { b in
                         if x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat { inside = true }
@@ -85,7 +98,9 @@ extension Map {
     }
 
     func spreadFlags(_ slot: Int32) -> UInt32 {
-        spreadDrawnPosition(slot) == nil ? 0 : Map.flagSpread
+        let s = Int(slot)
+        guard s < spread.groupOf.count, spread.groupOf[s] >= 0 else { return 0 }
+        return spread.layoutStamp[Int(spread.groupOf[s])] == 0 ? 0 : Map.flagSpread
     }
 
     func spreadPinAdded(_ slot: Int32) {
@@ -137,6 +152,8 @@ extension Map {
         let have = spread.groupOf.count
         guard have < n else { return }
         spread.groupOf.append(contentsOf: repeatElement(-1, count: n - have))
+        spread.rank.append(contentsOf: repeatElement(0, count: n - have))
+        spread.stamp.append(contentsOf: repeatElement(0, count: n - have))
         spread.drawnLon.append(contentsOf: repeatElement(.nan, count: n - have))
         spread.drawnLat.append(contentsOf: repeatElement(.nan, count: n - have))
     }
@@ -166,7 +183,9 @@ extension Map {
             spread.members.append(slots)
             spread.centreLon.append(.nan); spread.centreLat.append(.nan)
             spread.ringClass.append(-1); spread.pending.append(false)
+            spread.frames.append(RingFrame(centerLon: 0, centerLat: 0, n: 2)); spread.layoutStamp.append(0)
         }
+        spread.layoutStamp[Int(g)] = 0
         for s in slots { spread.groupOf[Int(s)] = g }
         return g
     }
@@ -175,6 +194,7 @@ extension Map {
         spreadSetRing(g, -1)
         spread.members[Int(g)] = []
         spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
+        spread.layoutStamp[Int(g)] = 0
         spread.freeGroups.append(g)
     }
 
@@ -218,6 +238,12 @@ extension Map {
             spread.members[Int(lower)] = m
             spread.groupOf[Int(p)] = lower
             spreadLayoutChanged(lower)
+        } else if tolerance == 0, higher.count == 1 {
+            // Same coordinate: the group keeps every member, with this pin first.
+            let g = higher[0]
+            spread.members[Int(g)].insert(p, at: 0)
+            spread.groupOf[Int(p)] = g
+            spreadLayoutChanged(g)
         } else if higher.isEmpty {
             _ = spreadNewGroup([p])
         } else {
@@ -240,7 +266,6 @@ extension Map {
         let wasFirst = m.first == p
         if let i = m.firstIndex(of: p) { m.remove(at: i) }
         spread.groupOf[Int(p)] = -1
-        spread.drawnLon[Int(p)] = .nan; spread.drawnLat[Int(p)] = .nan
         if m.isEmpty {
             spreadFreeGroup(g)
         } else if wasFirst && options.spreadToleranceM > 0 {
@@ -255,7 +280,10 @@ extension Map {
     /// Forms groups from these pins alone by the batch rule: in ascending id order, each joins the
     /// first earlier-formed group whose first pin is within the tolerance, or starts one.
     private func spreadReform(_ slots: [Int32]) {
-        let order = slots.sorted { pins.id($0) < pins.id($1) }
+        var order = slots
+        if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
+            order.sort { pins.id($0) < pins.id($1) }
+        }
         let tolerance = options.spreadToleranceM
         var formed: [[Int32]] = []
         for q in order {
@@ -283,12 +311,14 @@ extension Map {
         }
     }
 
-    /// Computes the drawn positions of a group's members and files its centre by size class.
+    /// Sets a group's ring (its centre, and each member's place on it) and files its centre by size
+    /// class. The members' drawn positions follow when asked for.
     private func spreadLayOut(_ g: Int32) {
         let m = spread.members[Int(g)]
         let n = m.count
         if n == 1 {
-            spread.drawnLon[Int(m[0])] = .nan; spread.drawnLat[Int(m[0])] = .nan
+            spread.rank[Int(m[0])] = 0
+            spread.layoutStamp[Int(g)] = 0
             spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
             spreadSetRing(g, -1)
             return
@@ -299,10 +329,10 @@ extension Map {
             for s in m { let p = pins.position(s); centre.add(lon: p.lon, lat: p.lat) }
         }
         let c = centre.value
-        for i in 0..<n {
-            let p = SpreadRule.ringPosition(centerLon: c.lon, centerLat: c.lat, i: i, n: n)
-            spread.drawnLon[Int(m[i])] = p.lon; spread.drawnLat[Int(m[i])] = p.lat
-        }
+        for i in 0..<n { spread.rank[Int(m[i])] = Int32(i) }
+        spread.frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
+        spread.layoutStamp[Int(g)] = spread.nextStamp
+        spread.nextStamp &+= 1
         let moved = spread.centreLon[Int(g)] != c.lon || spread.centreLat[Int(g)] != c.lat
         spread.centreLon[Int(g)] = c.lon; spread.centreLat[Int(g)] = c.lat
         spreadSetRing(g, SpreadLayout.sizeClass(n), moved: moved)

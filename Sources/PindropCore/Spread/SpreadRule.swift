@@ -7,12 +7,14 @@ public enum SpreadRule {
     @inline(__always)
     public static func radius(_ n: Int) -> Double { 1.5 * Double(n) }
 
-    /// Where pin `i` (0-based, in id order) of a group of `n` ≥ 2 is drawn around the centre: at
-    /// bearing 2πi/n clockwise from north, 3n/2 metres away on the 6378137 m sphere.
+    /// Lays out a ring: calls `body(i, lon, lat)` for every pin of a group of n ≥ 2 (see `RingFrame`).
     @inline(__always)
-    public static func ringPosition(centerLon: Double, centerLat: Double, i: Int, n: Int) -> (lon: Double, lat: Double) {
-        Sphere.destination(lon: centerLon, lat: centerLat,
-                           bearing: 2 * Double.pi * Double(i) / Double(n), distance: radius(n))
+    static func layRing(centerLon: Double, centerLat: Double, n: Int, _ body: (Int, Double, Double) -> Void) {
+        let frame = RingFrame(centerLon: centerLon, centerLat: centerLat, n: n)
+        for i in 0..<n {
+            let p = frame.position(i)
+            body(i, p.lon, p.lat)
+        }
     }
 
     /// Whether a point joins the group whose first pin is at (leaderLon, leaderLat): tolerance 0
@@ -116,16 +118,54 @@ public enum SpreadRule {
         }
 
         // Pass 2 writes: a point alone stays put (copied only when out is other memory).
-        let g = centres.map { $0.value }
-        for i in 0..<n {
-            let k = Int(groupOf[i]), m = Int(size[k])
-            if m == 1 {
-                out[2 * i] = lonlat[2 * i]; out[2 * i + 1] = lonlat[2 * i + 1]
-            } else {
-                let p = ringPosition(centerLon: g[k].lon, centerLat: g[k].lat, i: Int(rank[i]), n: m)
-                out[2 * i] = p.lon; out[2 * i + 1] = p.lat
+        // Each ring is laid out once into `ring` (its pins' positions in rank order, from `start`).
+        var start = [Int](repeating: 0, count: size.count)
+        var total = 0
+        for k in size.indices where size[k] > 1 { start[k] = total; total += Int(size[k]) }
+        var ring = [Double](repeating: 0, count: 2 * total)
+        for k in size.indices where size[k] > 1 {
+            let c = centres[k].value, s0 = start[k]
+            layRing(centerLon: c.lon, centerLat: c.lat, n: Int(size[k])) { i, lon, lat in
+                ring[2 * (s0 + i)] = lon; ring[2 * (s0 + i) + 1] = lat
             }
         }
+        for i in 0..<n {
+            let k = Int(groupOf[i])
+            if size[k] == 1 {
+                out[2 * i] = lonlat[2 * i]; out[2 * i + 1] = lonlat[2 * i + 1]
+            } else {
+                let j = start[k] + Int(rank[i])
+                out[2 * i] = ring[2 * j]; out[2 * i + 1] = ring[2 * j + 1]
+            }
+        }
+    }
+}
+
+/// A ring of n ≥ 2 pins around a centre: pin i (0-based, in id order) is drawn at bearing 2πi/n
+/// clockwise from north, 3n/2 metres away on the 6378137 m sphere, by the great-circle destination
+/// formula (`Sphere.destination`), with the terms every pin of the ring shares computed once.
+struct RingFrame {
+    let l1, sinP1, cosD, a, b, c: Double
+    let n: Int
+
+    init(centerLon: Double, centerLat: Double, n: Int) {
+        let d = SpreadRule.radius(n) / Sphere.radius
+        let p1 = centerLat * Sphere.radians
+        let sinD = sin(d)
+        l1 = centerLon * Sphere.radians
+        sinP1 = sin(p1); cosD = cos(d)
+        let cosP1 = cos(p1)
+        a = sinP1 * cosD; b = cosP1 * sinD; c = sinD * cosP1
+        self.n = n
+    }
+
+    @inline(__always)
+    func position(_ i: Int) -> (lon: Double, lat: Double) {
+        let bearing = 2 * Double.pi * Double(i) / Double(n)
+        let sinP2 = a + b * cos(bearing)
+        let p2 = asin(max(-1, min(1, sinP2)))
+        let l2 = l1 + atan2(sin(bearing) * c, cosD - sinP1 * sinP2)
+        return (Sphere.normalizeLon(l2 * Sphere.degrees), p2 * Sphere.degrees)
     }
 }
 
