@@ -381,6 +381,46 @@ final class SpreadMapTests: XCTestCase {
         XCTAssertEqual(try map.frame(time: 1), 0)
     }
 
+    /// Box queries find every pin whose drawn position is in the box (checked by brute force over
+    /// all pins), for stacks of every size class, next to the antimeridian and far north, while
+    /// rings grow and shrink.
+    func testBoxQueriesFindEveryPinWhereItIsDrawn() throws {
+        var rng = SystemRandomNumberGenerator()
+        let map = try makeMap()
+        let spots: [(Double, Double)] = [(179.9995, 10), (-179.9999, 10.001), (-118.35, 33.9), (-118.349, 33.9), (15, 78.5), (15.002, 78.5)]
+        var next: Int64 = 0
+        for (k, spot) in spots.enumerated() {
+            let n = [300, 40, 9, 2, 130, 31][k]
+            for _ in 0..<n { try map.add(id: next, lon: spot.0, lat: spot.1); next += 1 }
+        }
+        for round in 0..<6 {
+            // Move a few pins between stacks: rings change size (and class).
+            for _ in 0..<25 {
+                let id = Int64.random(in: 0..<next, using: &rng)
+                let spot = spots.randomElement(using: &rng)!
+                try map.setPosition(id: id, lon: spot.0, lat: spot.1)
+            }
+            for _ in 0..<60 {
+                let spot = spots.randomElement(using: &rng)!
+                let half = Double.random(in: 1e-5..<5e-3, using: &rng)
+                let cx = spot.0 + Double.random(in: -4e-3..<4e-3, using: &rng)
+                let cy = spot.1 + Double.random(in: -4e-3..<4e-3, using: &rng)
+                let box = GeoBox(minLon: cx - half, minLat: cy - half, maxLon: cx + half, maxLat: cy + half)
+                var found: [Int32] = []
+                map.drawnCandidates(box, into: &found)
+                let got = Set(found)
+                for s in 0..<Int32(map.pins.capacity) where map.pins.isAlive(s) {
+                    let p = map.drawnPosition(s)
+                    var inside = false
+                    box.split { b in
+                        if p.lon >= b.minLon && p.lon <= b.maxLon && p.lat >= b.minLat && p.lat <= b.maxLat { inside = true }
+                    }
+                    if inside { XCTAssertTrue(got.contains(s), "round \(round): pin \(map.pins.id(s)) drawn at \(p) missing from \(box)") }
+                }
+            }
+        }
+    }
+
     /// The camera, or pins elsewhere, never change a ring.
     func testRingsAreStable() throws {
         let map = try makeMap(tolerance: 2)

@@ -57,7 +57,7 @@ struct SpreadLayout {
 }
 
 extension Map {
-    var spreading: Bool { options.spreadMode == .ring }
+    var spreadingOn: Bool { options.spreadMode == .ring }
 
     // MARK: - Hooks called by Map
 
@@ -76,13 +76,13 @@ extension Map {
 
     /// Slots whose drawn (spread) position lies in the box.
     func spreadCandidates(_ box: GeoBox, into out: inout [Int32]) {
-        guard spreading else { return }
+        guard spreadingOn else { return }
         var found = spread.scratch
         spread.scratch = []
         for k in 0..<SpreadLayout.classes where spread.ringsInClass[k] > 0 {
             guard let rings = spread.rings[k] else { continue }
             found.removeAll(keepingCapacity: true)
-            Map.grow(box, meters: SpreadLayout.maxRadius(k)).split { rings.query($0, into: &found) }
+            Map.spreadGrownBox(box, meters: SpreadLayout.maxRadius(k)).split { rings.query($0, into: &found) }
             for g in found {
                 for s in spread.members[Int(g)] {
                     guard let (x, y) = spreadDrawnPosition(s) else { continue }
@@ -104,7 +104,7 @@ extension Map {
     }
 
     func spreadPinAdded(_ slot: Int32) {
-        guard spreading else { return }
+        guard spreadingOn else { return }
         spreadGrow()
         spreadJoin(slot)
     }
@@ -112,7 +112,7 @@ extension Map {
     /// A bulk add: the pins join in ascending id order, as the batch rule takes them, and every
     /// group they touch is laid out once at the end.
     func spreadPinsAdded(_ slots: [Int32]) {
-        guard spreading else { return }
+        guard spreadingOn else { return }
         spreadGrow()
         let order = slots.sorted { pins.id($0) < pins.id($1) }
         spread.batching = true
@@ -135,13 +135,13 @@ extension Map {
     }
 
     func spreadPinMoved(_ slot: Int32) {
-        guard spreading else { return }
+        guard spreadingOn else { return }
         spreadLeave(slot)
         spreadJoin(slot)
     }
 
     func spreadPinWillBeRemoved(_ slot: Int32) {
-        guard spreading else { return }
+        guard spreadingOn else { return }
         spreadLeave(slot)
     }
 
@@ -359,7 +359,7 @@ extension Map {
 
     /// A box grown by `meters` on every side: it holds every point within that distance of a point
     /// of the box. Its longitudes may pass ±180 (callers split it).
-    static func grow(_ box: GeoBox, meters: Double) -> GeoBox {
+    static func spreadGrownBox(_ box: GeoBox, meters: Double) -> GeoBox {
         let d = meters / Sphere.radius
         let dLat = d * Sphere.degrees
         let lat0 = box.minLat - dLat, lat1 = box.maxLat + dLat

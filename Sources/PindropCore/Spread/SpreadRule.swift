@@ -69,7 +69,11 @@ public enum SpreadRule {
         guard lonlat.count % 2 == 0, out.count == lonlat.count else { throw .invalid("spread needs 2n coordinates in and out") }
         let n = lonlat.count / 2
         guard n < Int(Int32.max) else { throw .invalid("spread takes fewer than 2^31 points (got \(n))") }
-        for i in 0..<n { try checkLonLat(lonlat[2 * i], lonlat[2 * i + 1], "point \(i)") }
+        for i in 0..<n {
+            let x = lonlat[2 * i], y = lonlat[2 * i + 1]
+            // The message is only built for the point that fails.
+            if !(x >= -180 && x <= 180 && y >= -90 && y <= 90) { try checkLonLat(x, y, "point \(i)") }
+        }
         guard n > 1 else {
             if n == 1, let o = out.baseAddress, let s = lonlat.baseAddress, UnsafePointer(o) != s { o[0] = s[0]; o[1] = s[1] }
             return
