@@ -176,21 +176,21 @@ struct RingFrame {
 /// An open-addressing hash table from a 128-bit key to an Int32 value (no deletions): the batch
 /// rule's map from an exact coordinate, or a grid cell, to a group.
 struct CellTable {
-    private var keys0: [UInt64], keys1: [UInt64]
-    private var values: [Int32]
+    /// Key and value side by side: a probe touches one cache line.
+    private struct Entry { var k0: UInt64, k1: UInt64, value: Int32 }
+    private var entries: [Entry]
     private var mask: Int
     private(set) var count = 0
 
     init(expected: Int) {
         var cap = 16
         while cap < expected * 2 { cap <<= 1 }
-        keys0 = [UInt64](repeating: 0, count: cap); keys1 = keys0
-        values = [Int32](repeating: -1, count: cap)
+        entries = [Entry](repeating: Entry(k0: 0, k1: 0, value: -1), count: cap)
         mask = cap - 1
     }
 
     @inline(__always)
-    private static func hash(_ k: (UInt64, UInt64)) -> Int {
+    static func hash(_ k: (UInt64, UInt64)) -> Int {
         var h = k.0 &* 0x9E37_79B9_7F4A_7C15 ^ (k.1 &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
         h ^= h >> 31
         return Int(truncatingIfNeeded: h)
@@ -199,35 +199,39 @@ struct CellTable {
     /// The value stored under `key`, or nil.
     @inline(__always)
     func find(_ key: (UInt64, UInt64)) -> Int32? {
-        var i = CellTable.hash(key) & mask
-        while values[i] >= 0 {
-            if keys0[i] == key.0 && keys1[i] == key.1 { return values[i] }
-            i = (i + 1) & mask
+        entries.withUnsafeBufferPointer { e in
+            var i = CellTable.hash(key) & mask
+            while e[i].value >= 0 {
+                if e[i].k0 == key.0 && e[i].k1 == key.1 { return e[i].value }
+                i = (i + 1) & mask
+            }
+            return nil
         }
-        return nil
     }
 
     /// The value under `key`; stores `value` there first when the key is new.
     @inline(__always)
     mutating func findOrInsert(_ key: (UInt64, UInt64), _ value: Int32) -> Int32 {
-        if (count + 1) * 2 > values.count { grow() }
-        var i = CellTable.hash(key) & mask
-        while values[i] >= 0 {
-            if keys0[i] == key.0 && keys1[i] == key.1 { return values[i] }
-            i = (i + 1) & mask
+        if (count + 1) * 2 > entries.count { grow() }
+        let m = mask
+        let (found, inserted) = entries.withUnsafeMutableBufferPointer { e -> (Int32, Bool) in
+            var i = CellTable.hash(key) & m
+            while e[i].value >= 0 {
+                if e[i].k0 == key.0 && e[i].k1 == key.1 { return (e[i].value, false) }
+                i = (i + 1) & m
+            }
+            e[i] = Entry(k0: key.0, k1: key.1, value: value)
+            return (value, true)
         }
-        keys0[i] = key.0; keys1[i] = key.1; values[i] = value
-        count += 1
-        return value
+        if inserted { count += 1 }
+        return found
     }
 
     private mutating func grow() {
-        let old = (keys0, keys1, values)
-        let cap = values.count * 2
-        keys0 = [UInt64](repeating: 0, count: cap); keys1 = keys0
-        values = [Int32](repeating: -1, count: cap)
-        mask = cap - 1; count = 0
-        for i in old.2.indices where old.2[i] >= 0 { _ = findOrInsert((old.0[i], old.1[i]), old.2[i]) }
+        let old = entries
+        entries = [Entry](repeating: Entry(k0: 0, k1: 0, value: -1), count: old.count * 2)
+        mask = entries.count - 1; count = 0
+        for e in old where e.value >= 0 { _ = findOrInsert((e.k0, e.k1), e.value) }
     }
 }
 
@@ -240,12 +244,20 @@ struct LeaderGrid {
     private var next: [Int32] = []      // group -> next group in the same cell, -1 ends
     private var first: [Int32] = []     // cell number -> first group
     private let chord: Double, cell: Double
+    /// One bit per hashed cell key, set when a cell holds a leader: most cells around a point are
+    /// empty, and this small array answers that without probing the table.
+    private var occupied: [UInt64]
+    private let occupiedMask: Int
 
     init(tolerance: Double, expected: Int) {
         let angle = min(Double.pi, tolerance / Sphere.radius)
         chord = 2 * sin(angle / 2) * (1 + 1e-9) + 1e-15
         cell = max(2 * chord, 1.0 / Double(1 << 28))
         heads = CellTable(expected: min(expected, 1 << 20))
+        var bits = 1 << 12
+        while bits < 8 * expected && bits < 1 << 26 { bits <<= 1 }
+        occupied = [UInt64](repeating: 0, count: bits / 64)
+        occupiedMask = bits - 1
     }
 
     @inline(__always)
@@ -265,7 +277,10 @@ struct LeaderGrid {
 
     mutating func insert(lon: Double, lat: Double, _ group: Int32) {
         let (x, y, z) = LeaderGrid.unit(lon, lat)
-        let c = heads.findOrInsert(LeaderGrid.key(index(x), index(y), index(z)), Int32(first.count))
+        let key = LeaderGrid.key(index(x), index(y), index(z))
+        let bit = CellTable.hash(key) >> 7 & occupiedMask
+        occupied[bit >> 6] |= 1 << UInt64(bit & 63)
+        let c = heads.findOrInsert(key, Int32(first.count))
         if Int(c) == first.count { first.append(-1) }
         if next.count <= Int(group) { next.append(contentsOf: repeatElement(-1, count: Int(group) + 1 - next.count)) }
         next[Int(group)] = first[Int(c)]
@@ -282,7 +297,9 @@ struct LeaderGrid {
         for i in x0...x1 {
             for j in y0...y1 {
                 for k in z0...z1 {
-                    guard let c = heads.find(LeaderGrid.key(i, j, k)) else { continue }
+                    let key = LeaderGrid.key(i, j, k)
+                    let bit = CellTable.hash(key) >> 7 & occupiedMask
+                    guard occupied[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let c = heads.find(key) else { continue }
                     var g = first[Int(c)]
                     while g >= 0 { body(g); g = next[Int(g)] }
                 }
