@@ -128,6 +128,28 @@ static void run(const double *ll, size_t n, double tolerance) {
   us = time_moves(m, (pindrop_id)lone, ll[2 * lone], ll[2 * lone + 1], ll[2 * stack], ll[2 * stack + 1], 2000);
   printf("spread map: re-form after moving a pin onto / off the %zu-pin stack (tol %g m): %.2f us (target <= 50 us)\n",
          stack_n, tolerance, us);
+  /* The same, then reading every drawn position of the ring (what the next frame pays: the ring's
+     positions are computed when first asked for after a re-form). */
+  {
+    pindrop_id *ring = malloc(n * sizeof *ring);
+    size_t r = 0, k;
+    int rep;
+    double lon, lat;
+    if (!ring) exit(2);
+    for (i = 0; i < n; i++)
+      if (ll[2 * i] == ll[2 * stack] && ll[2 * i + 1] == ll[2 * stack + 1]) ring[r++] = (pindrop_id)i;
+    ring[r++] = (pindrop_id)lone;
+    t0 = now_s();
+    for (rep = 0; rep < 1000; rep++) {
+      check(pindrop_map_set_position(m, (pindrop_id)lone, ll[2 * stack], ll[2 * stack + 1]), "set_position");
+      for (k = 0; k < r; k++) check(pindrop_map_display_position(m, ring[k], &lon, &lat), "display_position");
+      check(pindrop_map_set_position(m, (pindrop_id)lone, ll[2 * lone], ll[2 * lone + 1]), "set_position");
+      for (k = 0; k + 1 < r; k++) check(pindrop_map_display_position(m, ring[k], &lon, &lat), "display_position");
+    }
+    printf("spread map: same, plus reading all %zu drawn positions of the ring after each move (tol %g m): %.2f us\n",
+           r - 1, tolerance, (now_s() - t0) / 2000.0 * 1e6);
+    free(ring);
+  }
   /* A pin of a stack of two moved away and back: its partner is left alone, then joined again. */
   if (pair) {
     us = time_moves(m, (pindrop_id)pair, ll[2 * pair], ll[2 * pair + 1], ll[2 * pair] + 5e-4, ll[2 * pair + 1], 20000);
@@ -141,6 +163,26 @@ static void run(const double *ll, size_t n, double tolerance) {
   free(ids);
 }
 
+/* The same bulk load with spreading off: what grouping adds to add_many. */
+static void baseline(const double *ll, size_t n) {
+  pindrop_options o;
+  pindrop_map *m = NULL;
+  pindrop_id *ids = malloc(n * sizeof *ids);
+  double t0, lon, lat;
+  size_t i;
+  if (!ids) exit(2);
+  for (i = 0; i < n; i++) ids[i] = (pindrop_id)i;
+  check(pindrop_options_init(&o, sizeof o), "options_init");
+  o.spread_mode = PINDROP_SPREAD_OFF;
+  check(pindrop_map_create(&o, &m), "map_create");
+  t0 = now_s();
+  check(pindrop_map_add_many(m, ids, ll, n), "add_many");
+  printf("spread map: add_many of %zu pins with spreading off (baseline): %.2f s\n", n, now_s() - t0);
+  check(pindrop_map_display_position(m, 0, &lon, &lat), "display_position");
+  pindrop_map_destroy(m);
+  free(ids);
+}
+
 int main(int argc, char **argv) {
   char path[4096];
   double *ll;
@@ -148,6 +190,7 @@ int main(int argc, char **argv) {
   if (argc < 2) { fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]); return 2; }
   snprintf(path, sizeof path, "%s/la_trees.csv", argv[1]);
   n = load_trees(path, &ll);
+  baseline(ll, n);
   run(ll, n, 0.0);
   run(ll, n, 2.0);
   free(ll);

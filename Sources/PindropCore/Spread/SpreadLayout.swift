@@ -114,7 +114,10 @@ extension Map {
     func spreadPinsAdded(_ slots: [Int32]) {
         guard spreadingOn else { return }
         spreadGrow()
-        let order = slots.sorted { pins.id($0) < pins.id($1) }
+        var order = slots
+        if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
+            order.sort { pins.id($0) < pins.id($1) }
+        }
         spread.batching = true
         for s in order { spreadJoin(s) }
         spread.batching = false
