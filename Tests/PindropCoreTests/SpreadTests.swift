@@ -286,7 +286,9 @@ final class SpreadGroupingTests: XCTestCase {
                 seen += 1
             }
         }
-        XCTAssertEqual(seen, alive.count, "every pin is in exactly one group")
+        let alone = map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }
+        for s in alone { XCTAssertTrue(map.pins.isAlive(Int32(s))) }
+        XCTAssertEqual(seen + alone.count, alive.count, "every pin is in exactly one group")
     }
 }
 

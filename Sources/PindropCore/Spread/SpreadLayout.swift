@@ -8,8 +8,12 @@ import Foundation
 /// centres live in a few small spatial indexes, one per size class, so that hit tests and frames
 /// find a pin where it is drawn (up to 3n/2 m from its true coordinate).
 struct SpreadLayout {
+    /// `groupOf` values that are not group numbers: a pin alone (its own group of one, drawn where
+    /// it is, with no group record), and a slot in no group (removed, or not yet grouped).
+    static let alone: Int32 = -1, ungrouped: Int32 = -2
+
     // Per slot.
-    var groupOf: [Int32] = []       // -1: in no group (removed, or not yet grouped)
+    var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
     var rank: [Int32] = []          // place in its group, in id order
     // Drawn positions are computed when asked and remembered with the stamp of the layout they
     // belong to: re-forming a ring of n costs O(n) integer writes, not n destination formulas.
@@ -17,13 +21,13 @@ struct SpreadLayout {
     var drawnLon: [Double] = []
     var drawnLat: [Double] = []
 
-    // Per group number (numbers are reused).
+    // Per group of two pins or more (numbers are reused).
     var members: [[Int32]] = []     // slots, ascending pin id
     var centreLon: [Double] = []
     var centreLat: [Double] = []
     var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
     var frames: [RingFrame] = []
-    var layoutStamp: [UInt64] = []  // 0 while the group has one member (drawn where it is)
+    var layoutStamp: [UInt64] = []  // 0 until the group is laid out
     var nextStamp: UInt64 = 1
     var pending: [Bool] = []        // laid out at the end of a bulk add
     var freeGroups: [Int32] = []
@@ -126,7 +130,7 @@ extension Map {
         spread.collecting = true
         for g in groups {
             spread.pending[Int(g)] = false
-            if !spread.members[Int(g)].isEmpty { spreadLayOut(g) }
+            if spread.members[Int(g)].count >= 2 { spreadLayOut(g) }
         }
         spread.collecting = false
         for k in 0..<SpreadLayout.classes where !spread.collected[k].isEmpty {
@@ -154,7 +158,7 @@ extension Map {
         let n = pins.capacity
         let have = spread.groupOf.count
         guard have < n else { return }
-        spread.groupOf.append(contentsOf: repeatElement(-1, count: n - have))
+        spread.groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
         spread.rank.append(contentsOf: repeatElement(0, count: n - have))
         spread.stamp.append(contentsOf: repeatElement(0, count: n - have))
         spread.drawnLon.append(contentsOf: repeatElement(.nan, count: n - have))
@@ -168,14 +172,14 @@ extension Map {
         return r
     }
 
-    /// The group whose first pin is this slot, or -1.
+    /// Whether the slot is the first pin of its group (a pin alone is the first pin of its own).
     @inline(__always)
-    private func groupLedBy(_ slot: Int32) -> Int32 {
+    private func isFirstPin(_ slot: Int32) -> Bool {
         let g = spread.groupOf[Int(slot)]
-        guard g >= 0, spread.members[Int(g)].first == slot else { return -1 }
-        return g
+        return g == SpreadLayout.alone || (g >= 0 && spread.members[Int(g)].first == slot)
     }
 
+    /// A group record for two pins or more (a pin alone has none).
     private func spreadNewGroup(_ slots: [Int32]) -> Int32 {
         let g: Int32
         if let f = spread.freeGroups.popLast() {
@@ -201,6 +205,15 @@ extension Map {
         spread.freeGroups.append(g)
     }
 
+    /// Puts these pins (in id order) in one group: a record for two or more, none for one alone.
+    private func spreadForm(_ slots: [Int32]) {
+        if slots.count == 1 {
+            spread.groupOf[Int(slots[0])] = SpreadLayout.alone
+        } else {
+            spreadLayoutChanged(spreadNewGroup(slots))
+        }
+    }
+
     /// A pin in no group joins one: the group of the lowest-id first pin within the tolerance whose
     /// id is lower than its own. When the only first pins within the tolerance have higher ids,
     /// the pin would come first: it and those groups' members are re-formed together.
@@ -216,44 +229,56 @@ extension Map {
         box.split { index.query($0, into: &found) }
         var lower: Int32 = -1, lowerID = Int64.max
         var higher: [Int32] = []
-        for c in found {
-            let g = groupLedBy(c)
-            guard g >= 0 else { continue }
+        for c in found where c != p && isFirstPin(c) {
             let l = pins.position(c)
             guard SpreadRule.joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) else { continue }
             let cid = pins.id(c)
             if cid < id {
-                if cid < lowerID { lower = g; lowerID = cid }
-            } else if !higher.contains(g) {
-                higher.append(g)
+                if cid < lowerID { lower = c; lowerID = cid }
+            } else if !higher.contains(c) {
+                higher.append(c)
             }
         }
         spread.scratch = found
         if lower >= 0 {
-            var m = spread.members[Int(lower)]
-            spread.members[Int(lower)] = []
+            let g = spread.groupOf[Int(lower)]
+            if g == SpreadLayout.alone {
+                spreadForm([lower, p])
+                return
+            }
+            var m = spread.members[Int(g)]
+            spread.members[Int(g)] = []
             var lo = 0, hi = m.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if pins.id(m[mid]) < id { lo = mid + 1 } else { hi = mid }
             }
             m.insert(p, at: lo)
-            spread.members[Int(lower)] = m
-            spread.groupOf[Int(p)] = lower
-            spreadLayoutChanged(lower)
-        } else if tolerance == 0, higher.count == 1 {
-            // Same coordinate: the group keeps every member, with this pin first.
-            let g = higher[0]
-            spread.members[Int(g)].insert(p, at: 0)
+            spread.members[Int(g)] = m
             spread.groupOf[Int(p)] = g
             spreadLayoutChanged(g)
         } else if higher.isEmpty {
-            _ = spreadNewGroup([p])
+            spread.groupOf[Int(p)] = SpreadLayout.alone
+        } else if tolerance == 0, higher.count == 1 {
+            // Same coordinate: the group keeps every member, with this pin first.
+            let h = higher[0], g = spread.groupOf[Int(h)]
+            if g == SpreadLayout.alone {
+                spreadForm([p, h])
+            } else {
+                spread.members[Int(g)].insert(p, at: 0)
+                spread.groupOf[Int(p)] = g
+                spreadLayoutChanged(g)
+            }
         } else {
             var all: [Int32] = [p]
-            for g in higher {
-                all.append(contentsOf: spread.members[Int(g)])
-                spreadFreeGroup(g)
+            for h in higher {
+                let g = spread.groupOf[Int(h)]
+                if g == SpreadLayout.alone {
+                    all.append(h)
+                } else {
+                    all.append(contentsOf: spread.members[Int(g)])
+                    spreadFreeGroup(g)
+                }
             }
             spreadReform(all)
         }
@@ -263,14 +288,15 @@ extension Map {
     /// the group's first pin and the tolerance is > 0, the rest are re-formed among themselves.
     private func spreadLeave(_ p: Int32) {
         let g = spread.groupOf[Int(p)]
+        spread.groupOf[Int(p)] = SpreadLayout.ungrouped
         guard g >= 0 else { return }
         var m = spread.members[Int(g)]
         spread.members[Int(g)] = []
         let wasFirst = m.first == p
         if let i = m.firstIndex(of: p) { m.remove(at: i) }
-        spread.groupOf[Int(p)] = -1
-        if m.isEmpty {
+        if m.count == 1 {
             spreadFreeGroup(g)
+            spread.groupOf[Int(m[0])] = SpreadLayout.alone
         } else if wasFirst && options.spreadToleranceM > 0 {
             spreadFreeGroup(g)
             spreadReform(m)
@@ -300,10 +326,7 @@ extension Map {
             }
             if !joined { formed.append([q]) }
         }
-        for f in formed {
-            let g = spreadNewGroup(f)
-            spreadLayoutChanged(g)
-        }
+        for f in formed { spreadForm(f) }
     }
 
     private func spreadLayoutChanged(_ g: Int32) {
@@ -319,13 +342,6 @@ extension Map {
     private func spreadLayOut(_ g: Int32) {
         let m = spread.members[Int(g)]
         let n = m.count
-        if n == 1 {
-            spread.rank[Int(m[0])] = 0
-            spread.layoutStamp[Int(g)] = 0
-            spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
-            spreadSetRing(g, -1)
-            return
-        }
         let first = pins.position(m[0])
         var centre = SpreadRule.Centre(lon: first.lon, lat: first.lat)
         if options.spreadToleranceM > 0 {
