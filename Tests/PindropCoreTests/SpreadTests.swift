@@ -387,20 +387,31 @@ final class SpreadMapTests: XCTestCase {
     /// all pins), for stacks of every size class, next to the antimeridian and far north, while
     /// rings grow and shrink.
     func testBoxQueriesFindEveryPinWhereItIsDrawn() throws {
+        try checkBoxQueries(tolerance: 0)
+        try checkBoxQueries(tolerance: 3)
+    }
+
+    private func checkBoxQueries(tolerance: Double) throws {
         var rng = SystemRandomNumberGenerator()
-        let map = try makeMap()
+        let map = try makeMap(tolerance: tolerance)
         let spots: [(Double, Double)] = [(179.9995, 10), (-179.9999, 10.001), (-118.35, 33.9), (-118.349, 33.9), (15, 78.5), (15.002, 78.5)]
+        // With a tolerance, pins land up to 1.4 m from a spot: ring centres move as members change.
+        func near(_ spot: (Double, Double)) -> (lon: Double, lat: Double) {
+            tolerance == 0 ? (spot.0, spot.1)
+                : oracleDestination(lon: spot.0, lat: spot.1, bearing: Double.random(in: 0..<6.3, using: &rng),
+                                    meters: Double.random(in: 0..<1.4, using: &rng))
+        }
         var next: Int64 = 0
         for (k, spot) in spots.enumerated() {
             let n = [300, 40, 9, 2, 130, 31][k]
-            for _ in 0..<n { try map.add(id: next, lon: spot.0, lat: spot.1); next += 1 }
+            for _ in 0..<n { let p = near(spot); try map.add(id: next, lon: p.lon, lat: p.lat); next += 1 }
         }
         for round in 0..<6 {
             // Move a few pins between stacks: rings change size (and class).
             for _ in 0..<25 {
                 let id = Int64.random(in: 0..<next, using: &rng)
-                let spot = spots.randomElement(using: &rng)!
-                try map.setPosition(id: id, lon: spot.0, lat: spot.1)
+                let p = near(spots.randomElement(using: &rng)!)
+                try map.setPosition(id: id, lon: p.lon, lat: p.lat)
             }
             for _ in 0..<60 {
                 let spot = spots.randomElement(using: &rng)!
@@ -417,7 +428,9 @@ final class SpreadMapTests: XCTestCase {
                     box.split { b in
                         if p.lon >= b.minLon && p.lon <= b.maxLon && p.lat >= b.minLat && p.lat <= b.maxLat { inside = true }
                     }
-                    if inside { XCTAssertTrue(got.contains(s), "round \(round): pin \(map.pins.id(s)) drawn at \(p) missing from \(box)") }
+                    if inside {
+                        XCTAssertTrue(got.contains(s), "tolerance \(tolerance) round \(round): pin \(map.pins.id(s)) drawn at \(p) missing from \(box)")
+                    }
                 }
             }
         }
