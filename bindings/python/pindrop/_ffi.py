@@ -101,6 +101,8 @@ _map_p = c_void_p
 
 class _buf_p(c_void_p):
     """A caller's data buffer: a distinct type, so errcheck never takes it for a map."""
+
+
 _d = c_double
 _pd = POINTER(c_double)
 _pid = POINTER(c_int64)
