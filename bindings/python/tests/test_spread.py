@@ -251,3 +251,34 @@ def test_out_may_alias_the_input():
     _raw_spread(buf.ctypes.data, len(pts), 3.0, buf.ctypes.data)
     assert np.array_equal(buf, want)
     assert not np.array_equal(buf, pts)
+
+
+def test_dragging_a_pin_out_of_a_ring_with_the_mouse_leaves_a_ring_of_n_minus_1():
+    """A person grabs pin 3 of a 5-pin ring where it is drawn, drags it 120 points away and lets go:
+    the drop is its new true coordinate, and the other four re-form a ring of radius 6 m."""
+    lon, lat = -118.35259, 33.90054
+    with pindrop.Map(pindrop.Options(lift_delay_ms=0, lift_height=0)) as m:
+        m.set_camera(lon, lat, zoom=20, width=800, height=600)
+        for pin in range(1, 6):
+            m.add(pin, lon, lat)
+        x, y = m.to_screen(*m.display_position(3))
+        tx, ty = m.to_screen(lon, lat)
+        assert math.hypot(x - tx, y - ty) > 20  # drawn on the ring, away from the stack itself
+        assert m.hit_test(x, y) == 3
+        assert m.touch(0, pindrop.TOUCH_DOWN, x, y, 0.0)
+        m.touch(0, pindrop.TOUCH_MOVE, x + 60, y + 10, 20.0)
+        m.touch(0, pindrop.TOUCH_MOVE, x + 120, y + 20, 40.0)
+        m.touch(0, pindrop.TOUCH_UP, x + 120, y + 20, 60.0)
+        events = list(m.events())
+        dragged = [e for e in events if e.type == "DRAGGED"][-1]
+        moved = [e for e in events if e.type == "MOVED"]
+        assert len(moved) == 1 and moved[0].id == 3 and moved[0].cause == "DRAG"
+        assert (moved[0].lon, moved[0].lat) == (dragged.lon, dragged.lat)
+        assert m.position(3) == (dragged.lon, dragged.lat)
+        assert m.display_position(3) == m.position(3)  # alone now: drawn where it is
+        rest = [1, 2, 4, 5]
+        drawn = np.array([m.display_position(p) for p in rest])
+        expected = ring_by_pyproj(lon, lat, 4)
+        assert metres_apart(drawn, expected).max() < 1e-6
+        assert np.allclose(metres_apart(drawn, np.tile([lon, lat], (4, 1))), 6.0, atol=1e-6)
+        assert all(m.position(p) == (lon, lat) for p in rest)
