@@ -354,7 +354,12 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
 
 /* Applies the spreading rule (pins sharing a coordinate, or within tolerance_m of a group's first
    pin, drawn on a ring) to n points lonlat[2i], lonlat[2i+1], ordered by their index, writing the
-   drawn positions to out_lonlat. out may alias in. All-or-nothing: bad input writes nothing. */
+   drawn positions to out_lonlat. out may alias in. All-or-nothing: bad input writes nothing.
+   tolerance_m = 0 groups equal coordinates only; > 0: in index order, a point joins the group of the
+   lowest-index first pin within tolerance_m metres (no chaining), and the ring centres on the
+   members' mean. A point alone is copied unchanged. n = 0 is OK (pointers may then be NULL).
+   Returns PINDROP_ERR_INVALID_ARGUMENT for a NULL pointer with n > 0, a coordinate that is not
+   finite or out of range, or a tolerance that is negative or not finite. See docs/spreading.md. */
 pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m, double *out_lonlat);
 
 #ifdef __cplusplus

@@ -119,7 +119,7 @@ public final class Map {
             slots.append(pins.insert(id: ids[i], lon: x, lat: y)); lons.append(x); lats.append(y)
         }
         index.insert(slots: slots, lon: lons, lat: lats)
-        for s in slots { pinAdded(s) }
+        pinsAdded(slots)
     }
 
     public func remove(id: Int64) throws(PindropError) {
@@ -160,6 +160,8 @@ public final class Map {
     // MARK: - Hooks for the layouts (spreading) and gestures
 
     func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
+    /// A bulk add (add_many): the spreading groups the batch in ascending id order.
+    func pinsAdded(_ slots: [Int32]) { spreadPinsAdded(slots) }
     func pinMoved(_ slot: Int32) {
         spreadPinMoved(slot)
         editingPinMoved(slot)

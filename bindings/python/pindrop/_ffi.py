@@ -98,6 +98,12 @@ def _load():
 lib, library_path = _load()
 
 _map_p = c_void_p
+
+
+class _buf_p(c_void_p):
+    """A caller's data buffer: a distinct type, so errcheck never takes it for a map."""
+
+
 _d = c_double
 _pd = POINTER(c_double)
 _pid = POINTER(c_int64)
@@ -160,7 +166,7 @@ _SIGNATURES = {
     "pindrop_map_set_allowed_area": (c_int, [_map_p, c_char_p], True),
     "pindrop_map_undo": (c_int, [_map_p, _d], True),
     "pindrop_map_redo": (c_int, [_map_p, _d], True),
-    "pindrop_spread": (c_int, [c_void_p, c_size_t, _d, c_void_p], True),
+    "pindrop_spread": (c_int, [_buf_p, c_size_t, _d, _buf_p], True),
 }
 
 missing = []
