@@ -78,3 +78,17 @@ def test_readme_links_and_pictures_exist():
     assert "include/pindrop.h" in local and "docs/img/stack_after.png" in local
     missing = [t for t in local if not (ROOT / t).exists()]
     assert not missing, f"README.md links to missing files: {missing}"
+
+
+@needs_gestures
+def test_the_package_readme_example(tmp_path):
+    text = (ROOT / "bindings" / "python" / "README.md").read_text()
+    code = re.search(r"```python\n(.*?)\n```", text, re.S).group(1)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, capture_output=True,
+                         text=True, timeout=60).stdout
+    moved = re.search(r"MOVED\s+id=1\s+\((\S+), (\S+)\) -> \((\S+), (\S+)\)\s+cause=DRAG", out)
+    assert moved, out
+    # The mouse moved 60 points east at zoom 19 with lift_height 0: the pin moved 60 points east.
+    dlon = float(moved.group(3)) - float(moved.group(1))
+    assert dlon == pytest.approx(60 / (256 * 2 ** 19) * 360, abs=2e-7)
+    assert moved.group(2) == moved.group(4)
