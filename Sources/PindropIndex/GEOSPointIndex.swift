@@ -216,9 +216,12 @@ public final class GEOSPointIndex: SpatialIndex {
                 guard let item, let user else { return }
                 let q = user.assumingMemoryBound(to: Query.self)
                 let s = Int(bitPattern: item) - 1
-                let p = q.pointee
-                if p.tier[s] == p.want, p.lon[s] >= p.minX, p.lon[s] <= p.maxX, p.lat[s] >= p.minY, p.lat[s] <= p.maxY {
-                    p.out.pointee.append(Int32(truncatingIfNeeded: s))
+                // A tree entry is current exactly when the slot's tier is still this tree's: any
+                // change since the tree was built moved the slot to the tail. Its envelope is then
+                // the point itself, which GEOS has already tested against the box, so the slot's
+                // coordinates need not be read again (they would cost a cache miss per hit).
+                if q.pointee.tier[s] == q.pointee.want {
+                    q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
                 }
             }, qp)
         }

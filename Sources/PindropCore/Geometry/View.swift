@@ -58,46 +58,53 @@ public enum View {
         }
     }
 
-    /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1].
+    /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1]. Allocation-free: it runs
+    /// on every hit test.
     public func box(x0: Double, y0: Double, x1: Double, y1: Double) -> GeoBox? {
         switch self {
         case .camera(let c):
             // The camera maps screen to Mercator by a similarity, and Mercator to lon/lat
             // monotonically per axis, so the corners bound the rectangle.
-            return cornersBox([(x0, y0), (x1, y0), (x0, y1), (x1, y1)], pad: 0, c: c)
-        case .host:
-            // A host projection may bend: sample the edges too and pad the result.
-            var pts: [(Double, Double)] = []
+            var b = BoxAccumulator()
+            b.add(c.toLonLat(x0, y0)); b.add(c.toLonLat(x1, y0))
+            b.add(c.toLonLat(x0, y1)); b.add(c.toLonLat(x1, y1))
+            return b.box(pad: 0)
+        case .host(let h):
+            // A host projection may bend: sample the edges too and pad the result. A host gives
+            // longitudes in [-180, 180]: a view across the antimeridian shows up as a spread of
+            // more than 180°, so the box is also accumulated with western longitudes shifted by 360.
+            var plain = BoxAccumulator(), shifted = BoxAccumulator()
+            func add(_ px: Double, _ py: Double) -> Bool {
+                guard let p = h.unproject(px, py), p.lon.isFinite, p.lat.isFinite else { return false }
+                plain.add(p)
+                shifted.add((p.lon < 0 ? p.lon + 360 : p.lon, p.lat))
+                return true
+            }
             let n = 8
             for i in 0...n {
                 let t = Double(i) / Double(n)
                 let x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t
-                pts.append((x, y0)); pts.append((x, y1)); pts.append((x0, y)); pts.append((x1, y))
+                guard add(x, y0), add(x, y1), add(x0, y), add(x1, y) else { return nil }
             }
-            return cornersBox(pts, pad: 0.1, c: nil)
+            return plain.maxLon - plain.minLon > 180 ? shifted.box(pad: 0.1) : plain.box(pad: 0.1)
         }
     }
+}
 
-    private func cornersBox(_ pts: [(Double, Double)], pad: Double, c: CameraTransform?) -> GeoBox? {
-        var minLon = Double.infinity, maxLon = -Double.infinity
-        var minLat = Double.infinity, maxLat = -Double.infinity
-        var lons: [Double] = []
-        for (x, y) in pts {
-            guard let p = toLonLatUnwrapped(x, y) else { return nil }
-            lons.append(p.lon)
-            minLat = min(minLat, p.lat); maxLat = max(maxLat, p.lat)
-        }
-        if c != nil {
-            minLon = lons.min()!; maxLon = lons.max()!
-        } else {
-            // A host gives longitudes in [-180, 180]: a view across the antimeridian shows up as a
-            // spread of more than 180°; shift the western ones by 360.
-            let lo = lons.min()!, hi = lons.max()!
-            if hi - lo > 180 {
-                let shifted = lons.map { $0 < 0 ? $0 + 360 : $0 }
-                minLon = shifted.min()!; maxLon = shifted.max()!
-            } else { minLon = lo; maxLon = hi }
-        }
+/// The running bounds of a few (lon, lat) points.
+struct BoxAccumulator {
+    var minLon = Double.infinity, maxLon = -Double.infinity
+    var minLat = Double.infinity, maxLat = -Double.infinity
+
+    @inline(__always)
+    mutating func add(_ p: (lon: Double, lat: Double)) {
+        minLon = min(minLon, p.lon); maxLon = max(maxLon, p.lon)
+        minLat = min(minLat, p.lat); maxLat = max(maxLat, p.lat)
+    }
+
+    /// The bounds grown by `pad` times their size on each side.
+    @inline(__always)
+    func box(pad: Double) -> GeoBox {
         let padLon = (maxLon - minLon) * pad, padLat = (maxLat - minLat) * pad
         return GeoBox(minLon: minLon - padLon, minLat: minLat - padLat, maxLon: maxLon + padLon, maxLat: maxLat + padLat)
     }
