@@ -304,13 +304,14 @@ public final class Map {
     /// order, and returns their number.
     @discardableResult
     public func frame(time: Double) throws(PindropError) -> Int {
-        try advance(to: time)
-        frameViews.removeAll(keepingCapacity: true)
+        try checkTime(time)
         let r = options.hitRadius
         let w = view.width, h = view.height
         guard let box = view.box(x0: -r, y0: -r, x1: w + r, y1: h + r) else {
             throw .invalid("the host projection failed for the viewport")
         }
+        try advance(to: time)  // only once nothing can fail: a failed call changes nothing
+        frameViews.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         drawnCandidates(box, into: &candidates)
         dedupe(&candidates)
