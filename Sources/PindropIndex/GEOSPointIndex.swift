@@ -8,7 +8,8 @@ import PindropCore
 ///  - `main`: a tree of (almost) every pin, bulk-loaded and built once;
 ///  - `small`: a tree of the pins changed since `main` was built, rebuilt from scratch when the
 ///    tail overflows;
-///  - `tail`: the latest changes, scanned linearly.
+///  - `tail`: the latest changes with their coordinates inline, scanned linearly (one entry per
+///    slot, always current, so a scan reads one contiguous array and nothing else).
 /// Each slot records which tier holds its current position; hits from any other tier are stale
 /// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
 /// `smallLimit`. See docs/index.md for the measurements behind the limits.
@@ -36,7 +37,8 @@ public final class GEOSPointIndex: SpatialIndex {
     private var mainBuilt = false
     private var small: OpaquePointer?
     private var smallSlots: [Int32] = []
-    private var tail: [Int32] = []
+    private struct TailEntry { var slot: Int32; var lon, lat: Double }
+    private var tail: [TailEntry] = []
 
     /// How often each tier was rebuilt (for the benchmarks and docs).
     public private(set) var mainRebuilds = 0
@@ -83,12 +85,13 @@ public final class GEOSPointIndex: SpatialIndex {
             if tier[s] == Tier.none.rawValue { live += 1 }
             lon[s] = xs[i]; lat[s] = ys[i]
             if direct && !hasMainEntry[s] {
+                if tier[s] == Tier.tail.rawValue { dropFromTail(slots[i]) }
                 hasMainEntry[s] = true
                 insertPoint(main!, slots[i], xs[i], ys[i])
                 mainEntries += 1
                 tier[s] = Tier.main.rawValue
-            } else if tier[s] != Tier.tail.rawValue {
-                pushTail(slots[i])
+            } else {
+                putInTail(slots[i], xs[i], ys[i])
             }
         }
         compactIfNeeded()
@@ -99,22 +102,31 @@ public final class GEOSPointIndex: SpatialIndex {
         let s = Int(slot)
         if tier[s] == Tier.none.rawValue { live += 1 }
         lon[s] = x; lat[s] = y
-        if tier[s] != Tier.tail.rawValue { pushTail(slot) }
+        putInTail(slot, x, y)
         compactIfNeeded()
     }
 
     public func remove(_ slot: Int32) {
         let s = Int(slot)
         guard s < tier.count, tier[s] != Tier.none.rawValue else { return }
-        if tier[s] == Tier.tail.rawValue, let i = tail.lastIndex(of: slot) { tail.remove(at: i) }
+        if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
         tier[s] = Tier.none.rawValue
         live -= 1
     }
 
+    /// Records the slot's new position in the tail: updates its entry, or appends one.
     @inline(__always)
-    private func pushTail(_ slot: Int32) {
+    private func putInTail(_ slot: Int32, _ x: Double, _ y: Double) {
+        if tier[Int(slot)] == Tier.tail.rawValue, let i = tail.firstIndex(where: { $0.slot == slot }) {
+            tail[i].lon = x; tail[i].lat = y
+            return
+        }
         tier[Int(slot)] = Tier.tail.rawValue
-        tail.append(slot)
+        tail.append(TailEntry(slot: slot, lon: x, lat: y))
+    }
+
+    private func dropFromTail(_ slot: Int32) {
+        if let i = tail.firstIndex(where: { $0.slot == slot }) { tail.swapAt(i, tail.count - 1); tail.removeLast() }
     }
 
     private func compactIfNeeded() {
@@ -123,9 +135,9 @@ public final class GEOSPointIndex: SpatialIndex {
         var moved: [Int32] = []
         moved.reserveCapacity(smallSlots.count + tail.count)
         for s in smallSlots where tier[Int(s)] == Tier.small.rawValue { moved.append(s) }
-        for s in tail where tier[Int(s)] == Tier.tail.rawValue {
-            tier[Int(s)] = Tier.small.rawValue  // also dedupes repeated tail entries
-            moved.append(s)
+        for e in tail {
+            tier[Int(e.slot)] = Tier.small.rawValue
+            moved.append(e.slot)
         }
         tail.removeAll(keepingCapacity: true)
         if moved.count > smallLimit || (main == nil && moved.count > tailLimit) {
@@ -197,12 +209,9 @@ public final class GEOSPointIndex: SpatialIndex {
                             queryTree(small, rect!, &q)
                         }
                         if let rect { GEOSGeom_destroy_r(ctx, rect) }
-                        for s in tail {
-                            let i = Int(s)
-                            if t[i] == Tier.tail.rawValue, xs[i] >= box.minLon, xs[i] <= box.maxLon,
-                               ys[i] >= box.minLat, ys[i] <= box.maxLat {
-                                o.pointee.append(s)
-                            }
+                        for e in tail where e.lon >= box.minLon && e.lon <= box.maxLon &&
+                            e.lat >= box.minLat && e.lat <= box.maxLat {
+                            o.pointee.append(e.slot)
                         }
                     }
                 }
@@ -230,6 +239,6 @@ public final class GEOSPointIndex: SpatialIndex {
     public var approximateBytes: Int {
         // STRtree nodes: an envelope (32 bytes) and two pointers per leaf, ~1/9 more for inner nodes.
         let nodes = (mainEntries + smallSlots.count) * 10 / 9
-        return nodes * 48 + tier.capacity * 18 + (tail.capacity + smallSlots.capacity) * 4
+        return nodes * 48 + tier.capacity * 18 + tail.capacity * 24 + smallSlots.capacity * 4
     }
 }
