@@ -111,10 +111,7 @@ public final class Map {
         var slots = [Int32](); slots.reserveCapacity(n)
         var lons = [Double](); lons.reserveCapacity(n)
         var lats = [Double](); lats.reserveCapacity(n)
-        // A large batch is stored in Z-order so that neighbours get neighbouring slots.
-        let order = SpatialOrder.zOrder(lonlat)
-        for k in 0..<n {
-            let i = order.map { Int($0[k]) } ?? k
+        for i in 0..<n {
             let x = lonlat[2 * i], y = lonlat[2 * i + 1]
             guard let s = pins.insertIfNew(id: ids[i], lon: x, lat: y) else {
                 pins.undoInserts(slots, previousCapacity: before)
