@@ -244,9 +244,13 @@ public final class Map {
             if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) { best = s; bestD2 = d2 }
         }
         if case .camera(let c) = view {
+            // Pins stacked on one coordinate come out of the index together: project each
+            // coordinate once.
+            var last = (lon: Double.nan, lat: Double.nan), q = (x: 0.0, y: 0.0)
             for s in found {
                 let p = drawnPosition(s)
-                consider(s, c.toScreen(p.lon, p.lat))
+                if p.lon != last.lon || p.lat != last.lat { q = c.toScreen(p.lon, p.lat); last = p }
+                consider(s, q)
             }
         } else {
             for s in found {
