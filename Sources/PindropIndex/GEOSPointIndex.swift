@@ -16,7 +16,7 @@ import PindropCore
 public final class GEOSPointIndex: SpatialIndex {
     enum Tier: UInt8 { case none = 0, main, small, tail }
 
-    public static var defaultTailLimit = 64
+    public static var defaultTailLimit = 256
     public static var defaultSmallLimit = 16384
 
     let context: GEOSContext
