@@ -8,8 +8,8 @@ import PindropCore
 ///  - `main`: a tree of (almost) every pin, bulk-loaded and built once;
 ///  - `small`: a tree of the pins changed since `main` was built, rebuilt from scratch when the
 ///    tail overflows;
-///  - `tail`: the latest changes with their coordinates inline, scanned linearly (one entry per
-///    slot, always current, so a scan reads one contiguous array and nothing else).
+///  - `tail`: the latest changes with their coordinates inline, sorted by longitude (one entry
+///    per slot, always current): a query binary-searches its longitude range and reads only that.
 /// Each slot records which tier holds its current position; hits from any other tier are stale
 /// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
 /// `smallLimit`. See docs/index.md for the measurements behind the limits.
@@ -114,19 +114,26 @@ public final class GEOSPointIndex: SpatialIndex {
         live -= 1
     }
 
-    /// Records the slot's new position in the tail: updates its entry, or appends one.
-    @inline(__always)
+    /// Records the slot's new position in the tail, which stays sorted by longitude.
     private func putInTail(_ slot: Int32, _ x: Double, _ y: Double) {
-        if tier[Int(slot)] == Tier.tail.rawValue, let i = tail.firstIndex(where: { $0.slot == slot }) {
-            tail[i].lon = x; tail[i].lat = y
-            return
-        }
+        if tier[Int(slot)] == Tier.tail.rawValue { dropFromTail(slot) }
         tier[Int(slot)] = Tier.tail.rawValue
-        tail.append(TailEntry(slot: slot, lon: x, lat: y))
+        tail.insert(TailEntry(slot: slot, lon: x, lat: y), at: tailLowerBound(x))
     }
 
     private func dropFromTail(_ slot: Int32) {
-        if let i = tail.firstIndex(where: { $0.slot == slot }) { tail.swapAt(i, tail.count - 1); tail.removeLast() }
+        if let i = tail.firstIndex(where: { $0.slot == slot }) { tail.remove(at: i) }
+    }
+
+    /// The first tail position whose longitude is >= lon.
+    @inline(__always)
+    private func tailLowerBound(_ lon: Double) -> Int {
+        var lo = 0, hi = tail.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tail[mid].lon < lon { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     private func compactIfNeeded() {
@@ -208,9 +215,10 @@ public final class GEOSPointIndex: SpatialIndex {
                             }
                             GEOSGeom_destroy_r(ctx, rect)
                         }
-                        for e in tail where e.lon >= box.minLon && e.lon <= box.maxLon &&
-                            e.lat >= box.minLat && e.lat <= box.maxLat {
-                            o.pointee.append(e.slot)
+                        var i = tailLowerBound(box.minLon)
+                        while i < tail.count && tail[i].lon <= box.maxLon {
+                            if tail[i].lat >= box.minLat && tail[i].lat <= box.maxLat { o.pointee.append(tail[i].slot) }
+                            i += 1
                         }
                     }
                 }
