@@ -16,8 +16,8 @@ import PindropCore
 public final class GEOSPointIndex: SpatialIndex {
     enum Tier: UInt8 { case none = 0, main, small, tail }
 
-    public static var defaultTailLimit = 256
-    public static var defaultSmallLimit = 16384
+    public static var defaultTailLimit = 4096
+    public static var defaultSmallLimit = 65536
 
     let context: GEOSContext
     var ctx: GEOSContextHandle_t { context.handle }
@@ -77,33 +77,34 @@ public final class GEOSPointIndex: SpatialIndex {
     public func insert(slots: [Int32], lon xs: [Double], lat ys: [Double]) {
         guard !slots.isEmpty else { return }
         if let m = slots.max() { grow(to: m) }
-        // Before the main tree has been queried GEOS accepts inserts: bulk loads go straight in.
-        let direct = !mainBuilt && slots.count > tailLimit
-        if direct && main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
-        for i in slots.indices {
-            let s = Int(slots[i])
-            if tier[s] == Tier.none.rawValue { live += 1 }
-            lon[s] = xs[i]; lat[s] = ys[i]
-            if direct && !hasMainEntry[s] {
-                if tier[s] == Tier.tail.rawValue { dropFromTail(slots[i]) }
-                hasMainEntry[s] = true
-                insertPoint(main!, slots[i], xs[i], ys[i])
-                mainEntries += 1
-                tier[s] = Tier.main.rawValue
-            } else {
-                putInTail(slots[i], xs[i], ys[i])
-            }
-        }
+        for i in slots.indices { place(slots[i], xs[i], ys[i]) }
         compactIfNeeded()
     }
 
     public func set(_ slot: Int32, lon x: Double, lat y: Double) {
         grow(to: slot)
+        place(slot, x, y)
+        compactIfNeeded()
+    }
+
+    /// Records a slot's position. Until the main tree is first queried GEOS accepts inserts, so a
+    /// slot goes straight into it (once: a second entry for the slot would be reported twice);
+    /// after that, changes go to the tail.
+    @inline(__always)
+    private func place(_ slot: Int32, _ x: Double, _ y: Double) {
         let s = Int(slot)
         if tier[s] == Tier.none.rawValue { live += 1 }
         lon[s] = x; lat[s] = y
-        putInTail(slot, x, y)
-        compactIfNeeded()
+        if !mainBuilt && !hasMainEntry[s] {
+            if main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
+            if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
+            hasMainEntry[s] = true
+            insertPoint(main!, slot, x, y)
+            mainEntries += 1
+            tier[s] = Tier.main.rawValue
+        } else {
+            putInTail(slot, x, y)
+        }
     }
 
     public func remove(_ slot: Int32) {
@@ -147,7 +148,7 @@ public final class GEOSPointIndex: SpatialIndex {
             moved.append(e.slot)
         }
         tail.removeAll(keepingCapacity: true)
-        if moved.count > smallLimit || (main == nil && moved.count > tailLimit) {
+        if moved.count > smallLimit || main == nil {
             rebuildMain()
             return
         }
