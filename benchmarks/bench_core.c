@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
   pindrop_id *ids, *out, *near_ids;
   pindrop_pin_view *views;
   pindrop_camera *cams;
-  size_t n, i, q, hits = 0, hits_after = 0, hits_random = 0, total_near = 0;
+  size_t n, i, q, rep, hits = 0, hits_after = 0, hits_random = 0, total_near = 0;
   long rss0, rss1;
   pindrop_map *map;
   pindrop_options opt;
@@ -152,24 +152,37 @@ int main(int argc, char **argv) {
   if (!ids || !xy || !xy_random || !out || !near_ids || !dist || !views || !cams) return 2;
   for (i = 0; i < n; i++) ids[i] = (pindrop_id)i;
 
-  /* The map's memory is what RSS gains from here (the inputs are already resident). */
-  rss0 = rss_bytes();
+  /* Each timing is the best of three runs (the machine may be shared). The map's memory is what
+     RSS gains over the first build (the inputs are already resident). */
   CHECK(pindrop_options_init(&opt, sizeof opt));
   opt.spread_mode = PINDROP_SPREAD_OFF; /* measure the index, not the layout of stacked trees */
-  t0 = now_s();
-  CHECK(pindrop_map_create(&opt, &map));
-  CHECK(pindrop_map_add_many(map, ids, lonlat, n));
-  t1 = now_s();
-  add_s = t1 - t0;
-  /* The first query builds the GEOS tree: part of the cost of being ready. */
-  (void)pindrop_map_nearby(map, lonlat[0], lonlat[1], 1.0, NULL, NULL, 0);
-  build_s = now_s() - t1;
-  rss1 = rss_bytes();
+  rss0 = rss1 = 0;
+  add_s = build_s = 1e9;
+  map = NULL;
+  for (rep = 0; rep < 3; rep++) {
+    double a, b;
+    if (map) pindrop_map_destroy(map);
+    if (rep == 0) rss0 = rss_bytes();
+    t0 = now_s();
+    CHECK(pindrop_map_create(&opt, &map));
+    CHECK(pindrop_map_add_many(map, ids, lonlat, n));
+    t1 = now_s();
+    a = t1 - t0;
+    /* The first query builds the GEOS tree: part of the cost of being ready. */
+    (void)pindrop_map_nearby(map, lonlat[0], lonlat[1], 1.0, NULL, NULL, 0);
+    b = now_s() - t1;
+    if (rep == 0) rss1 = rss_bytes();
+    if (a + b < add_s + build_s) { add_s = a; build_s = b; }
+  }
 
   /* Taps on the screen, over 100 views of the county. */
   viewport_queries(map, lonlat, n, NCAM, PER, cams, xy, views, VIEWCAP);
-  many_ns = time_many(map, cams, NCAM, PER, xy, out, &hits);
-  single_ns = time_single(map, cams, NCAM, PER, xy);
+  many_ns = single_ns = 1e18;
+  for (rep = 0; rep < 3; rep++) {
+    double m = time_many(map, cams, NCAM, PER, xy, out, &hits), s1 = time_single(map, cams, NCAM, PER, xy);
+    if (m < many_ns) many_ns = m;
+    if (s1 < single_ns) single_ns = s1;
+  }
 
   /* Points anywhere in the county, one camera: every query is a cold cache miss. */
   CHECK(pindrop_map_set_camera(map, &cams[0]));
@@ -200,7 +213,11 @@ int main(int argc, char **argv) {
                                    lonlat[2 * k + 1] + (uniform() - 0.5) * 1e-4));
   }
   move_ns = (now_s() - t0) * 1e9 / NMOVES;
-  after_ns = time_many(map, cams, NCAM, PER, xy, out, &hits_after);
+  after_ns = 1e18;
+  for (rep = 0; rep < 3; rep++) {
+    double m = time_many(map, cams, NCAM, PER, xy, out, &hits_after);
+    if (m < after_ns) after_ns = m;
+  }
 
   printf("pins: %zu; taps: %d views x %d points, %zu hits; county-wide points: %zu hits of %d; "
          "nearby 50 m finds %.1f pins on average\n", n, NCAM, PER, hits, hits_random, NRANDOM,

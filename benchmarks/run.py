@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LIB_DIR = ROOT / ".build" / "release"
-LINE = re.compile(r"^(?P<name>[^:]+):\s*(?P<value>[-+0-9.eE]+)\s*(?P<unit>[^(]*?)\s*(\(target (?P<target>[^)]*)\))?\s*$")
+# "name: value unit (target ...)"; lines with ';' are descriptions, not measurements.
+LINE = re.compile(r"^(?P<name>[^:;]+):\s*(?P<value>[-+0-9.eE]+)\s*(?P<unit>[^(;]*?)\s*(\(target (?P<target>[^)]*)\))?\s*$")
 
 
 def compile_c(src: Path) -> Path:
