@@ -65,10 +65,14 @@ public enum View {
         case .camera(let c):
             // The camera maps screen to Mercator by a similarity, and Mercator to lon/lat
             // monotonically per axis, so the corners bound the rectangle.
+            // Bound the corners in world points (cheap arithmetic), then unproject only the two
+            // extreme latitudes: longitude is linear in world x.
             var b = BoxAccumulator()
-            b.add(c.toLonLat(x0, y0)); b.add(c.toLonLat(x1, y0))
-            b.add(c.toLonLat(x0, y1)); b.add(c.toLonLat(x1, y1))
-            return b.box(pad: 0)
+            b.add(c.toWorld(x0, y0)); b.add(c.toWorld(x1, y0))
+            b.add(c.toWorld(x0, y1)); b.add(c.toWorld(x1, y1))
+            let nw = WebMercator.unproject(x: b.minLon, y: b.minLat, worldSize: c.worldSize)
+            let se = WebMercator.unproject(x: b.maxLon, y: b.maxLat, worldSize: c.worldSize)
+            return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
         case .host(let h):
             // A host projection may bend: sample the edges too and pad the result. A host gives
             // longitudes in [-180, 180]: a view across the antimeridian shows up as a spread of
@@ -141,10 +145,16 @@ public struct CameraTransform: Sendable {
     /// (lon, lat) under a screen point; the longitude is not wrapped.
     @inline(__always)
     public func toLonLat(_ x: Double, _ y: Double) -> (lon: Double, lat: Double) {
+        let w = toWorld(x, y)
+        return WebMercator.unproject(x: w.lon, y: w.lat, worldSize: worldSize)
+    }
+
+    /// The world point (Mercator points, unwrapped) under a screen point, labelled (lon, lat) so
+    /// that a `BoxAccumulator` can bound it.
+    @inline(__always)
+    func toWorld(_ x: Double, _ y: Double) -> (lon: Double, lat: Double) {
         let sx = x - halfW, sy = y - halfH
-        let dx = sx * cosB - sy * sinB
-        let dy = sx * sinB + sy * cosB
-        return WebMercator.unproject(x: centerX + dx, y: centerY + dy, worldSize: worldSize)
+        return (centerX + sx * cosB - sy * sinB, centerY + sx * sinB + sy * cosB)
     }
 }
 
