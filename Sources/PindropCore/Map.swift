@@ -229,7 +229,7 @@ public final class Map {
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
-        guard let box = view.box(x0: x - r, y0: y - r, x1: x + r, y1: y + r) else { return nil }
+        guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
         // and no exclusive access to the map held while the index fills it.
         var found = candidates

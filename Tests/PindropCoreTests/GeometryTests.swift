@@ -137,6 +137,27 @@ final class GeometryTests: XCTestCase {
         XCTAssertTrue(parts.contains { $0.minLon <= 179.999 && $0.maxLon >= 179.999 })
     }
 
+    func testTheHitDiscBoxHoldsTheWholeDiscAtAnyBearing() {
+        var rng = SplitMix(seed: 21)
+        for _ in 0..<500 {
+            let cam = Camera(centerLon: rng.uniform(-179, 179), centerLat: rng.uniform(-80, 80), zoom: rng.uniform(2, 22),
+                             bearingDeg: rng.uniform(0, 360), width: 800, height: 600)
+            let view = View.camera(CameraTransform(cam))
+            let x = rng.uniform(0, 800), y = rng.uniform(0, 600), r = rng.uniform(1, 40)
+            let box = view.discBox(x: x, y: y, r: r)!
+            // The disc's box is never larger than the box of the turned square around it.
+            let square = view.box(x0: x - r, y0: y - r, x1: x + r, y1: y + r)!
+            XCTAssertLessThanOrEqual((box.maxLon - box.minLon) * (box.maxLat - box.minLat),
+                                     (square.maxLon - square.minLon) * (square.maxLat - square.minLat) * (1 + 1e-9))
+            for k in 0..<16 {
+                let a = Double(k) / 16 * 2 * .pi
+                let p = CameraTransform(cam).toLonLat(x + r * 0.999999 * cos(a), y + r * 0.999999 * sin(a))
+                XCTAssertTrue(p.lon >= box.minLon && p.lon <= box.maxLon && p.lat >= box.minLat && p.lat <= box.maxLat,
+                              "a point of the disc is outside its box at bearing \(cam.bearingDeg)")
+            }
+        }
+    }
+
     func testCameraValidation() {
         let good = Camera(centerLon: 0, centerLat: 0, zoom: 3, width: 10, height: 10)
         XCTAssertNoThrow(try good.validate())

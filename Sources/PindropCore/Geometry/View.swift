@@ -58,8 +58,20 @@ public enum View {
         }
     }
 
+    /// A lon/lat box covering the screen disc of radius r around (x, y). The camera turns the
+    /// screen by a rotation, which keeps the disc a disc: its box is the world square ±r around
+    /// the centre at any bearing (a turned screen square would cover up to twice the area).
+    @inline(__always)
+    public func discBox(x: Double, y: Double, r: Double) -> GeoBox? {
+        guard case .camera(let c) = self else { return box(x0: x - r, y0: y - r, x1: x + r, y1: y + r) }
+        let w = c.toWorld(x, y)
+        let nw = WebMercator.unproject(x: w.lon - r, y: w.lat - r, worldSize: c.worldSize)
+        let se = WebMercator.unproject(x: w.lon + r, y: w.lat + r, worldSize: c.worldSize)
+        return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
+    }
+
     /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1]. Allocation-free: it runs
-    /// on every hit test.
+    /// on every frame.
     public func box(x0: Double, y0: Double, x1: Double, y1: Double) -> GeoBox? {
         switch self {
         case .camera(let c):
