@@ -16,7 +16,7 @@ export PINDROP_LIBRARY ?= $(CURDIR)/$(LIB)
 APT_PACKAGES = libgeos-dev pkg-config
 PIP_PACKAGES = numpy pytest pyproj matplotlib
 
-.PHONY: all deps build test test-swift test-c test-python demo bench install clean
+.PHONY: all deps build test test-swift test-c test-python test-install demo bench install clean
 
 all: build
 
@@ -30,7 +30,7 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test: build test-swift test-c test-python
+test: build test-swift test-c test-python test-install
 	@echo "all tests passed"
 
 test-swift: deps
@@ -48,6 +48,15 @@ test-c: build
 
 test-python: build
 	$(PYTHON) -m pytest -q bindings/python/tests
+
+# Installs into a scratch prefix and builds a program the way a user would, with pkg-config.
+INSTALL_TEST = $(CURDIR)/.build/install-test
+test-install: build
+	@rm -rf $(INSTALL_TEST)
+	@$(MAKE) --no-print-directory install PREFIX=$(INSTALL_TEST) >/dev/null
+	$(CC) -std=c99 $(CWARN) Tests/install/app.c -o $(INSTALL_TEST)/app \
+	  $$(PKG_CONFIG_PATH=$(INSTALL_TEST)/lib/pkgconfig pkg-config --cflags --libs pindrop)
+	$(INSTALL_TEST)/app
 
 demo: build
 	$(PYTHON) examples/demo.py --out $(OUT)

@@ -25,6 +25,11 @@ let package = Package(
 )
 
 // Export only the pindrop_* symbols of the C contract from libpindrop.so.
+// Release builds skip the run-time exclusivity checks of class properties (swift_beginAccess on
+// every pin read in a query): benchmarks/bench_core.c measured them at about a tenth of a hit test.
+for t in package.targets where ["PindropCore", "PindropIndex", "Pindrop"].contains(t.name) {
+    t.swiftSettings = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+}
 package.targets.first { $0.name == "Pindrop" }!.linkerSettings = [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/include/pindrop.exports"]),
 ]

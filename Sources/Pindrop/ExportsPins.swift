@@ -114,7 +114,8 @@ public func pindrop_map_hit_test(_ map: OpaquePointer?, _ x: Double, _ y: Double
     call(map) { m throws(PindropError) in
         let out = try required(outID, "out_id")
         guard let id = try m.hitTest(x: x, y: y) else {
-            throw PindropError(.notFound, "no pin within hit_radius of (\(x), \(y))")
+            // A constant message: a miss is an ordinary answer and must stay cheap.
+            throw PindropError(.notFound, "no pin within hit_radius of the point")
         }
         out.pointee = id
     }

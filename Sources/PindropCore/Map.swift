@@ -102,21 +102,26 @@ public final class Map {
     public func addMany(ids: UnsafeBufferPointer<Int64>, lonlat: UnsafeBufferPointer<Double>) throws(PindropError) {
         let n = ids.count
         guard lonlat.count == 2 * n else { throw .invalid("add_many needs 2n coordinates") }
-        var seen = Set<Int64>(minimumCapacity: n)
         for i in 0..<n {
-            let id = ids[i]
-            guard id != noID else { throw .invalid("ids[\(i)] is PINDROP_NO_ID") }
-            try checkLonLat(lonlat[2 * i], lonlat[2 * i + 1], "pin \(i) (id \(id))")
-            guard !pins.contains(id) else { throw PindropError(.duplicateID, "ids[\(i)] = \(id) already exists on the map") }
-            guard seen.insert(id).inserted else { throw PindropError(.duplicateID, "ids[\(i)] = \(id) appears twice in the batch") }
+            guard ids[i] != noID else { throw .invalid("ids[\(i)] is PINDROP_NO_ID") }
+            try checkLonLat(lonlat[2 * i], lonlat[2 * i + 1], "pin \(i) (id \(ids[i]))")
         }
+        // Ids are checked by inserting them (one hash probe each); a repeated id takes the
+        // batch's inserts back before failing.
+        let before = pins.capacity
         pins.reserve(n)
         var slots = [Int32](); slots.reserveCapacity(n)
         var lons = [Double](); lons.reserveCapacity(n)
         var lats = [Double](); lats.reserveCapacity(n)
         for i in 0..<n {
             let x = lonlat[2 * i], y = lonlat[2 * i + 1]
-            slots.append(pins.insert(id: ids[i], lon: x, lat: y)); lons.append(x); lats.append(y)
+            guard let s = pins.insertIfNew(id: ids[i], lon: x, lat: y) else {
+                pins.undoInserts(slots, previousCapacity: before)
+                throw PindropError(.duplicateID, pins.contains(ids[i])
+                    ? "ids[\(i)] = \(ids[i]) already exists on the map"
+                    : "ids[\(i)] = \(ids[i]) appears twice in the batch")
+            }
+            slots.append(s); lons.append(x); lats.append(y)
         }
         index.insert(slots: slots, lon: lons, lat: lats)
         pinsAdded(slots)
@@ -235,18 +240,35 @@ public final class Map {
     }
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
-        let r = options.hitRadius
-        guard let box = view.box(x0: x - r, y0: y - r, x1: x + r, y1: y + r) else { return nil }
-        candidates.removeAll(keepingCapacity: true)
-        drawnCandidates(box, into: &candidates)
+        let r = options.hitRadius, r2 = r * r
+        guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
+        // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
+        // and no exclusive access to the map held while the index fills it.
+        var found = candidates
+        candidates = []
+        defer { candidates = found }
+        found.removeAll(keepingCapacity: true)
+        drawnCandidates(box, into: &found)
         var best: Int32 = -1
-        var bestD2 = r * r
-        for s in candidates {
-            let p = drawnPosition(s)
-            guard let q = view.toScreen(p.lon, p.lat) else { continue }
+        var bestD2 = r2
+        @inline(__always) func consider(_ s: Int32, _ q: (x: Double, y: Double)) {
             let d2 = (q.x - x) * (q.x - x) + (q.y - y) * (q.y - y)
-            if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) {
-                if d2 <= r * r { best = s; bestD2 = d2 }
+            if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) { best = s; bestD2 = d2 }
+        }
+        if case .camera(let c) = view {
+            // Pins stacked on one coordinate come out of the index together: project each
+            // coordinate once.
+            var last = (lon: Double.nan, lat: Double.nan), q = (x: 0.0, y: 0.0)
+            for s in found {
+                let p = drawnPosition(s)
+                if p.lon != last.lon || p.lat != last.lat { q = c.toScreen(p.lon, p.lat); last = p }
+                consider(s, q)
+            }
+        } else {
+            for s in found {
+                let p = drawnPosition(s)
+                guard let q = view.toScreen(p.lon, p.lat) else { continue }
+                consider(s, q)
             }
         }
         return best < 0 ? nil : pins.id(best)
@@ -298,13 +320,14 @@ public final class Map {
     /// order, and returns their number.
     @discardableResult
     public func frame(time: Double) throws(PindropError) -> Int {
-        try advance(to: time)
-        frameViews.removeAll(keepingCapacity: true)
+        try checkTime(time)
         let r = options.hitRadius
         let w = view.width, h = view.height
         guard let box = view.box(x0: -r, y0: -r, x1: w + r, y1: h + r) else {
             throw .invalid("the host projection failed for the viewport")
         }
+        try advance(to: time)  // only once nothing can fail: a failed call changes nothing
+        frameViews.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         drawnCandidates(box, into: &candidates)
         dedupe(&candidates)

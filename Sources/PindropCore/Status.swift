@@ -26,15 +26,15 @@ public struct PindropError: Error, Sendable, Equatable {
 
 /// Checks shared by every entry point that takes a coordinate.
 @inline(__always)
-func checkLonLat(_ lon: Double, _ lat: Double, _ what: String = "coordinate") throws(PindropError) {
+func checkLonLat(_ lon: Double, _ lat: Double, _ what: @autoclosure () -> String = "coordinate") throws(PindropError) {
     guard lon.isFinite, lat.isFinite else {
-        throw .invalid("\(what) (\(lon), \(lat)) is not finite")
+        throw .invalid("\(what()) (\(lon), \(lat)) is not finite")
     }
     guard lon >= -180, lon <= 180 else {
-        throw .invalid("\(what): longitude \(lon) is outside [-180, 180]")
+        throw .invalid("\(what()): longitude \(lon) is outside [-180, 180]")
     }
     guard lat >= -90, lat <= 90 else {
-        throw .invalid("\(what): latitude \(lat) is outside [-90, 90]")
+        throw .invalid("\(what()): latitude \(lat) is outside [-90, 90]")
     }
 }
 

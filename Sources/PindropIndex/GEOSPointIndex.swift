@@ -8,15 +8,16 @@ import PindropCore
 ///  - `main`: a tree of (almost) every pin, bulk-loaded and built once;
 ///  - `small`: a tree of the pins changed since `main` was built, rebuilt from scratch when the
 ///    tail overflows;
-///  - `tail`: the latest changes, scanned linearly.
+///  - `tail`: the latest changes with their coordinates inline, sorted by longitude (one entry
+///    per slot, always current): a query binary-searches its longitude range and reads only that.
 /// Each slot records which tier holds its current position; hits from any other tier are stale
 /// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
 /// `smallLimit`. See docs/index.md for the measurements behind the limits.
 public final class GEOSPointIndex: SpatialIndex {
     enum Tier: UInt8 { case none = 0, main, small, tail }
 
-    public static var defaultTailLimit = 64
-    public static var defaultSmallLimit = 16384
+    public static var defaultTailLimit = 4096
+    public static var defaultSmallLimit = 65536
 
     let context: GEOSContext
     var ctx: GEOSContextHandle_t { context.handle }
@@ -36,7 +37,8 @@ public final class GEOSPointIndex: SpatialIndex {
     private var mainBuilt = false
     private var small: OpaquePointer?
     private var smallSlots: [Int32] = []
-    private var tail: [Int32] = []
+    private struct TailEntry { var slot: Int32; var lon, lat: Double }
+    private var tail: [TailEntry] = []
 
     /// How often each tier was rebuilt (for the benchmarks and docs).
     public private(set) var mainRebuilds = 0
@@ -75,46 +77,64 @@ public final class GEOSPointIndex: SpatialIndex {
     public func insert(slots: [Int32], lon xs: [Double], lat ys: [Double]) {
         guard !slots.isEmpty else { return }
         if let m = slots.max() { grow(to: m) }
-        // Before the main tree has been queried GEOS accepts inserts: bulk loads go straight in.
-        let direct = !mainBuilt && slots.count > tailLimit
-        if direct && main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
-        for i in slots.indices {
-            let s = Int(slots[i])
-            if tier[s] == Tier.none.rawValue { live += 1 }
-            lon[s] = xs[i]; lat[s] = ys[i]
-            if direct && !hasMainEntry[s] {
-                hasMainEntry[s] = true
-                insertPoint(main!, slots[i], xs[i], ys[i])
-                mainEntries += 1
-                tier[s] = Tier.main.rawValue
-            } else if tier[s] != Tier.tail.rawValue {
-                pushTail(slots[i])
-            }
-        }
+        for i in slots.indices { place(slots[i], xs[i], ys[i]) }
         compactIfNeeded()
     }
 
     public func set(_ slot: Int32, lon x: Double, lat y: Double) {
         grow(to: slot)
+        place(slot, x, y)
+        compactIfNeeded()
+    }
+
+    /// Records a slot's position. Until the main tree is first queried GEOS accepts inserts, so a
+    /// slot goes straight into it (once: a second entry for the slot would be reported twice);
+    /// after that, changes go to the tail.
+    @inline(__always)
+    private func place(_ slot: Int32, _ x: Double, _ y: Double) {
         let s = Int(slot)
         if tier[s] == Tier.none.rawValue { live += 1 }
         lon[s] = x; lat[s] = y
-        if tier[s] != Tier.tail.rawValue { pushTail(slot) }
-        compactIfNeeded()
+        if !mainBuilt && !hasMainEntry[s] {
+            if main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
+            if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
+            hasMainEntry[s] = true
+            insertPoint(main!, slot, x, y)
+            mainEntries += 1
+            tier[s] = Tier.main.rawValue
+        } else {
+            putInTail(slot, x, y)
+        }
     }
 
     public func remove(_ slot: Int32) {
         let s = Int(slot)
         guard s < tier.count, tier[s] != Tier.none.rawValue else { return }
-        if tier[s] == Tier.tail.rawValue, let i = tail.lastIndex(of: slot) { tail.remove(at: i) }
+        if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
         tier[s] = Tier.none.rawValue
         live -= 1
     }
 
-    @inline(__always)
-    private func pushTail(_ slot: Int32) {
+    /// Records the slot's new position in the tail, which stays sorted by longitude.
+    private func putInTail(_ slot: Int32, _ x: Double, _ y: Double) {
+        if tier[Int(slot)] == Tier.tail.rawValue { dropFromTail(slot) }
         tier[Int(slot)] = Tier.tail.rawValue
-        tail.append(slot)
+        tail.insert(TailEntry(slot: slot, lon: x, lat: y), at: tailLowerBound(x))
+    }
+
+    private func dropFromTail(_ slot: Int32) {
+        if let i = tail.firstIndex(where: { $0.slot == slot }) { tail.remove(at: i) }
+    }
+
+    /// The first tail position whose longitude is >= lon.
+    @inline(__always)
+    private func tailLowerBound(_ lon: Double) -> Int {
+        var lo = 0, hi = tail.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tail[mid].lon < lon { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     private func compactIfNeeded() {
@@ -123,12 +143,12 @@ public final class GEOSPointIndex: SpatialIndex {
         var moved: [Int32] = []
         moved.reserveCapacity(smallSlots.count + tail.count)
         for s in smallSlots where tier[Int(s)] == Tier.small.rawValue { moved.append(s) }
-        for s in tail where tier[Int(s)] == Tier.tail.rawValue {
-            tier[Int(s)] = Tier.small.rawValue  // also dedupes repeated tail entries
-            moved.append(s)
+        for e in tail {
+            tier[Int(e.slot)] = Tier.small.rawValue
+            moved.append(e.slot)
         }
         tail.removeAll(keepingCapacity: true)
-        if moved.count > smallLimit || (main == nil && moved.count > tailLimit) {
+        if moved.count > smallLimit || main == nil {
             rebuildMain()
             return
         }
@@ -184,30 +204,39 @@ public final class GEOSPointIndex: SpatialIndex {
                     withUnsafeMutablePointer(to: &out) { o in
                         var q = Query(minX: box.minLon, minY: box.minLat, maxX: box.maxLon, maxY: box.maxLat,
                                       want: 0, tier: t.baseAddress!, lon: xs.baseAddress!, lat: ys.baseAddress!, out: o)
-                        var rect: OpaquePointer?
-                        if let main {
-                            rect = GEOSGeom_createRectangle_r(ctx, box.minLon, box.minLat, box.maxLon, box.maxLat)
-                            q.want = Tier.main.rawValue
-                            queryTree(main, rect!, &q)
-                            mainBuilt = true
-                        }
-                        if let small {
-                            if rect == nil { rect = GEOSGeom_createRectangle_r(ctx, box.minLon, box.minLat, box.maxLon, box.maxLat) }
-                            q.want = Tier.small.rawValue
-                            queryTree(small, rect!, &q)
-                        }
-                        if let rect { GEOSGeom_destroy_r(ctx, rect) }
-                        for s in tail {
-                            let i = Int(s)
-                            if t[i] == Tier.tail.rawValue, xs[i] >= box.minLon, xs[i] <= box.maxLon,
-                               ys[i] >= box.minLat, ys[i] <= box.maxLat {
-                                o.pointee.append(s)
+                        if main != nil || small != nil, let rect = queryEnvelope(box) {
+                            if let main {
+                                q.want = Tier.main.rawValue
+                                queryTree(main, rect, &q)
+                                mainBuilt = true
                             }
+                            if let small {
+                                q.want = Tier.small.rawValue
+                                queryTree(small, rect, &q)
+                            }
+                            GEOSGeom_destroy_r(ctx, rect)
+                        }
+                        var i = tailLowerBound(box.minLon)
+                        while i < tail.count && tail[i].lon <= box.maxLon {
+                            if tail[i].lat >= box.minLat && tail[i].lat <= box.maxLat { o.pointee.append(tail[i].slot) }
+                            i += 1
                         }
                     }
                 }
             }
         }
+    }
+
+    /// A geometry whose envelope is the box, as cheap as GEOS allows: a two-point line string
+    /// from the corners (two allocations fewer than a rectangle polygon).
+    @inline(__always)
+    private func queryEnvelope(_ box: GeoBox) -> OpaquePointer? {
+        var corners = (box.minLon, box.minLat, box.maxLon, box.maxLat)
+        let seq = withUnsafePointer(to: &corners) {
+            $0.withMemoryRebound(to: Double.self, capacity: 4) { GEOSCoordSeq_copyFromBuffer_r(ctx, $0, 2, 0, 0) }
+        }
+        guard let seq else { return nil }
+        return GEOSGeom_createLineString_r(ctx, seq)
     }
 
     private func queryTree(_ tree: OpaquePointer, _ rect: OpaquePointer, _ q: inout Query) {
@@ -216,9 +245,12 @@ public final class GEOSPointIndex: SpatialIndex {
                 guard let item, let user else { return }
                 let q = user.assumingMemoryBound(to: Query.self)
                 let s = Int(bitPattern: item) - 1
-                let p = q.pointee
-                if p.tier[s] == p.want, p.lon[s] >= p.minX, p.lon[s] <= p.maxX, p.lat[s] >= p.minY, p.lat[s] <= p.maxY {
-                    p.out.pointee.append(Int32(truncatingIfNeeded: s))
+                // A tree entry is current exactly when the slot's tier is still this tree's: any
+                // change since the tree was built moved the slot to the tail. Its envelope is then
+                // the point itself, which GEOS has already tested against the box, so the slot's
+                // coordinates need not be read again (they would cost a cache miss per hit).
+                if q.pointee.tier[s] == q.pointee.want {
+                    q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
                 }
             }, qp)
         }
@@ -227,6 +259,6 @@ public final class GEOSPointIndex: SpatialIndex {
     public var approximateBytes: Int {
         // STRtree nodes: an envelope (32 bytes) and two pointers per leaf, ~1/9 more for inner nodes.
         let nodes = (mainEntries + smallSlots.count) * 10 / 9
-        return nodes * 48 + tier.capacity * 18 + (tail.capacity + smallSlots.capacity) * 4
+        return nodes * 48 + tier.capacity * 18 + tail.capacity * 24 + smallSlots.capacity * 4
     }
 }

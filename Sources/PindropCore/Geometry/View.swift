@@ -58,46 +58,69 @@ public enum View {
         }
     }
 
-    /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1].
+    /// A lon/lat box covering the screen disc of radius r around (x, y). The camera turns the
+    /// screen by a rotation, which keeps the disc a disc: its box is the world square ±r around
+    /// the centre at any bearing (a turned screen square would cover up to twice the area).
+    @inline(__always)
+    public func discBox(x: Double, y: Double, r: Double) -> GeoBox? {
+        guard case .camera(let c) = self else { return box(x0: x - r, y0: y - r, x1: x + r, y1: y + r) }
+        let w = c.toWorld(x, y)
+        let nw = WebMercator.unproject(x: w.lon - r, y: w.lat - r, worldSize: c.worldSize)
+        let se = WebMercator.unproject(x: w.lon + r, y: w.lat + r, worldSize: c.worldSize)
+        return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
+    }
+
+    /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1]. Allocation-free: it runs
+    /// on every frame.
     public func box(x0: Double, y0: Double, x1: Double, y1: Double) -> GeoBox? {
         switch self {
         case .camera(let c):
             // The camera maps screen to Mercator by a similarity, and Mercator to lon/lat
             // monotonically per axis, so the corners bound the rectangle.
-            return cornersBox([(x0, y0), (x1, y0), (x0, y1), (x1, y1)], pad: 0, c: c)
-        case .host:
-            // A host projection may bend: sample the edges too and pad the result.
-            var pts: [(Double, Double)] = []
+            // Bound the corners in world points (cheap arithmetic), then unproject only the two
+            // extreme latitudes: longitude is linear in world x.
+            var b = BoxAccumulator()
+            b.add(c.toWorld(x0, y0)); b.add(c.toWorld(x1, y0))
+            b.add(c.toWorld(x0, y1)); b.add(c.toWorld(x1, y1))
+            let nw = WebMercator.unproject(x: b.minLon, y: b.minLat, worldSize: c.worldSize)
+            let se = WebMercator.unproject(x: b.maxLon, y: b.maxLat, worldSize: c.worldSize)
+            return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
+        case .host(let h):
+            // A host projection may bend: sample the edges too and pad the result. A host gives
+            // longitudes in [-180, 180]: a view across the antimeridian shows up as a spread of
+            // more than 180°, so the box is also accumulated with western longitudes shifted by 360.
+            var plain = BoxAccumulator(), shifted = BoxAccumulator()
+            func add(_ px: Double, _ py: Double) -> Bool {
+                guard let p = h.unproject(px, py), p.lon.isFinite, p.lat.isFinite else { return false }
+                plain.add(p)
+                shifted.add((p.lon < 0 ? p.lon + 360 : p.lon, p.lat))
+                return true
+            }
             let n = 8
             for i in 0...n {
                 let t = Double(i) / Double(n)
                 let x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t
-                pts.append((x, y0)); pts.append((x, y1)); pts.append((x0, y)); pts.append((x1, y))
+                guard add(x, y0), add(x, y1), add(x0, y), add(x1, y) else { return nil }
             }
-            return cornersBox(pts, pad: 0.1, c: nil)
+            return plain.maxLon - plain.minLon > 180 ? shifted.box(pad: 0.1) : plain.box(pad: 0.1)
         }
     }
+}
 
-    private func cornersBox(_ pts: [(Double, Double)], pad: Double, c: CameraTransform?) -> GeoBox? {
-        var minLon = Double.infinity, maxLon = -Double.infinity
-        var minLat = Double.infinity, maxLat = -Double.infinity
-        var lons: [Double] = []
-        for (x, y) in pts {
-            guard let p = toLonLatUnwrapped(x, y) else { return nil }
-            lons.append(p.lon)
-            minLat = min(minLat, p.lat); maxLat = max(maxLat, p.lat)
-        }
-        if c != nil {
-            minLon = lons.min()!; maxLon = lons.max()!
-        } else {
-            // A host gives longitudes in [-180, 180]: a view across the antimeridian shows up as a
-            // spread of more than 180°; shift the western ones by 360.
-            let lo = lons.min()!, hi = lons.max()!
-            if hi - lo > 180 {
-                let shifted = lons.map { $0 < 0 ? $0 + 360 : $0 }
-                minLon = shifted.min()!; maxLon = shifted.max()!
-            } else { minLon = lo; maxLon = hi }
-        }
+/// The running bounds of a few (lon, lat) points.
+struct BoxAccumulator {
+    var minLon = Double.infinity, maxLon = -Double.infinity
+    var minLat = Double.infinity, maxLat = -Double.infinity
+
+    @inline(__always)
+    mutating func add(_ p: (lon: Double, lat: Double)) {
+        minLon = min(minLon, p.lon); maxLon = max(maxLon, p.lon)
+        minLat = min(minLat, p.lat); maxLat = max(maxLat, p.lat)
+    }
+
+    /// The bounds grown by `pad` times their size on each side.
+    @inline(__always)
+    func box(pad: Double) -> GeoBox {
         let padLon = (maxLon - minLon) * pad, padLat = (maxLat - minLat) * pad
         return GeoBox(minLon: minLon - padLon, minLat: minLat - padLat, maxLon: maxLon + padLon, maxLat: maxLat + padLat)
     }
@@ -134,10 +157,16 @@ public struct CameraTransform: Sendable {
     /// (lon, lat) under a screen point; the longitude is not wrapped.
     @inline(__always)
     public func toLonLat(_ x: Double, _ y: Double) -> (lon: Double, lat: Double) {
+        let w = toWorld(x, y)
+        return WebMercator.unproject(x: w.lon, y: w.lat, worldSize: worldSize)
+    }
+
+    /// The world point (Mercator points, unwrapped) under a screen point, labelled (lon, lat) so
+    /// that a `BoxAccumulator` can bound it.
+    @inline(__always)
+    func toWorld(_ x: Double, _ y: Double) -> (lon: Double, lat: Double) {
         let sx = x - halfW, sy = y - halfH
-        let dx = sx * cosB - sy * sinB
-        let dy = sx * sinB + sy * cosB
-        return WebMercator.unproject(x: centerX + dx, y: centerY + dy, worldSize: worldSize)
+        return (centerX + sx * cosB - sy * sinB, centerY + sx * sinB + sy * cosB)
     }
 }
 

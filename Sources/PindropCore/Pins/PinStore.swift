@@ -45,6 +45,37 @@ public struct PinStore {
         return slot
     }
 
+    /// Adds a pin unless its id is already here (then nothing changes and the result is nil).
+    /// One hash probe: the bulk load of a large batch depends on it.
+    @inline(__always)
+    public mutating func insertIfNew(id: Int64, lon x: Double, lat y: Double) -> Int32? {
+        let slot = free.last ?? Int32(truncatingIfNeeded: ids.count)
+        if let old = slotOf.updateValue(slot, forKey: id) {
+            slotOf[id] = old
+            return nil
+        }
+        if free.popLast() != nil {
+            ids[Int(slot)] = id; lon[Int(slot)] = x; lat[Int(slot)] = y; bits[Int(slot)] = 1
+        } else {
+            ids.append(id); lon.append(x); lat.append(y); bits.append(1)
+        }
+        return slot
+    }
+
+    /// Takes back the latest inserts (a batch that failed half-way), given their slots in the
+    /// order they were made and `capacity` before them: the store is as it was, free list included.
+    public mutating func undoInserts(_ slots: [Int32], previousCapacity: Int) {
+        for s in slots.reversed() {
+            slotOf[ids[Int(s)]] = nil
+            if Int(s) >= previousCapacity {
+                ids.removeLast(); lon.removeLast(); lat.removeLast(); bits.removeLast()
+            } else {
+                bits[Int(s)] = 0
+                free.append(s)
+            }
+        }
+    }
+
     public mutating func remove(_ slot: Int32) {
         slotOf[ids[Int(slot)]] = nil
         bits[Int(slot)] = 0
