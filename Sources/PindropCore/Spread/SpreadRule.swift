@@ -235,6 +235,67 @@ struct CellTable {
     }
 }
 
+/// An open-addressing hash table from an exact coordinate to an Int32 value that stores only the
+/// value (4 bytes an entry, so a table for a million points stays small): the coordinate a value
+/// stands for is read back through `coordinate`. Equal numbers are one key (-0.0 and 0.0 too).
+struct CoordinateTable {
+    private var values: [Int32]
+    private var mask: Int
+    private var count = 0
+
+    init(expected: Int) {
+        var cap = 16
+        while cap < expected * 2 { cap <<= 1 }
+        values = [Int32](repeating: -1, count: cap)
+        mask = cap - 1
+    }
+
+    @inline(__always)
+    private static func hash(_ x: Double, _ y: Double) -> Int {
+        CellTable.hash(((x + 0).bitPattern, (y + 0).bitPattern))
+    }
+
+    /// The value stored for (x, y), or nil.
+    @inline(__always)
+    func find(_ x: Double, _ y: Double, coordinate: (Int32) -> (Double, Double)) -> Int32? {
+        var i = CoordinateTable.hash(x, y) & mask
+        while values[i] >= 0 {
+            let c = coordinate(values[i])
+            if c.0 == x && c.1 == y { return values[i] }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// The value stored for (x, y); stores `value` first when the coordinate is new (the caller
+    /// must then make `coordinate(value)` answer (x, y)).
+    @inline(__always)
+    mutating func findOrInsert(_ x: Double, _ y: Double, _ value: Int32, coordinate: (Int32) -> (Double, Double)) -> Int32 {
+        if (count + 1) * 2 > values.count { grow(coordinate: coordinate) }
+        var i = CoordinateTable.hash(x, y) & mask
+        while values[i] >= 0 {
+            let c = coordinate(values[i])
+            if c.0 == x && c.1 == y { return values[i] }
+            i = (i + 1) & mask
+        }
+        values[i] = value
+        count += 1
+        return value
+    }
+
+    private mutating func grow(coordinate: (Int32) -> (Double, Double)) {
+        let old = values
+        values = [Int32](repeating: -1, count: old.count * 2)
+        mask = values.count - 1
+        for v in old where v >= 0 {
+            let c = coordinate(v)
+            var i = CoordinateTable.hash(c.0, c.1) & mask
+            while values[i] >= 0 { i = (i + 1) & mask }
+            values[i] = v
+        }
+    }
+}
+
 /// Group leaders bucketed in a grid over points on the unit sphere in 3-D, whose cells are at
 /// least twice the chord of the tolerance: every point within the tolerance of a query lies in one
 /// of the (at most 8) cells that the cube of half-side one chord around the query touches. No
