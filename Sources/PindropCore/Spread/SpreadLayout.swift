@@ -291,81 +291,77 @@ extension Map {
     /// Tolerance 0, a bulk add: the batch's pins (ungrouped, in ascending id order) join the groups
     /// of their exact coordinates. The result is what joining them one by one gives (every
     /// coordinate has one group, all its pins in id order), reached with one hash pass over the
-    /// batch: the batch is grouped by coordinate first, then each coordinate shared by several
-    /// pins, or already on the map, gets its group record. No index query per pin.
+    /// batch: each pin finds the first batch pin at its coordinate, and only coordinates shared by
+    /// several pins, or already on the map, get a group record. No index query per pin, and
+    /// scratch memory of 4 bytes per pin plus the table's 8 bytes per entry.
     private func spreadJoinExact(_ order: [Int32]) {
         let n = order.count
         guard n > 0 else { return }
-        // Batch groups: `local[i]` numbers the distinct coordinates in order of first appearance;
-        // `lead[g]` is the batch position of group g's first (lowest-id) pin.
-        var local = [Int32](repeating: 0, count: n)
-        var lead: [Int32] = []
-        var size: [Int32] = []
+        // firstOf[i]: the batch position of the first (lowest-id) pin at pin i's coordinate.
+        var firstOf = [Int32](repeating: 0, count: n)
         var table = CoordinateTable(expected: n)
         pins.lon.withUnsafeBufferPointer { xs in
             pins.lat.withUnsafeBufferPointer { ys in
-                for i in 0..<n {
-                    let s = Int(order[i])
-                    let x = xs[s], y = ys[s]
-                    let g = table.findOrInsert(x, y, Int32(lead.count)) { v in
-                        let l = Int(v) < lead.count ? Int(order[Int(lead[Int(v)])]) : s
-                        return (xs[l], ys[l])
+                order.withUnsafeBufferPointer { o in
+                    firstOf.withUnsafeMutableBufferPointer { f in
+                        for i in 0..<n {
+                            let s = Int(o[i])
+                            f[i] = table.findOrInsert(xs[s], ys[s], Int32(i)) { v in
+                                let l = Int(o[Int(v)])
+                                return (xs[l], ys[l])
+                            }
+                        }
                     }
-                    if Int(g) == lead.count { lead.append(Int32(i)); size.append(0) }
-                    local[i] = g; size[Int(g)] += 1
                 }
             }
         }
-        func leadCoordinate(_ v: Int32) -> (Double, Double) {
-            let p = pins.position(order[Int(lead[Int(v)])])
-            return (p.lon, p.lat)
-        }
-        // The pins already on the map: the first pin of the group at each batch coordinate, if any.
-        var existing = [Int32](repeating: -1, count: lead.count)
+        // The batch's stacks: first position -> the later positions, in id order.
+        var later: [Int32: [Int32]] = [:]
+        for i in 0..<n where firstOf[i] != Int32(i) { later[firstOf[i], default: []].append(Int32(i)) }
+        // The pins already on the map: the first pin of the group at a batch coordinate, by the
+        // batch position of the first batch pin there.
+        var existing: [Int32: Int32] = [:]
         let before = pins.count - n
         if before > 0 {
             if before <= 4 * n {
                 // Few enough to read them all: look each first pin's coordinate up in the table.
+                let coordinate = { (v: Int32) -> (Double, Double) in
+                    let p = self.pins.position(order[Int(v)])
+                    return (p.lon, p.lat)
+                }
                 for e in 0..<pins.capacity {
                     let c = Int32(e)
                     guard pins.isAlive(c), spread.groupOf[e] != SpreadLayout.ungrouped, isFirstPin(c) else { continue }
                     let p = pins.position(c)
-                    if let g = table.find(p.lon, p.lat, coordinate: leadCoordinate) { existing[Int(g)] = c }
+                    if let f = table.find(p.lon, p.lat, coordinate: coordinate) { existing[f] = c }
                 }
             } else {
                 // A small batch on a large map: one index query per distinct coordinate.
                 var found = spread.scratch
                 spread.scratch = []
-                for g in 0..<lead.count {
-                    let (x, y) = pins.position(order[Int(lead[g])])
+                for i in 0..<n where firstOf[i] == Int32(i) {
+                    let (x, y) = pins.position(order[i])
                     found.removeAll(keepingCapacity: true)
                     GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y).split { index.query($0, into: &found) }
                     for c in found where spread.groupOf[Int(c)] != SpreadLayout.ungrouped && isFirstPin(c) {
                         let l = pins.position(c)
-                        if l.lon == x && l.lat == y { existing[g] = c }
+                        if l.lon == x && l.lat == y { existing[Int32(i)] = c }
                     }
                 }
                 spread.scratch = found
             }
         }
-        // Each batch group's pins in id order, by a counting sort over the groups.
-        var start = [Int32](repeating: 0, count: lead.count + 1)
-        for g in 0..<lead.count { start[g + 1] = start[g] &+ size[g] }
-        var fill = start
-        var sorted = [Int32](repeating: 0, count: n)
-        for i in 0..<n {
-            let g = Int(local[i])
-            sorted[Int(fill[g])] = order[i]; fill[g] &+= 1
-        }
-        for g in 0..<lead.count {
-            let added = sorted[Int(start[g])..<Int(start[g + 1])]
-            let e = existing[g]
-            if e < 0 {
-                if added.count == 1 {
-                    spread.groupOf[Int(added[added.startIndex])] = SpreadLayout.alone
-                } else {
-                    spreadLayoutChanged(spreadNewGroup(Array(added)))
-                }
+        for i in 0..<n where firstOf[i] == Int32(i) {
+            let more = later[Int32(i)]
+            let e = existing[Int32(i)]
+            if more == nil && e == nil {
+                spread.groupOf[Int(order[i])] = SpreadLayout.alone
+                continue
+            }
+            var added: [Int32] = [order[i]]
+            if let more { for j in more { added.append(order[Int(j)]) } }
+            guard let e else {
+                spreadLayoutChanged(spreadNewGroup(added))
                 continue
             }
             let eg = spread.groupOf[Int(e)]
@@ -373,9 +369,9 @@ extension Map {
             // Merge two id-ordered lists.
             var merged: [Int32] = []
             merged.reserveCapacity(old.count + added.count)
-            var a = 0, b = added.startIndex
-            while a < old.count || b < added.endIndex {
-                if b == added.endIndex || (a < old.count && pins.id(old[a]) < pins.id(added[b])) {
+            var a = 0, b = 0
+            while a < old.count || b < added.count {
+                if b == added.count || (a < old.count && pins.id(old[a]) < pins.id(added[b])) {
                     merged.append(old[a]); a += 1
                 } else {
                     merged.append(added[b]); b += 1

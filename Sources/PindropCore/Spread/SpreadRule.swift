@@ -235,18 +235,20 @@ struct CellTable {
     }
 }
 
-/// An open-addressing hash table from an exact coordinate to an Int32 value that stores only the
-/// value (4 bytes an entry, so a table for a million points stays small): the coordinate a value
-/// stands for is read back through `coordinate`. Equal numbers are one key (-0.0 and 0.0 too).
+/// An open-addressing hash table from an exact coordinate to an Int32 value that stores the value
+/// and 32 bits of the coordinate's hash (8 bytes an entry, so a table for a million points stays
+/// small): the coordinate a value stands for is read back through `coordinate` only when the hash
+/// bits match. Equal numbers are one key (-0.0 and 0.0 too).
 struct CoordinateTable {
-    private var values: [Int32]
+    private static let empty = UInt64.max
+    private var entries: [UInt64]   // hash bits << 32 | value
     private var mask: Int
     private var count = 0
 
     init(expected: Int) {
         var cap = 16
         while cap < expected * 2 { cap <<= 1 }
-        values = [Int32](repeating: -1, count: cap)
+        entries = [UInt64](repeating: CoordinateTable.empty, count: cap)
         mask = cap - 1
     }
 
@@ -258,40 +260,53 @@ struct CoordinateTable {
     /// The value stored for (x, y), or nil.
     @inline(__always)
     func find(_ x: Double, _ y: Double, coordinate: (Int32) -> (Double, Double)) -> Int32? {
-        var i = CoordinateTable.hash(x, y) & mask
-        while values[i] >= 0 {
-            let c = coordinate(values[i])
-            if c.0 == x && c.1 == y { return values[i] }
+        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
+        var i = h & mask
+        while entries[i] != CoordinateTable.empty {
+            let e = entries[i]
+            if e >> 32 == tag {
+                let v = Int32(truncatingIfNeeded: e)
+                let c = coordinate(v)
+                if c.0 == x && c.1 == y { return v }
+            }
             i = (i + 1) & mask
         }
         return nil
     }
 
-    /// The value stored for (x, y); stores `value` first when the coordinate is new (the caller
-    /// must then make `coordinate(value)` answer (x, y)).
+    /// The value stored for (x, y); stores `value` (>= 0) first when the coordinate is new (the
+    /// caller must then make `coordinate(value)` answer (x, y)).
     @inline(__always)
     mutating func findOrInsert(_ x: Double, _ y: Double, _ value: Int32, coordinate: (Int32) -> (Double, Double)) -> Int32 {
-        if (count + 1) * 2 > values.count { grow(coordinate: coordinate) }
-        var i = CoordinateTable.hash(x, y) & mask
-        while values[i] >= 0 {
-            let c = coordinate(values[i])
-            if c.0 == x && c.1 == y { return values[i] }
-            i = (i + 1) & mask
+        if (count + 1) * 2 > entries.count { grow(coordinate: coordinate) }
+        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
+        let m = mask
+        return entries.withUnsafeMutableBufferPointer { e -> Int32 in
+            var i = h & m
+            while e[i] != CoordinateTable.empty {
+                if e[i] >> 32 == tag {
+                    let v = Int32(truncatingIfNeeded: e[i])
+                    let c = coordinate(v)
+                    if c.0 == x && c.1 == y { return v }
+                }
+                i = (i + 1) & m
+            }
+            e[i] = tag << 32 | UInt64(UInt32(bitPattern: value))
+            count += 1
+            return value
         }
-        values[i] = value
-        count += 1
-        return value
     }
 
+    /// Doubles the table (not needed when `expected` was right), reading each coordinate back.
     private mutating func grow(coordinate: (Int32) -> (Double, Double)) {
-        let old = values
-        values = [Int32](repeating: -1, count: old.count * 2)
-        mask = values.count - 1
-        for v in old where v >= 0 {
-            let c = coordinate(v)
+        let old = entries
+        entries = [UInt64](repeating: CoordinateTable.empty, count: old.count * 2)
+        mask = entries.count - 1
+        for e in old where e != CoordinateTable.empty {
+            let c = coordinate(Int32(truncatingIfNeeded: e))
             var i = CoordinateTable.hash(c.0, c.1) & mask
-            while values[i] >= 0 { i = (i + 1) & mask }
-            values[i] = v
+            while entries[i] != CoordinateTable.empty { i = (i + 1) & mask }
+            entries[i] = e
         }
     }
 }
