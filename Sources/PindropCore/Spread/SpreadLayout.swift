@@ -315,9 +315,16 @@ extension Map {
                 }
             }
         }
-        // The batch's stacks: first position -> the later positions, in id order.
+        // The batch's stacks: first position -> the later positions, in id order. A first pin
+        // with later ones is marked by the sign bit of its own entry (a lookup for every pin
+        // would cost more than the grouping).
         var later: [Int32: [Int32]] = [:]
-        for i in 0..<n where firstOf[i] != Int32(i) { later[firstOf[i], default: []].append(Int32(i)) }
+        for i in 0..<n {
+            let f = firstOf[i] & Int32.max
+            guard f != Int32(i) else { continue }
+            later[f, default: []].append(Int32(i))
+            firstOf[Int(f)] |= Int32.min
+        }
         // The pins already on the map: the first pin of the group at a batch coordinate, by the
         // batch position of the first batch pin there.
         var existing: [Int32: Int32] = [:]
@@ -339,7 +346,7 @@ extension Map {
                 // A small batch on a large map: one index query per distinct coordinate.
                 var found = spread.scratch
                 spread.scratch = []
-                for i in 0..<n where firstOf[i] == Int32(i) {
+                for i in 0..<n where firstOf[i] & Int32.max == Int32(i) {
                     let (x, y) = pins.position(order[i])
                     found.removeAll(keepingCapacity: true)
                     GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y).split { index.query($0, into: &found) }
@@ -351,9 +358,9 @@ extension Map {
                 spread.scratch = found
             }
         }
-        for i in 0..<n where firstOf[i] == Int32(i) {
-            let more = later[Int32(i)]
-            let e = existing[Int32(i)]
+        for i in 0..<n where firstOf[i] & Int32.max == Int32(i) {
+            let more = firstOf[i] < 0 ? later[Int32(i)] : nil
+            let e = existing.isEmpty ? nil : existing[Int32(i)]
             if more == nil && e == nil {
                 spread.groupOf[Int(order[i])] = SpreadLayout.alone
                 continue
