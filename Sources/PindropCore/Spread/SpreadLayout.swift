@@ -15,11 +15,6 @@ struct SpreadLayout {
     // Per slot.
     var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
     var rank: [Int32] = []          // place in its group, in id order
-    // Drawn positions are computed when asked and remembered with the stamp of the layout they
-    // belong to: re-forming a ring of n costs O(n) integer writes, not n destination formulas.
-    var stamp: [UInt64] = []
-    var drawnLon: [Double] = []
-    var drawnLat: [Double] = []
 
     // Per group of two pins or more (numbers are reused).
     var members: [[Int32]] = []     // slots, ascending pin id
@@ -27,6 +22,10 @@ struct SpreadLayout {
     var centreLat: [Double] = []
     var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
     var frames: [RingFrame] = []
+    // Drawn positions are computed when asked and remembered per group, by rank (lon, lat
+    // interleaved; NaN until computed): re-forming a ring of n costs O(n) writes, not n
+    // destination formulas, and a pin alone costs nothing here.
+    var drawn: [[Double]] = []
     var layoutStamp: [UInt64] = []  // 0 until the group is laid out
     var nextStamp: UInt64 = 1
     var pending: [Bool] = []        // laid out at the end of a bulk add
@@ -70,11 +69,12 @@ extension Map {
         guard s < spread.groupOf.count else { return nil }
         let g = Int(spread.groupOf[s])
         guard g >= 0 else { return nil }
-        let stamp = spread.layoutStamp[g]
-        guard stamp != 0 else { return nil }
-        if spread.stamp[s] == stamp { return (spread.drawnLon[s], spread.drawnLat[s]) }
-        let p = spread.frames[g].position(Int(spread.rank[s]))
-        spread.stamp[s] = stamp; spread.drawnLon[s] = p.lon; spread.drawnLat[s] = p.lat
+        guard spread.layoutStamp[g] != 0 else { return nil }
+        let r = Int(spread.rank[s])
+        let x = spread.drawn[g][2 * r]
+        if !x.isNaN { return (x, spread.drawn[g][2 * r + 1]) }
+        let p = spread.frames[g].position(r)
+        spread.drawn[g][2 * r] = p.lon; spread.drawn[g][2 * r + 1] = p.lat
         return p
     }
 
@@ -164,9 +164,6 @@ extension Map {
         guard have < n else { return }
         spread.groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
         spread.rank.append(contentsOf: repeatElement(0, count: n - have))
-        spread.stamp.append(contentsOf: repeatElement(0, count: n - have))
-        spread.drawnLon.append(contentsOf: repeatElement(.nan, count: n - have))
-        spread.drawnLat.append(contentsOf: repeatElement(.nan, count: n - have))
     }
 
     private func spreadRings(_ k: Int) -> SpatialIndex {
@@ -195,6 +192,7 @@ extension Map {
             spread.centreLon.append(.nan); spread.centreLat.append(.nan)
             spread.ringClass.append(-1); spread.pending.append(false)
             spread.frames.append(RingFrame(centerLon: 0, centerLat: 0, n: 2)); spread.layoutStamp.append(0)
+            spread.drawn.append([])
         }
         spread.layoutStamp[Int(g)] = 0
         for s in slots { spread.groupOf[Int(s)] = g }
@@ -204,6 +202,7 @@ extension Map {
     private func spreadFreeGroup(_ g: Int32) {
         spreadSetRing(g, -1)
         spread.members[Int(g)] = []
+        spread.drawn[Int(g)] = []
         spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
         spread.layoutStamp[Int(g)] = 0
         spread.freeGroups.append(g)
@@ -459,6 +458,8 @@ extension Map {
         }
         let c = centre.value
         for i in 0..<n { spread.rank[Int(m[i])] = Int32(i) }
+        spread.drawn[Int(g)].removeAll(keepingCapacity: true)
+        spread.drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
         spread.frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
         spread.layoutStamp[Int(g)] = spread.nextStamp
         spread.nextStamp &+= 1
