@@ -24,6 +24,14 @@ public final class Map {
     var candidates: [Int32] = []
     public internal(set) var nearbyResults: [NearbyHit] = []
     public internal(set) var frameViews: [PinView] = []
+    // The frame's scratch: a generation stamp per slot (a candidate seen twice in one frame is
+    // drawn once), and the draw-order sort's keys and spare buffers.
+    var frameSeen: [UInt32] = []
+    var frameGeneration: UInt32 = 0
+    var frameKeys: [FrameKey] = []
+    var frameBucketStart: [Int] = []
+    var frameLate: [PinView] = []
+    var frameSpare: [PinView] = []
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -181,9 +189,14 @@ public final class Map {
     /// layout, else its true coordinate.
     @inline(__always)
     func drawnPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
+        drawnOverride(slot) ?? pins.position(slot)
+    }
+
+    /// Where a gesture or a spread layout draws a pin, or nil when it is drawn at its true coordinate.
+    @inline(__always)
+    func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
         if let p = gestureDrawnPosition(slot) { return p }
-        if let p = spreadDrawnPosition(slot) { return p }
-        return pins.position(slot)
+        return spreadDrawnPosition(slot)
     }
 
     /// Appends the slots whose drawn position may lie in `box` (a superset is fine).
@@ -256,13 +269,13 @@ public final class Map {
             if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) { best = s; bestD2 = d2 }
         }
         if case .camera(let c) = view {
-            // Pins stacked on one coordinate come out of the index together: project each
-            // coordinate once.
-            var last = (lon: Double.nan, lat: Double.nan), q = (x: 0.0, y: 0.0)
+            // A pin drawn at its true coordinate is projected from its kept Mercator point.
             for s in found {
-                let p = drawnPosition(s)
-                if p.lon != last.lon || p.lat != last.lat { q = c.toScreen(p.lon, p.lat); last = p }
-                consider(s, q)
+                if let p = drawnOverride(s) {
+                    consider(s, c.toScreen(p.lon, p.lat))
+                } else {
+                    consider(s, c.toScreen(mercator: pins.mercator(s)))
+                }
             }
         } else {
             for s in found {
@@ -328,24 +341,143 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         frameViews.removeAll(keepingCapacity: true)
+        frameLate.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         drawnCandidates(box, into: &candidates)
-        dedupe(&candidates)
+        let generation = nextFrameGeneration()
+        let camera: CameraTransform? = if case .camera(let c) = view { c } else { nil }
         for s in candidates {
-            let d = drawnPosition(s)
-            guard let q = view.toScreen(d.lon, d.lat),
-                  q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
-            let t = pins.position(s)
-            let a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
-            frameViews.append(PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
-                                      lift: gestureLift(s, time: time), flags: flags(s)))
+            // A pin can be a candidate both by its true and by its drawn position: drawn once.
+            guard frameSeen[Int(s)] != generation else { continue }
+            frameSeen[Int(s)] = generation
+            let over = drawnOverride(s)
+            let q: (x: Double, y: Double), a: (x: Double, y: Double)
+            if let c = camera {
+                let t = c.toScreen(mercator: pins.mercator(s))
+                if let d = over { q = c.toScreen(d.lon, d.lat); a = t } else { q = t; a = t }
+            } else {
+                let d = over ?? pins.position(s)
+                guard let p = view.toScreen(d.lon, d.lat) else { continue }
+                q = p
+                let t = pins.position(s)
+                a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
+            }
+            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            let v = PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
+                            lift: gestureLift(s, time: time), flags: flags(s))
+            if drawRank(v) == 0 { frameViews.append(v) } else { frameLate.append(v) }
         }
-        frameViews.sort { a, b in
-            let ka = drawRank(a), kb = drawRank(b)
-            if ka != kb { return ka < kb }
-            return a.y != b.y ? a.y < b.y : a.id < b.id
-        }
+        sortFrameViews()
         return frameViews.count
+    }
+
+    /// A fresh stamp for `frameSeen`, grown to every slot; cleared only when the counter wraps.
+    private func nextFrameGeneration() -> UInt32 {
+        if frameSeen.count < pins.capacity {
+            frameSeen.append(contentsOf: repeatElement(0, count: pins.capacity - frameSeen.count))
+        }
+        frameGeneration &+= 1
+        if frameGeneration == 0 {
+            for i in frameSeen.indices { frameSeen[i] = 0 }
+            frameGeneration = 1
+        }
+        return frameGeneration
+    }
+
+    /// A view's place in the draw order among the ordinary pins: its y (-0.0 made 0.0), id and index.
+    struct FrameKey {
+        var y: Double
+        var id: Int64
+        var index: Int32
+
+        @inline(__always)
+        static func before(_ a: FrameKey, _ b: FrameKey) -> Bool { a.y != b.y ? a.y < b.y : a.id < b.id }
+    }
+
+    /// Puts `frameViews` (ordinary pins) in drawing order — by y, then id — and appends the
+    /// selected and dragged pins (`frameLate`) after them by rank, y, id. A bucket sort: as many
+    /// buckets as views over the frame's range of y (the bucket of y never decreases as y grows),
+    /// filled by one counting pass, then each bucket — a view or two on average — put in order by
+    /// insertion (a heap sort for a large one, such as pins stacked on one coordinate). No
+    /// allocation once the buffers have grown.
+    private func sortFrameViews() {
+        let n = frameViews.count
+        frameKeys.removeAll(keepingCapacity: true)
+        var lo = Double.infinity, hi = -Double.infinity
+        for v in frameViews { lo = min(lo, v.y); hi = max(hi, v.y) }
+        let last = n - 1
+        let scale = hi > lo ? Double(max(last, 0)) / (hi - lo) : 0
+        @inline(__always) func bucket(_ y: Double) -> Int {
+            let f = (y - lo) * scale
+            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
+        }
+        if frameBucketStart.count < n + 1 {
+            frameBucketStart.append(contentsOf: repeatElement(0, count: n + 1 - frameBucketStart.count))
+        }
+        if frameKeys.capacity < n { frameKeys.reserveCapacity(n) }
+        frameKeys.append(contentsOf: repeatElement(FrameKey(y: 0, id: 0, index: 0), count: n))
+        frameViews.withUnsafeBufferPointer { views in
+            frameKeys.withUnsafeMutableBufferPointer { keys in
+                frameBucketStart.withUnsafeMutableBufferPointer { start in
+                    for b in 0...n { start[b] = 0 }
+                    for v in views { start[bucket(v.y) + 1] += 1 }
+                    for b in 0..<n { start[b + 1] += start[b] }
+                    // start[b] is now where bucket b begins; fill moves it to where b ends.
+                    for i in 0..<n {
+                        let v = views[i], b = bucket(v.y)
+                        keys[start[b]] = FrameKey(y: v.y + 0, id: v.id, index: Int32(truncatingIfNeeded: i))
+                        start[b] += 1
+                    }
+                    var begin = 0
+                    for b in 0..<n {
+                        let end = start[b]
+                        if end - begin > 1 { Map.sortKeys(keys, begin, end) }
+                        begin = end
+                    }
+                }
+            }
+        }
+        frameSpare.removeAll(keepingCapacity: true)
+        for k in frameKeys { frameSpare.append(frameViews[Int(k.index)]) }
+        swap(&frameViews, &frameSpare)
+        if !frameLate.isEmpty {
+            frameLate.sort { a, b in
+                let ka = drawRank(a), kb = drawRank(b)
+                if ka != kb { return ka < kb }
+                return a.y != b.y ? a.y < b.y : a.id < b.id
+            }
+            frameViews.append(contentsOf: frameLate)
+        }
+    }
+
+    /// Sorts keys[begin..<end] by (y, id) in place: insertion for a few, a heap sort for many.
+    private static func sortKeys(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
+        if end - begin <= 24 {
+            for i in (begin + 1)..<end {
+                let k = keys[i]
+                var j = i
+                while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
+                keys[j] = k
+            }
+            return
+        }
+        let count = end - begin
+        @inline(__always) func siftDown(_ root: Int, _ size: Int) {
+            var r = root
+            while true {
+                var child = 2 * r + 1
+                if child >= size { return }
+                if child + 1 < size && FrameKey.before(keys[begin + child], keys[begin + child + 1]) { child += 1 }
+                if !FrameKey.before(keys[begin + r], keys[begin + child]) { return }
+                keys.swapAt(begin + r, begin + child)
+                r = child
+            }
+        }
+        for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
+        for size in stride(from: count - 1, to: 0, by: -1) {
+            keys.swapAt(begin, begin + size)
+            siftDown(0, size)
+        }
     }
 
     /// 0 for ordinary pins, then the selected pin, and the dragged pin drawn last of all.
@@ -360,17 +492,6 @@ public final class Map {
         if id == selectedID { f |= Map.flagSelected }
         if id == editingID { f |= Map.flagEditing }
         return f | gestureFlags(slot) | spreadFlags(slot) | editingFlags(slot)
-    }
-
-    /// Removes repeated slots (a pin can be a candidate both by its true and its drawn position).
-    func dedupe(_ slots: inout [Int32]) {
-        guard slots.count > 1 else { return }
-        slots.sort()
-        var w = 1
-        for r in 1..<slots.count where slots[r] != slots[w - 1] {
-            slots[w] = slots[r]; w += 1
-        }
-        slots.removeLast(slots.count - w)
     }
 
     // MARK: - Events

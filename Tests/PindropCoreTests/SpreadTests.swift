@@ -228,6 +228,66 @@ final class SpreadGroupingTests: XCTestCase {
         }
     }
 
+    /// Tolerance 0 with bulk adds: batches of every size (so that a batch is grouped both against a
+    /// map it outnumbers and against one much larger than itself), listed in any order, landing on
+    /// spots that are empty, hold a lone pin or hold a ring, mixed with single adds, moves and
+    /// removals. The map agrees with the batch rule over its pins in id order after every step.
+    func testExactBulkAddsFollowAnyHistoryAndMatchTheBatchRule() throws {
+        var rng = SystemRandomNumberGenerator()
+        let spots: [(Double, Double)] = [(-118.3, 33.9), (-118.31, 33.9), (179.9999, 0), (-180, 0), (180, 0), (0, -0.0),
+                                         (-0.0, 0), (12.5, 45.25), (-70.1, -33.4)]
+        for _ in 0..<4 {
+            let map = try makeMap()
+            var alive: Set<Int64> = []
+            var bulkSpread = 0
+            for step in 0..<300 {
+                let action = Int.random(in: 0..<5, using: &rng)
+                if action <= 1 {
+                    // A batch of 1 to 40 new pins, some on a spot, some alone, in shuffled order.
+                    let size = action == 0 ? Int.random(in: 1...3, using: &rng) : Int.random(in: 1...40, using: &rng)
+                    var ids: [Int64] = []
+                    while ids.count < size {
+                        let id = Int64.random(in: -3000..<3000, using: &rng)
+                        if !alive.contains(id) && !ids.contains(id) { ids.append(id) }
+                    }
+                    var flat: [Double] = []
+                    for _ in ids {
+                        if Int.random(in: 0..<4, using: &rng) == 0 {
+                            flat += [Double.random(in: -179..<179, using: &rng), Double.random(in: -80..<80, using: &rng)]
+                        } else {
+                            let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
+                            flat += [spot.0, spot.1]
+                        }
+                    }
+                    try ids.withUnsafeBufferPointer { i in try flat.withUnsafeBufferPointer { f in try map.addMany(ids: i, lonlat: f) } }
+                    alive.formUnion(ids)
+                } else if action == 2, let id = alive.randomElement(using: &rng) {
+                    let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
+                    try map.setPosition(id: id, lon: spot.0, lat: spot.1)
+                } else if action == 3, let id = alive.randomElement(using: &rng) {
+                    try map.remove(id: id); alive.remove(id)
+                } else {
+                    let id = Int64.random(in: -3000..<3000, using: &rng)
+                    guard !alive.contains(id) else { continue }
+                    let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
+                    try map.add(id: id, lon: spot.0, lat: spot.1); alive.insert(id)
+                }
+                let ids = alive.sorted()
+                let pts = try ids.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
+                let want = try batch(pts, tolerance: 0)
+                for (k, id) in ids.enumerated() {
+                    let got = try map.displayPosition(id: id)
+                    XCTAssertEqual(got.lon.bitPattern, want[k].lon.bitPattern, "step \(step) id \(id)")
+                    XCTAssertEqual(got.lat.bitPattern, want[k].lat.bitPattern, "step \(step) id \(id)")
+                    if got.lon != pts[k].0 || got.lat != pts[k].1 { bulkSpread += 1 }
+                }
+                XCTAssertEqual(map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }.count
+                                   + map.spread.members.reduce(0) { $0 + $1.count }, alive.count, "every pin in one group")
+            }
+            XCTAssertGreaterThan(bulkSpread, 1000)
+        }
+    }
+
     /// A bulk add groups in ascending id order, whatever order the batch lists the pins in: the
     /// map then equals the batch rule exactly, also with a tolerance.
     func testBulkAddEqualsTheBatchRuleWithTolerance() throws {

@@ -145,7 +145,14 @@ public struct CameraTransform: Sendable {
     /// Screen point of (lon, lat) on the copy of the world nearest the centre.
     @inline(__always)
     public func toScreen(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
-        let p = WebMercator.project(lon: lon, lat: lat, worldSize: worldSize)
+        toScreen(mercator: WebMercator.normalized(lon: lon, lat: lat))
+    }
+
+    /// Screen point of a normalised world point (`WebMercator.normalized`): the same numbers as
+    /// `toScreen(lon, lat)`, by multiplications and additions only.
+    @inline(__always)
+    public func toScreen(mercator m: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        let p = WebMercator.scale(m, worldSize: worldSize)
         var dx = p.x - centerX
         let half = worldSize / 2
         if dx > half { dx -= worldSize } else if dx < -half { dx += worldSize }

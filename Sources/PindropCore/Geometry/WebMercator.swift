@@ -11,11 +11,23 @@ public enum WebMercator {
     /// World point of (lon, lat) at a world size; lon is used as given (not wrapped).
     @inline(__always)
     public static func project(lon: Double, lat: Double, worldSize: Double) -> (x: Double, y: Double) {
-        let x = (lon + 180) / 360 * worldSize
+        scale(normalized(lon: lon, lat: lat), worldSize: worldSize)
+    }
+
+    /// The world point of (lon, lat) in a world of size 1 (x, y in [0, 1] within ±85.05°). A pin's
+    /// is computed once and kept (`PinStore.mercator`): scaled by `scale`, it gives exactly the
+    /// numbers `project` gives, with no sine or atanh per projection.
+    @inline(__always)
+    public static func normalized(lon: Double, lat: Double) -> (x: Double, y: Double) {
         let s = sin(lat * Sphere.radians)
-        // y = (0.5 - ln(tan(π/4 + φ/2)) / 2π) · size, written with atanh for accuracy.
-        let y = (0.5 - atanh(s) / (2 * Double.pi)) * worldSize
-        return (x, y)
+        // y = 0.5 - ln(tan(π/4 + φ/2)) / 2π, written with atanh for accuracy.
+        return ((lon + 180) / 360, 0.5 - atanh(s) / (2 * Double.pi))
+    }
+
+    /// A normalised world point in a world of `worldSize` points.
+    @inline(__always)
+    public static func scale(_ m: (x: Double, y: Double), worldSize: Double) -> (x: Double, y: Double) {
+        (m.x * worldSize, m.y * worldSize)
     }
 
     /// (lon, lat) of a world point; lon is not wrapped.

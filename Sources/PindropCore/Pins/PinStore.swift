@@ -4,6 +4,11 @@ public struct PinStore {
     public private(set) var ids: [Int64] = []
     public private(set) var lon: [Double] = []
     public private(set) var lat: [Double] = []
+    /// Each pin's normalised Web Mercator point (`WebMercator.normalized`), computed the first time
+    /// it is asked for and kept until the pin moves (NaN: not computed yet). Frames and hit tests
+    /// project thousands of pins: from here a projection is a multiply-add.
+    private var mercX: [Double] = []
+    private var mercY: [Double] = []
     /// Bit 0: alive, bit 1: not draggable.
     private var bits: [UInt8] = []
     private var slotOf: [Int64: Int32] = [:]
@@ -24,9 +29,22 @@ public struct PinStore {
         (lon[Int(slot)], lat[Int(slot)])
     }
 
+    /// The pin's normalised Web Mercator point, bit for bit `WebMercator.normalized(lon:lat:)` of
+    /// its coordinate.
+    @inline(__always)
+    public mutating func mercator(_ slot: Int32) -> (x: Double, y: Double) {
+        let s = Int(slot)
+        let x = mercX[s]
+        if !x.isNaN { return (x, mercY[s]) }
+        let m = WebMercator.normalized(lon: lon[s], lat: lat[s])
+        mercX[s] = m.x; mercY[s] = m.y
+        return m
+    }
+
     public mutating func reserve(_ n: Int) {
         let want = ids.count + n
         ids.reserveCapacity(want); lon.reserveCapacity(want); lat.reserveCapacity(want)
+        mercX.reserveCapacity(want); mercY.reserveCapacity(want)
         bits.reserveCapacity(want); slotOf.reserveCapacity(slotOf.count + n)
     }
 
@@ -37,9 +55,11 @@ public struct PinStore {
         if let s = free.popLast() {
             slot = s
             ids[Int(s)] = id; lon[Int(s)] = x; lat[Int(s)] = y; bits[Int(s)] = 1
+            mercX[Int(s)] = .nan
         } else {
             slot = Int32(ids.count)
             ids.append(id); lon.append(x); lat.append(y); bits.append(1)
+            mercX.append(.nan); mercY.append(.nan)
         }
         slotOf[id] = slot
         return slot
@@ -56,8 +76,10 @@ public struct PinStore {
         }
         if free.popLast() != nil {
             ids[Int(slot)] = id; lon[Int(slot)] = x; lat[Int(slot)] = y; bits[Int(slot)] = 1
+            mercX[Int(slot)] = .nan
         } else {
             ids.append(id); lon.append(x); lat.append(y); bits.append(1)
+            mercX.append(.nan); mercY.append(.nan)
         }
         return slot
     }
@@ -69,6 +91,7 @@ public struct PinStore {
             slotOf[ids[Int(s)]] = nil
             if Int(s) >= previousCapacity {
                 ids.removeLast(); lon.removeLast(); lat.removeLast(); bits.removeLast()
+                mercX.removeLast(); mercY.removeLast()
             } else {
                 bits[Int(s)] = 0
                 free.append(s)
@@ -85,6 +108,7 @@ public struct PinStore {
     @inline(__always)
     public mutating func move(_ slot: Int32, lon x: Double, lat y: Double) {
         lon[Int(slot)] = x; lat[Int(slot)] = y
+        mercX[Int(slot)] = .nan
     }
 
     public mutating func setDraggable(_ slot: Int32, _ draggable: Bool) {

@@ -15,11 +15,6 @@ struct SpreadLayout {
     // Per slot.
     var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
     var rank: [Int32] = []          // place in its group, in id order
-    // Drawn positions are computed when asked and remembered with the stamp of the layout they
-    // belong to: re-forming a ring of n costs O(n) integer writes, not n destination formulas.
-    var stamp: [UInt64] = []
-    var drawnLon: [Double] = []
-    var drawnLat: [Double] = []
 
     // Per group of two pins or more (numbers are reused).
     var members: [[Int32]] = []     // slots, ascending pin id
@@ -27,6 +22,10 @@ struct SpreadLayout {
     var centreLat: [Double] = []
     var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
     var frames: [RingFrame] = []
+    // Drawn positions are computed when asked and remembered per group, by rank (lon, lat
+    // interleaved; NaN until computed): re-forming a ring of n costs O(n) writes, not n
+    // destination formulas, and a pin alone costs nothing here.
+    var drawn: [[Double]] = []
     var layoutStamp: [UInt64] = []  // 0 until the group is laid out
     var nextStamp: UInt64 = 1
     var pending: [Bool] = []        // laid out at the end of a bulk add
@@ -70,11 +69,12 @@ extension Map {
         guard s < spread.groupOf.count else { return nil }
         let g = Int(spread.groupOf[s])
         guard g >= 0 else { return nil }
-        let stamp = spread.layoutStamp[g]
-        guard stamp != 0 else { return nil }
-        if spread.stamp[s] == stamp { return (spread.drawnLon[s], spread.drawnLat[s]) }
-        let p = spread.frames[g].position(Int(spread.rank[s]))
-        spread.stamp[s] = stamp; spread.drawnLon[s] = p.lon; spread.drawnLat[s] = p.lat
+        guard spread.layoutStamp[g] != 0 else { return nil }
+        let r = Int(spread.rank[s])
+        let x = spread.drawn[g][2 * r]
+        if !x.isNaN { return (x, spread.drawn[g][2 * r + 1]) }
+        let p = spread.frames[g].position(r)
+        spread.drawn[g][2 * r] = p.lon; spread.drawn[g][2 * r + 1] = p.lat
         return p
     }
 
@@ -123,7 +123,11 @@ extension Map {
             order.sort { pins.id($0) < pins.id($1) }
         }
         spread.batching = true
-        for s in order { spreadJoin(s) }
+        if options.spreadToleranceM == 0 {
+            spreadJoinExact(order)
+        } else {
+            for s in order { spreadJoin(s) }
+        }
         spread.batching = false
         let groups = spread.pendingGroups
         spread.pendingGroups.removeAll()
@@ -160,9 +164,6 @@ extension Map {
         guard have < n else { return }
         spread.groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
         spread.rank.append(contentsOf: repeatElement(0, count: n - have))
-        spread.stamp.append(contentsOf: repeatElement(0, count: n - have))
-        spread.drawnLon.append(contentsOf: repeatElement(.nan, count: n - have))
-        spread.drawnLat.append(contentsOf: repeatElement(.nan, count: n - have))
     }
 
     private func spreadRings(_ k: Int) -> SpatialIndex {
@@ -191,6 +192,7 @@ extension Map {
             spread.centreLon.append(.nan); spread.centreLat.append(.nan)
             spread.ringClass.append(-1); spread.pending.append(false)
             spread.frames.append(RingFrame(centerLon: 0, centerLat: 0, n: 2)); spread.layoutStamp.append(0)
+            spread.drawn.append([])
         }
         spread.layoutStamp[Int(g)] = 0
         for s in slots { spread.groupOf[Int(s)] = g }
@@ -200,6 +202,7 @@ extension Map {
     private func spreadFreeGroup(_ g: Int32) {
         spreadSetRing(g, -1)
         spread.members[Int(g)] = []
+        spread.drawn[Int(g)] = []
         spread.centreLon[Int(g)] = .nan; spread.centreLat[Int(g)] = .nan
         spread.layoutStamp[Int(g)] = 0
         spread.freeGroups.append(g)
@@ -284,6 +287,112 @@ extension Map {
         }
     }
 
+    /// Tolerance 0, a bulk add: the batch's pins (ungrouped, in ascending id order) join the groups
+    /// of their exact coordinates. The result is what joining them one by one gives (every
+    /// coordinate has one group, all its pins in id order), reached with one hash pass over the
+    /// batch: each pin finds the first batch pin at its coordinate, and only coordinates shared by
+    /// several pins, or already on the map, get a group record. No index query per pin, and
+    /// scratch memory of 4 bytes per pin plus the table's 8 bytes per entry.
+    private func spreadJoinExact(_ order: [Int32]) {
+        let n = order.count
+        guard n > 0 else { return }
+        // firstOf[i]: the batch position of the first (lowest-id) pin at pin i's coordinate.
+        var firstOf = [Int32](repeating: 0, count: n)
+        var table = CoordinateTable(expected: n)
+        pins.lon.withUnsafeBufferPointer { xs in
+            pins.lat.withUnsafeBufferPointer { ys in
+                order.withUnsafeBufferPointer { o in
+                    firstOf.withUnsafeMutableBufferPointer { f in
+                        for i in 0..<n {
+                            let s = Int(o[i])
+                            f[i] = table.findOrInsert(xs[s], ys[s], Int32(i)) { v in
+                                let l = Int(o[Int(v)])
+                                return (xs[l], ys[l])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The batch's stacks: first position -> the later positions, in id order. A first pin
+        // with later ones is marked by the sign bit of its own entry (a lookup for every pin
+        // would cost more than the grouping).
+        var later: [Int32: [Int32]] = [:]
+        for i in 0..<n {
+            let f = firstOf[i] & Int32.max
+            guard f != Int32(i) else { continue }
+            later[f, default: []].append(Int32(i))
+            firstOf[Int(f)] |= Int32.min
+        }
+        // The pins already on the map: the first pin of the group at a batch coordinate, by the
+        // batch position of the first batch pin there.
+        var existing: [Int32: Int32] = [:]
+        let before = pins.count - n
+        if before > 0 {
+            if before <= 4 * n {
+                // Few enough to read them all: look each first pin's coordinate up in the table.
+                let coordinate = { (v: Int32) -> (Double, Double) in
+                    let p = self.pins.position(order[Int(v)])
+                    return (p.lon, p.lat)
+                }
+                for e in 0..<pins.capacity {
+                    let c = Int32(e)
+                    guard pins.isAlive(c), spread.groupOf[e] != SpreadLayout.ungrouped, isFirstPin(c) else { continue }
+                    let p = pins.position(c)
+                    if let f = table.find(p.lon, p.lat, coordinate: coordinate) { existing[f] = c }
+                }
+            } else {
+                // A small batch on a large map: one index query per distinct coordinate.
+                var found = spread.scratch
+                spread.scratch = []
+                for i in 0..<n where firstOf[i] & Int32.max == Int32(i) {
+                    let (x, y) = pins.position(order[i])
+                    found.removeAll(keepingCapacity: true)
+                    GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y).split { index.query($0, into: &found) }
+                    for c in found where spread.groupOf[Int(c)] != SpreadLayout.ungrouped && isFirstPin(c) {
+                        let l = pins.position(c)
+                        if l.lon == x && l.lat == y { existing[Int32(i)] = c }
+                    }
+                }
+                spread.scratch = found
+            }
+        }
+        for i in 0..<n where firstOf[i] & Int32.max == Int32(i) {
+            let more = firstOf[i] < 0 ? later[Int32(i)] : nil
+            let e = existing.isEmpty ? nil : existing[Int32(i)]
+            if more == nil && e == nil {
+                spread.groupOf[Int(order[i])] = SpreadLayout.alone
+                continue
+            }
+            var added: [Int32] = [order[i]]
+            if let more { for j in more { added.append(order[Int(j)]) } }
+            guard let e else {
+                spreadLayoutChanged(spreadNewGroup(added))
+                continue
+            }
+            let eg = spread.groupOf[Int(e)]
+            let old = eg == SpreadLayout.alone ? [e] : spread.members[Int(eg)]
+            // Merge two id-ordered lists.
+            var merged: [Int32] = []
+            merged.reserveCapacity(old.count + added.count)
+            var a = 0, b = 0
+            while a < old.count || b < added.count {
+                if b == added.count || (a < old.count && pins.id(old[a]) < pins.id(added[b])) {
+                    merged.append(old[a]); a += 1
+                } else {
+                    merged.append(added[b]); b += 1
+                }
+            }
+            if eg == SpreadLayout.alone {
+                spreadLayoutChanged(spreadNewGroup(merged))
+            } else {
+                spread.members[Int(eg)] = merged
+                for s in added { spread.groupOf[Int(s)] = eg }
+                spreadLayoutChanged(eg)
+            }
+        }
+    }
+
     /// A pin leaves its group. The rest keep their group and are laid out again; when the pin was
     /// the group's first pin and the tolerance is > 0, the rest are re-formed among themselves.
     private func spreadLeave(_ p: Int32) {
@@ -349,6 +458,8 @@ extension Map {
         }
         let c = centre.value
         for i in 0..<n { spread.rank[Int(m[i])] = Int32(i) }
+        spread.drawn[Int(g)].removeAll(keepingCapacity: true)
+        spread.drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
         spread.frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
         spread.layoutStamp[Int(g)] = spread.nextStamp
         spread.nextStamp &+= 1

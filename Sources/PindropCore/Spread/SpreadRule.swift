@@ -235,6 +235,82 @@ struct CellTable {
     }
 }
 
+/// An open-addressing hash table from an exact coordinate to an Int32 value that stores the value
+/// and 32 bits of the coordinate's hash (8 bytes an entry, so a table for a million points stays
+/// small): the coordinate a value stands for is read back through `coordinate` only when the hash
+/// bits match. Equal numbers are one key (-0.0 and 0.0 too).
+struct CoordinateTable {
+    private static let empty = UInt64.max
+    private var entries: [UInt64]   // hash bits << 32 | value
+    private var mask: Int
+    private var count = 0
+
+    init(expected: Int) {
+        var cap = 16
+        while cap < expected * 2 { cap <<= 1 }
+        entries = [UInt64](repeating: CoordinateTable.empty, count: cap)
+        mask = cap - 1
+    }
+
+    @inline(__always)
+    private static func hash(_ x: Double, _ y: Double) -> Int {
+        CellTable.hash(((x + 0).bitPattern, (y + 0).bitPattern))
+    }
+
+    /// The value stored for (x, y), or nil.
+    @inline(__always)
+    func find(_ x: Double, _ y: Double, coordinate: (Int32) -> (Double, Double)) -> Int32? {
+        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
+        var i = h & mask
+        while entries[i] != CoordinateTable.empty {
+            let e = entries[i]
+            if e >> 32 == tag {
+                let v = Int32(truncatingIfNeeded: e)
+                let c = coordinate(v)
+                if c.0 == x && c.1 == y { return v }
+            }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// The value stored for (x, y); stores `value` (>= 0) first when the coordinate is new (the
+    /// caller must then make `coordinate(value)` answer (x, y)).
+    @inline(__always)
+    mutating func findOrInsert(_ x: Double, _ y: Double, _ value: Int32, coordinate: (Int32) -> (Double, Double)) -> Int32 {
+        if (count + 1) * 2 > entries.count { grow(coordinate: coordinate) }
+        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
+        let m = mask
+        return entries.withUnsafeMutableBufferPointer { e -> Int32 in
+            var i = h & m
+            while e[i] != CoordinateTable.empty {
+                if e[i] >> 32 == tag {
+                    let v = Int32(truncatingIfNeeded: e[i])
+                    let c = coordinate(v)
+                    if c.0 == x && c.1 == y { return v }
+                }
+                i = (i + 1) & m
+            }
+            e[i] = tag << 32 | UInt64(UInt32(bitPattern: value))
+            count += 1
+            return value
+        }
+    }
+
+    /// Doubles the table (not needed when `expected` was right), reading each coordinate back.
+    private mutating func grow(coordinate: (Int32) -> (Double, Double)) {
+        let old = entries
+        entries = [UInt64](repeating: CoordinateTable.empty, count: old.count * 2)
+        mask = entries.count - 1
+        for e in old where e != CoordinateTable.empty {
+            let c = coordinate(Int32(truncatingIfNeeded: e))
+            var i = CoordinateTable.hash(c.0, c.1) & mask
+            while entries[i] != CoordinateTable.empty { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
+}
+
 /// Group leaders bucketed in a grid over points on the unit sphere in 3-D, whose cells are at
 /// least twice the chord of the tolerance: every point within the tolerance of a query lies in one
 /// of the (at most 8) cells that the cube of half-side one chord around the query touches. No
