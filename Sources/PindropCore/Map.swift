@@ -119,8 +119,6 @@ public final class Map {
         let before = pins.capacity
         pins.reserve(n)
         var slots = [Int32](); slots.reserveCapacity(n)
-        var lons = [Double](); lons.reserveCapacity(n)
-        var lats = [Double](); lats.reserveCapacity(n)
         for i in 0..<n {
             let x = lonlat[2 * i], y = lonlat[2 * i + 1]
             guard let s = pins.insertIfNew(id: ids[i], lon: x, lat: y) else {
@@ -129,9 +127,9 @@ public final class Map {
                     ? "ids[\(i)] = \(ids[i]) already exists on the map"
                     : "ids[\(i)] = \(ids[i]) appears twice in the batch")
             }
-            slots.append(s); lons.append(x); lats.append(y)
+            slots.append(s)
         }
-        index.insert(slots: slots, lon: lons, lat: lats)
+        index.insert(slots: slots, lonlat: lonlat)
         pinsAdded(slots)
     }
 

@@ -74,10 +74,10 @@ public final class GEOSPointIndex: SpatialIndex {
         }
     }
 
-    public func insert(slots: [Int32], lon xs: [Double], lat ys: [Double]) {
+    public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
         guard !slots.isEmpty else { return }
         if let m = slots.max() { grow(to: m) }
-        for i in slots.indices { place(slots[i], xs[i], ys[i]) }
+        for i in slots.indices { place(slots[i], lonlat[2 * i], lonlat[2 * i + 1]) }
         compactIfNeeded()
     }
 

@@ -4,8 +4,9 @@
 public protocol SpatialIndex: AnyObject {
     /// Empties the index.
     func removeAll()
-    /// Adds many slots at once (a bulk load before any query is cheapest).
-    func insert(slots: [Int32], lon: [Double], lat: [Double])
+    /// Adds many slots at once (a bulk load before any query is cheapest): slots[i] at
+    /// (lonlat[2i], lonlat[2i+1]), read straight from the caller's interleaved buffer.
+    func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>)
     /// Adds a slot, or moves it if it is already indexed.
     func set(_ slot: Int32, lon: Double, lat: Double)
     /// Forgets a slot.
@@ -14,6 +15,15 @@ public protocol SpatialIndex: AnyObject {
     func query(_ box: GeoBox, into out: inout [Int32])
     /// Resident bytes the index holds (an estimate of its native structures plus its arrays).
     var approximateBytes: Int { get }
+}
+
+extension SpatialIndex {
+    /// The bulk load from separate longitude and latitude arrays.
+    public func insert(slots: [Int32], lon: [Double], lat: [Double]) {
+        var lonlat = [Double](); lonlat.reserveCapacity(2 * slots.count)
+        for i in slots.indices { lonlat.append(lon[i]); lonlat.append(lat[i]) }
+        lonlat.withUnsafeBufferPointer { insert(slots: slots, lonlat: $0) }
+    }
 }
 
 /// Builds the native parts of a map: its spatial indexes (one per map, as GEOS contexts are).
@@ -30,8 +40,8 @@ public final class BruteForceIndex: SpatialIndex {
 
     public init() {}
     public func removeAll() { position.removeAll() }
-    public func insert(slots: [Int32], lon: [Double], lat: [Double]) {
-        for i in slots.indices { position[slots[i]] = (lon[i], lat[i]) }
+    public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
+        for i in slots.indices { position[slots[i]] = (lonlat[2 * i], lonlat[2 * i + 1]) }
     }
     public func set(_ slot: Int32, lon: Double, lat: Double) { position[slot] = (lon, lat) }
     public func remove(_ slot: Int32) { position[slot] = nil }
