@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <pindrop.h>
 
+#include "la_trees.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,33 +43,6 @@ static double uniform(void) {
   return (double)((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Reads city,idx,lat,lon rows into interleaved lon,lat pairs; returns the number of rows. */
-static size_t load_trees(const char *path, double **out_lonlat) {
-  FILE *f = fopen(path, "r");
-  size_t cap = 1 << 20, n = 0;
-  double *ll;
-  char line[512];
-  if (!f) { perror(path); exit(2); }
-  ll = malloc(2 * cap * sizeof *ll);
-  if (!ll || !fgets(line, sizeof line, f)) { fprintf(stderr, "cannot read %s\n", path); exit(2); }
-  while (fgets(line, sizeof line, f)) {
-    char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
-    double lat, lon;
-    if (!c2) continue;
-    lat = strtod(c2 + 1, &end);
-    if (*end != ',') continue;
-    lon = strtod(end + 1, NULL);
-    if (n == cap) {
-      cap *= 2;
-      ll = realloc(ll, 2 * cap * sizeof *ll);
-      if (!ll) { fprintf(stderr, "out of memory\n"); exit(2); }
-    }
-    ll[2 * n] = lon; ll[2 * n + 1] = lat; n++;
-  }
-  fclose(f);
-  *out_lonlat = ll;
-  return n;
-}
 
 #define CHECK(call) do { pindrop_status s_ = (call); if (s_ != PINDROP_OK) { \
   fprintf(stderr, "%s failed: %s\n", #call, pindrop_status_string(s_)); exit(1); } } while (0)

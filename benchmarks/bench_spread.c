@@ -4,6 +4,7 @@
    Usage: bench_spread DATA_DIR (the folder holding la_trees.csv). */
 #define _POSIX_C_SOURCE 200809L
 #include <pindrop.h>
+#include "la_trees.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,33 +18,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Reads city,idx,lat,lon rows into interleaved lon,lat pairs; returns the number of rows. */
-static size_t load_trees(const char *path, double **out_lonlat) {
-  FILE *f = fopen(path, "r");
-  size_t cap = 1 << 20, n = 0;
-  double *ll;
-  char line[512];
-  if (!f) { perror(path); exit(2); }
-  ll = malloc(2 * cap * sizeof *ll);
-  if (!ll || !fgets(line, sizeof line, f)) { fprintf(stderr, "cannot read %s\n", path); exit(2); }
-  while (fgets(line, sizeof line, f)) {
-    char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
-    double lat, lon;
-    if (!c2) continue;
-    lat = strtod(c2 + 1, &end);
-    if (*end != ',') continue;
-    lon = strtod(end + 1, NULL);
-    if (n == cap) {
-      cap *= 2;
-      ll = realloc(ll, 2 * cap * sizeof *ll);
-      if (!ll) { fprintf(stderr, "out of memory\n"); exit(2); }
-    }
-    ll[2 * n] = lon; ll[2 * n + 1] = lat; n++;
-  }
-  fclose(f);
-  *out_lonlat = ll;
-  return n;
-}
 
 static void check(pindrop_status s, const char *what) {
   if (s != PINDROP_OK) { fprintf(stderr, "%s failed: %s\n", what, pindrop_status_string(s)); exit(1); }
