@@ -5,7 +5,6 @@ Expected positions come from the textbook Web Mercator formulas and the haversin
 from pindrop.
 """
 import math
-import os
 import re
 import struct
 import subprocess
@@ -14,14 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import pindrop
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / ".build" / "examples" / "replay"
 EARTH = 6378137.0
-GESTURES = [f for f in ("pindrop_map_touch", "pindrop_map_tick", "pindrop_map_cancel_gesture")
-            if f in pindrop._ffi.missing]
-needs_gestures = pytest.mark.skipif(bool(GESTURES), reason=f"this libpindrop.so lacks {GESTURES}")
 
 
 def mercator_to_lonlat(x, y, camera):
@@ -68,13 +63,11 @@ def replay():
     return result.stdout, camera
 
 
-@needs_gestures
 def test_replay_loads_every_tree(replay):
     out, _ = replay
     assert "loaded 7937 trees from" in out
 
 
-@needs_gestures
 def test_replay_tap_selects_and_swipe_pans(replay):
     out, _ = replay
     events, touches = parse(out)
@@ -84,7 +77,6 @@ def test_replay_tap_selects_and_swipe_pans(replay):
     assert not any(kind in ("LIFTED", "MOVED") for t, kind, *_ in events if 1000 <= t < 2000)
 
 
-@needs_gestures
 def test_replay_hold_lifts_and_drop_lands_above_the_finger(replay):
     out, camera = replay
     events, _ = parse(out)
@@ -104,7 +96,6 @@ def test_replay_hold_lifts_and_drop_lands_above_the_finger(replay):
                                                    * math.cos(math.radians(start[1])) / (256 * 2 ** 19), rel=1e-3)
 
 
-@needs_gestures
 def test_replay_escape_cancels_and_restores(replay):
     out, _ = replay
     events, _ = parse(out)
@@ -128,8 +119,6 @@ def png_size(path):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    if GESTURES or "pindrop_spread" in pindrop._ffi.missing:
-        pytest.skip("this libpindrop.so lacks the gesture engine or spreading")
     out = tmp_path_factory.mktemp("demo")
     result = subprocess.run([sys.executable, str(ROOT / "examples" / "demo.py"), "--out", str(out)],
                             capture_output=True, text=True, timeout=300, cwd=out)

@@ -169,13 +169,11 @@ _SIGNATURES = {
     "pindrop_spread": (c_int, [_buf_p, c_size_t, _d, _buf_p], True),
 }
 
-missing = []
+_missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
+if _missing:
+    raise OSError(f"{library_path} is not a complete libpindrop: it lacks {', '.join(_missing)}")
 for _name, (_restype, _argtypes, _checked) in _SIGNATURES.items():
-    try:
-        _f = getattr(lib, _name)
-    except AttributeError:
-        missing.append(_name)
-        continue
+    _f = getattr(lib, _name)
     _f.restype = _restype
     _f.argtypes = _argtypes
     if _checked:

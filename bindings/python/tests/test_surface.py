@@ -141,7 +141,6 @@ def test_events_are_frozen_dataclasses_and_phases_have_names():
         m.touch(0, "hover", 1, 1, 0)
 
 
-@pytest.mark.skipif("pindrop_spread" in pindrop._ffi.missing, reason="this libpindrop.so has no spreading yet")
 def test_spread_returns_a_new_array_and_leaves_the_input_alone():
     pts = np.array([[-118.346, 33.8835]] * 4 + [[-118.0, 34.0]])
     before = pts.copy()
@@ -150,3 +149,13 @@ def test_spread_returns_a_new_array_and_leaves_the_input_alone():
     assert np.array_equal(pts, before)
     assert np.array_equal(out[4], pts[4])  # alone: stays put
     assert len({tuple(p) for p in out[:4]}) == 4
+
+
+def test_every_function_of_the_header_is_declared_and_nothing_else(repo_root):
+    """_ffi declares argtypes/restype for exactly the functions include/pindrop.h declares (an
+    undeclared pointer argument would be truncated to 32 bits); importing pindrop fails on a
+    library that lacks any of them."""
+    header = (repo_root / "include" / "pindrop.h").read_text()
+    declared = set(re.findall(r"^[a-z_ ]*\*?\s*(pindrop_[a-z_]+)\(", header, re.M))
+    assert len(declared) == 40
+    assert declared == set(pindrop._ffi.SIGNATURES)

@@ -29,11 +29,7 @@ from qgis.PyQt.QtGui import QKeyEvent, QMouseEvent  # noqa: E402
 from qgis.PyQt.QtWidgets import QApplication, QMainWindow  # noqa: E402
 from pyproj import Transformer  # noqa: E402
 
-import pindrop  # noqa: E402
 
-GESTURES = [f for f in ("pindrop_map_touch", "pindrop_map_tick", "pindrop_map_cancel_gesture")
-            if f in pindrop._ffi.missing]
-needs_gestures = unittest.skipIf(GESTURES, f"this libpindrop.so lacks {GESTURES}")
 EARTH = 6378137.0
 TO_3857 = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
 TO_4326 = Transformer.from_crs("EPSG:3857", "EPSG:4326", always_xy=True)
@@ -138,7 +134,6 @@ THREE = [("a", (-118.35354741468596, 33.887093064393945)),
          ("c", (-118.3536474, 33.8870331))]
 
 
-@needs_gestures
 class MouseDrag(CanvasCase):
     def test_drag_moves_the_point_exactly_and_is_one_undoable_edit(self):
         layer = self.make_layer(THREE)
@@ -231,7 +226,6 @@ class MouseDrag(CanvasCase):
         self.assertAlmostEqual(centre.y(), cy + 20 * self.resolution, delta=self.resolution)
 
 
-@needs_gestures
 class TouchMode(CanvasCase):
     def test_hold_lifts_the_point_above_the_finger(self):
         layer = self.make_layer(THREE)
@@ -284,8 +278,6 @@ def lawndale_stack():
     return spot, spots[spot], [(i, p) for i, p in rows if haversine(p, spot) < 600]
 
 
-@needs_gestures
-@unittest.skipIf("pindrop_spread" in pindrop._ffi.missing, "this libpindrop.so has no spreading yet")
 class SpreadDisplay(CanvasCase):
     resolution = 2.0  # metres per pixel: the 457 m ring fits in the canvas
 
@@ -358,7 +350,6 @@ class FakeInterface(QObject):
     def pushWarning(self, title, text): self.warnings.append(text)
 
 
-@needs_gestures
 class PluginLoads(CanvasCase):
     def test_qgis_loads_starts_and_unloads_the_plugin(self):
         import qgis.utils
