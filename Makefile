@@ -94,3 +94,13 @@ install: build
 
 clean:
 	rm -rf .build $(OUT)
+
+# GEOS failing inside the library (the test program interposes the GEOS calls it makes fail), and
+# the large and absurd inputs of docs/robustness.md.
+.PHONY: test-faults
+test: test-faults
+test-faults: build
+	@mkdir -p .build/ctests
+	$(CC) -std=gnu99 -Wall -Wextra -Werror -Iinclude -rdynamic Tests/faults/test_geos_faults.c -o .build/ctests/test_geos_faults \
+	  -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -ldl -lm
+	.build/ctests/test_geos_faults

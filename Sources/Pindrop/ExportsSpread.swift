@@ -6,13 +6,18 @@ import PindropCore
 @_cdecl("pindrop_spread")
 public func pindrop_spread(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ tolerance: Double,
                            _ out: UnsafeMutablePointer<Double>?) -> pindrop_status {
-    guard n > 0 else { return tolerance.isFinite && tolerance >= 0 ? statusOK : statusInvalid }
-    guard let lonlat, let out, n <= Int.max / 16 else { return statusInvalid }
     do throws(PindropError) {
+        guard try checkedCount(n, stride: 16, "n") > 0 else {
+            guard tolerance.isFinite && tolerance >= 0 else {
+                throw PindropError(.invalidArgument, "tolerance_m \(tolerance) must be finite and >= 0")
+            }
+            return statusOK
+        }
+        let lonlat = try required(lonlat, "lonlat"), out = try required(out, "out_lonlat")
         try SpreadRule.spread(lonlat: UnsafeBufferPointer(start: lonlat, count: 2 * n), tolerance: tolerance,
                               into: UnsafeMutableBufferPointer(start: out, count: 2 * n))
         return statusOK
     } catch {
-        return pindrop_status(rawValue: error.status.rawValue)
+        return failWithoutMap(error)
     }
 }

@@ -78,7 +78,12 @@ public final class Map {
 
     public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {
         try checkLonLat(lon, lat)
-        guard let p = view.toScreen(lon, lat) else { throw .invalid("the host projection failed for (\(lon), \(lat))") }
+        guard let p = view.toScreen(lon, lat) else {
+            if case .camera = view {
+                throw .invalid("(\(lon), \(lat)) has no finite screen point in Web Mercator at this camera (a pole, or too near one)")
+            }
+            throw .invalid("the host projection failed for (\(lon), \(lat))")
+        }
         return p
     }
 
@@ -360,7 +365,8 @@ public final class Map {
                 let t = pins.position(s)
                 a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
             }
-            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            // NaN or infinite points (a pole in Web Mercator) fail these tests and are skipped.
+            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r, a.x.isFinite, a.y.isFinite else { continue }
             let v = PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
                             lift: gestureLift(s, time: time), flags: flags(s))
             if drawRank(v) == 0 { frameViews.append(v) } else { frameLate.append(v) }

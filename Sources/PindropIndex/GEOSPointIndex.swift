@@ -13,6 +13,11 @@ import PindropCore
 /// Each slot records which tier holds its current position; hits from any other tier are stale
 /// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
 /// `smallLimit`. See docs/index.md for the measurements behind the limits.
+///
+/// GEOS allocates trees, points and query envelopes and returns NULL when it cannot. The index
+/// never loses a pin to that: a slot GEOS cannot take stays in the tail, a rebuild that cannot be
+/// completed is abandoned before anything changes (retried on the next change), and a query
+/// without an envelope scans the slots itself. Answers stay exact; only speed suffers.
 public final class GEOSPointIndex: SpatialIndex {
     enum Tier: UInt8 { case none = 0, main, small, tail }
 
@@ -97,14 +102,15 @@ public final class GEOSPointIndex: SpatialIndex {
         lon[s] = x; lat[s] = y
         if !mainBuilt && !hasMainEntry[s] {
             if main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
-            if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
-            hasMainEntry[s] = true
-            insertPoint(main!, slot, x, y)
-            mainEntries += 1
-            tier[s] = Tier.main.rawValue
-        } else {
-            putInTail(slot, x, y)
+            if let tree = main, insertPoint(tree, slot, x, y) {
+                if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
+                hasMainEntry[s] = true
+                mainEntries += 1
+                tier[s] = Tier.main.rawValue
+                return
+            }
         }
+        putInTail(slot, x, y)
     }
 
     public func remove(_ slot: Int32) {
@@ -143,46 +149,57 @@ public final class GEOSPointIndex: SpatialIndex {
         var moved: [Int32] = []
         moved.reserveCapacity(smallSlots.count + tail.count)
         for s in smallSlots where tier[Int(s)] == Tier.small.rawValue { moved.append(s) }
-        for e in tail {
-            tier[Int(e.slot)] = Tier.small.rawValue
-            moved.append(e.slot)
-        }
-        tail.removeAll(keepingCapacity: true)
+        for e in tail { moved.append(e.slot) }
         if moved.count > smallLimit || main == nil {
             rebuildMain()
             return
         }
+        // The new tree is filled before anything changes: if GEOS fails, the tail keeps its slots.
+        guard let tree = filledTree(moved) else { return }
+        for e in tail { tier[Int(e.slot)] = Tier.small.rawValue }
+        tail.removeAll(keepingCapacity: true)
         if let small { GEOSSTRtree_destroy_r(ctx, small) }
-        small = GEOSSTRtree_create_r(ctx, 10)
-        for s in moved { insertPoint(small!, s, lon[Int(s)], lat[Int(s)]) }
+        small = tree
         smallSlots = moved
         smallRebuilds += 1
     }
 
-    /// Builds the main tree anew from every live slot.
+    /// Builds the main tree anew from every live slot (nothing changes if GEOS fails).
     private func rebuildMain() {
+        var live: [Int32] = []
+        live.reserveCapacity(self.live)
+        for s in 0..<tier.count where tier[s] != Tier.none.rawValue { live.append(Int32(s)) }
+        guard let tree = filledTree(live) else { return }
         if let main { GEOSSTRtree_destroy_r(ctx, main) }
         if let small { GEOSSTRtree_destroy_r(ctx, small) }
         small = nil; smallSlots.removeAll(); tail.removeAll()
-        let tree = GEOSSTRtree_create_r(ctx, 10)!
-        var n = 0
         for s in 0..<tier.count {
             hasMainEntry[s] = tier[s] != Tier.none.rawValue
-            guard hasMainEntry[s] else { continue }
-            insertPoint(tree, Int32(s), lon[s], lat[s])
-            tier[s] = Tier.main.rawValue
-            n += 1
+            if hasMainEntry[s] { tier[s] = Tier.main.rawValue }
         }
-        main = tree; mainEntries = n; mainBuilt = false
+        main = tree; mainEntries = live.count; mainBuilt = false
         mainRebuilds += 1
     }
 
+    /// A new tree holding the slots at their current positions, or nil (and no tree) when GEOS
+    /// cannot allocate it or one of its points.
+    private func filledTree(_ slots: [Int32]) -> OpaquePointer? {
+        guard let tree = GEOSSTRtree_create_r(ctx, 10) else { return nil }
+        for s in slots where !insertPoint(tree, s, lon[Int(s)], lat[Int(s)]) {
+            GEOSSTRtree_destroy_r(ctx, tree)
+            return nil
+        }
+        return tree
+    }
+
+    /// Puts the slot's point into the tree; false when GEOS cannot allocate the point.
     @inline(__always)
-    private func insertPoint(_ tree: OpaquePointer, _ slot: Int32, _ x: Double, _ y: Double) {
-        let g = GEOSGeom_createPointFromXY_r(ctx, x, y)
+    private func insertPoint(_ tree: OpaquePointer, _ slot: Int32, _ x: Double, _ y: Double) -> Bool {
+        guard let g = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return false }
         // The tree copies the envelope; the item is the slot + 1 (never a null pointer).
         GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: Int(slot) + 1))
         GEOSGeom_destroy_r(ctx, g)
+        return true
     }
 
     // MARK: - Queries
@@ -215,6 +232,13 @@ public final class GEOSPointIndex: SpatialIndex {
                                 queryTree(small, rect, &q)
                             }
                             GEOSGeom_destroy_r(ctx, rect)
+                        } else if main != nil || small != nil {
+                            // GEOS could not make the envelope: test the trees' slots directly.
+                            for s in 0..<t.count where t[s] == Tier.main.rawValue || t[s] == Tier.small.rawValue {
+                                if xs[s] >= box.minLon && xs[s] <= box.maxLon && ys[s] >= box.minLat && ys[s] <= box.maxLat {
+                                    o.pointee.append(Int32(s))
+                                }
+                            }
                         }
                         var i = tailLowerBound(box.minLon)
                         while i < tail.count && tail[i].lon <= box.maxLon {

@@ -20,7 +20,7 @@ final class GEOSPointIndexTests: XCTestCase {
     }
 
     func makeIndex(tail: Int, small: Int) -> GEOSPointIndex {
-        let index = GEOSFactory().makeIndex() as! GEOSPointIndex
+        let index = try! GEOSFactory().makeIndex() as! GEOSPointIndex
         index.tailLimit = tail
         index.smallLimit = small
         return index
