@@ -90,6 +90,9 @@ public final class Map {
     public func toLonLat(x: Double, y: Double) throws(PindropError) -> (lon: Double, lat: Double) {
         guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
         guard let p = view.toLonLatUnwrapped(x, y) else { throw .invalid("the host projection failed for (\(x), \(y))") }
+        guard p.lon.isFinite, p.lat.isFinite else {
+            throw .invalid("screen point (\(x), \(y)) is too far outside the view for a coordinate")
+        }
         return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
     }
 

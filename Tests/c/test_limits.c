@@ -69,6 +69,17 @@ int main(void) {
     CHECK(pindrop_map_to_screen(m, 180, 90, &x, &y) == PINDROP_ERR_INVALID_ARGUMENT);
     CHECK(strstr(pindrop_map_last_error(m), "90") != NULL);
     CHECK(pindrop_map_to_screen(m, 0, -90, &x, &y) == PINDROP_ERR_INVALID_ARGUMENT);
+    /* A finite screen point too far out for a longitude (found by the fuzzer): never OK with NaN. */
+    {
+      static const double far[] = {-1.7976931348623157e308, 1.7976931348623157e308, 1e300, -1e306};
+      for (i = 0; i < 4; i++) {
+        double lon = 0, lat = 0;
+        pindrop_status s = pindrop_map_to_lonlat(m, far[i], 100, &lon, &lat);
+        CHECK(s == PINDROP_ERR_INVALID_ARGUMENT || (s == PINDROP_OK && finite2(lon, lat)));
+        s = pindrop_map_to_lonlat(m, 100, far[i], &lon, &lat);
+        CHECK(s == PINDROP_ERR_INVALID_ARGUMENT || (s == PINDROP_OK && finite2(lon, lat)));
+      }
+    }
     /* Near the pole, deep zoom, turned: either a finite point or a failure, never NaN. */
     for (i = 0; i < 200; i++) {
       pindrop_camera c2 = {179.9, 85.05, 25 + (double)(i % 6), (double)(i * 37 % 360) + 0.5, 800, 600};
