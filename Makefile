@@ -104,3 +104,27 @@ test-faults: build
 	$(CC) -std=gnu99 -Wall -Wextra -Werror -Iinclude -rdynamic Tests/faults/test_geos_faults.c -o .build/ctests/test_geos_faults \
 	  -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -ldl -lm
 	.build/ctests/test_geos_faults
+
+# Fuzzing the whole C contract (Tests/fuzz/fuzz_contract.c): the library built with libFuzzer's
+# coverage and AddressSanitizer (its own scratch folder), the harness with the toolchain's clang,
+# libFuzzer, ASan and UBSan. `make fuzz FUZZ_SECONDS=N` starts from the kept corpus
+# (Tests/fuzz/corpus, read only) and writes new inputs to .build-fuzz/corpus; a finding stops it
+# (non-zero exit) with its input in .build-fuzz/artifacts. `make fuzz-merge` minimises what a run
+# found into Tests/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD = .build-fuzz
+FUZZ_CLANG ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
+FUZZ_FLAGS = -max_len=2048 -print_final_stats=1
+.PHONY: fuzz fuzz-build fuzz-merge
+fuzz-build: deps
+	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -static-stdlib --product pindrop
+	@mkdir -p $(FUZZ_BUILD)/bin
+	$(FUZZ_CLANG) -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude \
+	  Tests/fuzz/fuzz_contract.c -o $(FUZZ_BUILD)/bin/fuzz_contract -L$(FUZZ_BUILD)/release -lpindrop \
+	  -Wl,-rpath,$(CURDIR)/$(FUZZ_BUILD)/release -lm
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_BUILD)/bin/fuzz_contract $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus Tests/fuzz/corpus
+fuzz-merge: fuzz-build
+	$(FUZZ_BUILD)/bin/fuzz_contract $(FUZZ_FLAGS) -merge=1 Tests/fuzz/corpus $(FUZZ_BUILD)/corpus
