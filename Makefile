@@ -104,6 +104,9 @@ test-faults: build
 	$(CC) -std=gnu99 -Wall -Wextra -Werror -Iinclude -rdynamic Tests/faults/test_geos_faults.c -o .build/ctests/test_geos_faults \
 	  -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -ldl -lm
 	.build/ctests/test_geos_faults
+	$(CC) -std=gnu99 -Wall -Wextra -Werror -O1 -Iinclude Tests/fuzz/fuzz_contract.c Tests/fuzz/replay_main.c \
+	  -o .build/ctests/fuzz_replay -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -lm
+	.build/ctests/fuzz_replay Tests/fuzz/corpus
 
 # Fuzzing the whole C contract (Tests/fuzz/fuzz_contract.c): the library built with libFuzzer's
 # coverage and AddressSanitizer (its own scratch folder), the harness with the toolchain's clang,

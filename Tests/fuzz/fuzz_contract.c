@@ -12,6 +12,7 @@
  *    messages say something;
  *  - true positions change only as the host asked (add, set_position) or as MOVED events say
  *    (from = the model's position before, to = after); the count is the model's;
+ *  - a drop commits exactly the last DRAGGED coordinate of that pin (MOVED cause DRAG);
  *  - frames: points finite and inside the viewport grown by hit_radius, ids known and distinct;
  *  - queries: screen points, display positions and nearby distances finite, ids known.
  * A violated invariant aborts (a finding). Build: `make fuzz-build`; run: `make fuzz`.
@@ -112,6 +113,9 @@ static pindrop_id placing = PINDROP_NO_ID;
 static uint64_t requests[8];
 static size_t nrequests;
 static double hit_radius = 22;
+/* The last DRAGGED event: a MOVED with cause DRAG must land exactly there. */
+static pindrop_id dragged_id = PINDROP_NO_ID;
+static double dragged_lon, dragged_lat;
 
 static void finding(const char *what, long detail) {
   fprintf(stderr, "FINDING: %s (%ld)\n", what, detail);
@@ -150,6 +154,14 @@ static void drain(pindrop_map *m) {
     INVARIANT(++guard < 100000, guard);
     INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_AUTOPAN + 1, e.type);
     if (e.type == PINDROP_EVENT_GEOCODE_REQUEST) requests[nrequests++ % 8] = e.request;
+    if (e.type == PINDROP_EVENT_LIFTED) dragged_id = PINDROP_NO_ID;
+    if (e.type == PINDROP_EVENT_DRAGGED) {
+      INVARIANT(isfinite(e.lon) && isfinite(e.lat) && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.id);
+      dragged_id = e.id; dragged_lon = e.lon; dragged_lat = e.lat;
+    }
+    if (e.type == PINDROP_EVENT_MOVED && e.cause == PINDROP_CAUSE_DRAG) {
+      INVARIANT(dragged_id == e.id && e.lon == dragged_lon && e.lat == dragged_lat, e.id);
+    }
     if (e.type == PINDROP_EVENT_MOVED) {
       model_pin *p = find(e.id);
       INVARIANT(p != NULL, e.id);
@@ -506,7 +518,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pindrop_map *m = NULL;
   int steps = 0;
   uint8_t k;
-  model_n = 0; placing = PINDROP_NO_ID; nrequests = 0; clock_ms = 0; view_w = 256; view_h = 256; proj_mode = 0;
+  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; clock_ms = 0; view_w = 256; view_h = 256; proj_mode = 0;
   if (pindrop_options_init(&o, sizeof o) != PINDROP_OK) abort();
   k = u8(&in);
   if (k & 1) o.lift_delay_ms = 0;
