@@ -131,3 +131,37 @@ fuzz: fuzz-build
 	  -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus Tests/fuzz/corpus
 fuzz-merge: fuzz-build
 	$(FUZZ_BUILD)/bin/fuzz_contract $(FUZZ_FLAGS) -merge=1 Tests/fuzz/corpus $(FUZZ_BUILD)/corpus
+
+# Sanitizers. The Swift tests under AddressSanitizer (Swift has no UBSan on Linux; its own run-time
+# checks trap on overflow and out-of-bounds access); the C tests, the GEOS fault test and the fuzz
+# corpus under ASan + UBSan against an ASan build of the library; the 8-thread program against a
+# ThreadSanitizer build. Each build has its own scratch folder.
+SAN_CLANG = $(FUZZ_CLANG) -std=gnu99 -g -O1 -fuse-ld=lld -fno-omit-frame-pointer -Iinclude
+# The toolchain's TSan runtime refers to libdispatch and the blocks runtime, which ship with Swift.
+SWIFT_RUNTIME = $(dir $(FUZZ_CLANG))../lib/swift/linux
+ASAN_LINK = -L.build-asan/release -lpindrop -Wl,-rpath,$(CURDIR)/.build-asan/release -lm
+.PHONY: test-sanitize test-valgrind
+test-sanitize: deps
+	$(SWIFT) test --scratch-path .build-asan-tests -Xswiftc -sanitize=address --disable-swift-testing
+	$(SWIFT) build -c release --scratch-path .build-asan -Xswiftc -sanitize=address -Xswiftc -static-stdlib --product pindrop
+	@mkdir -p .build-asan/ctests
+	@set -e; for t in Tests/c/test_*.c; do n=$$(basename $$t .c); \
+	  $(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined $$t -o .build-asan/ctests/$$n $(ASAN_LINK); \
+	  echo "== $$n (ASan, UBSan)"; .build-asan/ctests/$$n; done
+	$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined -rdynamic Tests/faults/test_geos_faults.c \
+	  -o .build-asan/ctests/test_geos_faults $(ASAN_LINK) -ldl
+	.build-asan/ctests/test_geos_faults
+	$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined Tests/fuzz/fuzz_contract.c Tests/fuzz/replay_main.c \
+	  -o .build-asan/ctests/fuzz_replay $(ASAN_LINK)
+	.build-asan/ctests/fuzz_replay Tests/fuzz/corpus
+	$(SWIFT) build -c release --scratch-path .build-tsan -Xswiftc -sanitize=thread -Xswiftc -static-stdlib --product pindrop
+	$(SAN_CLANG) -fsanitize=thread Tests/sanitize/threads.c -o .build-tsan/threads \
+	  -L.build-tsan/release -lpindrop -Wl,-rpath,$(CURDIR)/.build-tsan/release \
+	  -L$(SWIFT_RUNTIME) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_RUNTIME) -lpthread -lm
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/sanitize/tsan.supp" .build-tsan/threads
+
+# The C example under valgrind: no definite leaks, no memory errors.
+test-valgrind: test-examples
+	@command -v valgrind >/dev/null 2>&1 || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 \
+	  .build/examples/replay examples/data/lawndale_trees.csv examples/c/drag.touch >/dev/null
