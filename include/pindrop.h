@@ -126,7 +126,7 @@ const char *pindrop_map_last_error(const pindrop_map *map);
 
 /* The message of the last failed call made on the calling thread, whichever function it was, with
    or without a map (pindrop_map_create, pindrop_options_init, pindrop_spread, a NULL map): "" if
-   none yet. A successful call does not clear it (libgit2's git_error_last). Owned by the library,
+   none yet. A PINDROP_STALE geocode answer leaves its reason here too, as on the map. A successful call does not clear it (libgit2's git_error_last). Owned by the library,
    per thread; valid until the thread's next failed call. Since 0.2.0. */
 const char *pindrop_last_error(void);
 
