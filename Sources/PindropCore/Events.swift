@@ -2,10 +2,10 @@
 public struct Event: Sendable, Equatable {
     public enum Kind: Int32, Sendable {
         case selected = 0, deselected, lifted, dragged, dropped, dragCancelled, moved,
-             geocodeRequest, calloutChanged, nearby, autopan
+             geocodeRequest, calloutChanged, nearby, autopan, clusterTapped
     }
     public enum Cause: Int32, Sendable {
-        case none = 0, drag, tap, place, undo, redo, snap
+        case none = 0, drag, tap, place, undo, redo, snap, nudge
     }
 
     public var kind: Kind
