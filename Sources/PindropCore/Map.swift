@@ -174,6 +174,7 @@ public final class Map {
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
     func pinsAdded(_ slots: [Int32]) { spreadPinsAdded(slots) }
     func pinMoved(_ slot: Int32) {
+        gesturePinMoved(slot)
         spreadPinMoved(slot)
         editingPinMoved(slot)
     }

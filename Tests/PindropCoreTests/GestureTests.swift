@@ -537,6 +537,31 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.view(1, at: 390 + 250)!.x, 302, accuracy: 1e-6, "it glides to the tapped point")
     }
 
+    /// An animation never blocks an edit: a tap-to-move can be undone while the pin still glides
+    /// to the tapped point, and it is then drawn at its restored coordinate, not mid-glide.
+    func testUndoRightAfterATapToMoveWorksAtOnce() {
+        let s = Story()
+        s.addPin(1, atScreen: 600, 400)
+        s.map.editingID = 1
+        let home = s.position(1)
+        s.down(300, 200, at: 0)
+        s.up(302, 201, at: 90)
+        s.tick(390)
+        XCTAssertEqual(s.kinds(), [.moved, .calloutChanged, .geocodeRequest])
+        XCTAssertNotEqual(s.view(1, at: 391)!.x, 302, "the glide to the tapped point is still running")
+        XCTAssertNoThrow(try s.map.undo(time: 392))
+        let e = s.events()
+        XCTAssertEqual(e.first?.kind, .moved)
+        XCTAssertEqual(e.first?.cause, .undo)
+        XCTAssertTrue(s.position(1) == home)
+        let back = s.screen(home.lon, home.lat)
+        let v = s.view(1, at: 393)!
+        XCTAssertEqual(v.x, back.x, accuracy: 1e-6, "drawn where it was restored to")
+        XCTAssertEqual(v.y, back.y, accuracy: 1e-6)
+        XCTAssertNoThrow(try s.map.redo(time: 394), "redo at once too")
+        XCTAssertEqual(s.events().first?.cause, .redo)
+    }
+
     func testADoubleTapNeverMovesTheEditedPin() {
         let s = Story()
         s.addPin(1, atScreen: 600, 400)

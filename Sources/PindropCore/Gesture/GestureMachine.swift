@@ -394,6 +394,13 @@ extension Map {
         return 0
     }
 
+    /// A pin's true coordinate changed (an undo, the host): an animation still running from where
+    /// it was is dropped, so the pin is drawn where it now is. A gesture that moves the pin starts
+    /// its own animation afterwards.
+    func gesturePinMoved(_ slot: Int32) {
+        if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
+    }
+
     func gesturePinWillBeRemoved(_ slot: Int32) {
         gestureHandle(.pinRemoved(slot: slot))
         if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
