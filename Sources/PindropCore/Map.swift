@@ -17,7 +17,7 @@ public final class Map {
 
     // The rooms of the map, each in its own folder: gestures, spreading, editing.
     var gesture = GestureMachine()
-    var spread = SpreadLayout()
+    var spread: SpreadLayout
     var editing = EditingState()
 
     // Scratch buffers reused across calls so that queries do not allocate once warmed up.
@@ -38,6 +38,7 @@ public final class Map {
         self.options = options
         self.factory = factory
         self.index = factory.makeIndex()
+        self.spread = SpreadLayout(options: options, factory: factory)
         self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 
@@ -170,18 +171,18 @@ public final class Map {
 
     // MARK: - Hooks for the layouts (spreading) and gestures
 
-    func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
+    func pinAdded(_ slot: Int32) { spread.pinAdded(slot, pins, index) }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
-    func pinsAdded(_ slots: [Int32]) { spreadPinsAdded(slots) }
+    func pinsAdded(_ slots: [Int32]) { spread.pinsAdded(slots, pins, index) }
     func pinMoved(_ slot: Int32) {
         gesturePinMoved(slot)
-        spreadPinMoved(slot)
+        spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
     }
     func pinWillBeRemoved(_ slot: Int32) {
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
-        spreadPinWillBeRemoved(slot)
+        spread.pinWillBeRemoved(slot, pins, index)
     }
 
     /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
@@ -195,13 +196,13 @@ public final class Map {
     @inline(__always)
     func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
         if let p = gestureDrawnPosition(slot) { return p }
-        return spreadDrawnPosition(slot)
+        return spread.drawnPosition(slot)
     }
 
     /// Appends the slots whose drawn position may lie in `box` (a superset is fine).
     func drawnCandidates(_ box: GeoBox, into out: inout [Int32]) {
         box.split { index.query($0, into: &out) }
-        spreadCandidates(box, into: &out)
+        spread.candidates(box, into: &out)
         gestureCandidates(box, into: &out)
     }
 
@@ -490,7 +491,7 @@ public final class Map {
         var f: UInt32 = 0
         if id == selectedID { f |= Map.flagSelected }
         if id == editingID { f |= Map.flagEditing }
-        return f | gestureFlags(slot) | spreadFlags(slot) | editingFlags(slot)
+        return f | gestureFlags(slot) | (spread.isSpread(slot) ? Map.flagSpread : 0) | editingFlags(slot)
     }
 
     // MARK: - Events

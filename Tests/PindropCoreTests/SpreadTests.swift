@@ -196,6 +196,79 @@ final class SpreadGroupingTests: XCTestCase {
         XCTAssertEqual(map.spread.groupOf[Int(s10)], map.spread.groupOf[Int(s30)])
     }
 
+    /// A(5), B(7) 1.5 m east of A, C(3) 1.5 m east of B, tolerance 2 m: the batch rule takes C
+    /// first, so B joins C and A stays alone, in whatever order the pins arrive or move.
+    func testToleranceGroupsDoNotDependOnTheOrderOfAdds() throws {
+        let east = 1.5 / (Sphere.radius * cos(40 * Double.pi / 180)) * 180 / Double.pi
+        let a = (lon: 10.0, lat: 40.0), b = (lon: 10.0 + east, lat: 40.0), c = (lon: 10.0 + 2 * east, lat: 40.0)
+        let want = try batch([(c.lon, c.lat), (a.lon, a.lat), (b.lon, b.lat)], tolerance: 2)  // ids 3, 5, 7
+        XCTAssertTrue(want[1] == a, "A alone stays put")
+        let orders: [[Int64]] = [[5, 7, 3], [5, 3, 7], [7, 5, 3], [7, 3, 5], [3, 5, 7], [3, 7, 5]]
+        let at: [Int64: (lon: Double, lat: Double)] = [5: a, 7: b, 3: c]
+        for order in orders {
+            let map = try makeMap(tolerance: 2)
+            for id in order { try map.add(id: id, lon: at[id]!.lon, lat: at[id]!.lat) }
+            for (k, id) in [Int64(3), 5, 7].enumerated() {
+                XCTAssertTrue(try map.displayPosition(id: id) == want[k], "order \(order) id \(id)")
+            }
+            // The same after a move away and back, and after a removal and a re-add.
+            try map.setPosition(id: order[0], lon: 20, lat: 0)
+            try map.setPosition(id: order[0], lon: at[order[0]]!.lon, lat: at[order[0]]!.lat)
+            try map.remove(id: order[1])
+            try map.add(id: order[1], lon: at[order[1]]!.lon, lat: at[order[1]]!.lat)
+            for (k, id) in [Int64(3), 5, 7].enumerated() {
+                XCTAssertTrue(try map.displayPosition(id: id) == want[k], "order \(order) after edits, id \(id)")
+            }
+        }
+        // A bulk add in any order agrees too.
+        let map = try makeMap(tolerance: 2)
+        try map.add(id: 5, lon: a.lon, lat: a.lat)
+        let ids: [Int64] = [7, 3], ll = [b.lon, b.lat, c.lon, c.lat]
+        try ids.withUnsafeBufferPointer { i in
+            try ll.withUnsafeBufferPointer { l in do { try map.addMany(ids: i, lonlat: l) } catch { throw error } }
+        }
+        for (k, id) in [Int64(3), 5, 7].enumerated() {
+            XCTAssertTrue(try map.displayPosition(id: id) == want[k], "bulk, id \(id)")
+        }
+    }
+
+    /// With a tolerance, random histories of adds, moves and removals over a few close spots (so
+    /// that groups overlap and pins change leaders) always agree with the batch rule.
+    func testToleranceGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
+        var rng = SystemRandomNumberGenerator()
+        let m: Double = 1.0 / Sphere.radius * 180 / Double.pi
+        var spots: [(Double, Double)] = [(179.99999, 0), (-180, 0), (180, 0)]
+        for k in 0..<8 {
+            let lon: Double = 10 + Double(k) * 1.2 * m, lat: Double = 40 + Double(k % 3) * 0.7 * m
+            spots.append((lon, lat))
+        }
+        let map = try makeMap(tolerance: 2)
+        var alive: Set<Int64> = []
+        for step in 0..<1500 {
+            let id = Int64.random(in: 0..<40, using: &rng)
+            let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0 where !alive.contains(id):
+                try map.add(id: id, lon: spot.0, lat: spot.1); alive.insert(id)
+            case 1 where alive.contains(id):
+                try map.setPosition(id: id, lon: spot.0, lat: spot.1)
+            case 2 where alive.contains(id):
+                try map.remove(id: id); alive.remove(id)
+            default:
+                continue
+            }
+            if step % 25 != 0 { continue }
+            let ids = alive.sorted()
+            let pts = try ids.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
+            let want = try batch(pts, tolerance: 2)
+            for (k, id) in ids.enumerated() {
+                let got = try map.displayPosition(id: id)
+                XCTAssertEqual(got.lon, want[k].lon, "step \(step) id \(id)")
+                XCTAssertEqual(got.lat, want[k].lat, "step \(step) id \(id)")
+            }
+        }
+    }
+
     /// With tolerance 0 the groups are the sets of equal coordinates whatever the history, so the
     /// map always agrees with the batch rule over its pins in id order.
     func testExactGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
