@@ -323,11 +323,8 @@ public final class Map {
     public struct PinView: Sendable, Equatable {
         public var id: Int64
         public var x, y, anchorX, anchorY, lift: Double
-        public var flags: UInt32
+        public var flags: PinFlags
     }
-
-    public static let flagSelected: UInt32 = 1, flagEditing: UInt32 = 2, flagDragging: UInt32 = 4,
-                      flagSpread: UInt32 = 8, flagInvalid: UInt32 = 16
 
     /// Fills `frameViews` with the pins drawn inside the viewport grown by hit_radius, in drawing
     /// order, and returns their number.
@@ -483,15 +480,16 @@ public final class Map {
     /// 0 for ordinary pins, then the selected pin, and the dragged pin drawn last of all.
     @inline(__always)
     func drawRank(_ v: PinView) -> Int {
-        v.flags & Map.flagDragging != 0 ? 2 : v.flags & Map.flagSelected != 0 ? 1 : 0
+        v.flags.contains(.dragging) ? 2 : v.flags.contains(.selected) ? 1 : 0
     }
 
-    func flags(_ slot: Int32) -> UInt32 {
+    func flags(_ slot: Int32) -> PinFlags {
         let id = pins.id(slot)
-        var f: UInt32 = 0
-        if id == selectedID { f |= Map.flagSelected }
-        if id == editingID { f |= Map.flagEditing }
-        return f | gestureFlags(slot) | (spread.isSpread(slot) ? Map.flagSpread : 0) | editingFlags(slot)
+        var f: PinFlags = []
+        if id == selectedID { f.insert(.selected) }
+        if id == editingID { f.insert(.editing) }
+        if spread.isSpread(slot) { f.insert(.spread) }
+        return f.union(gestureFlags(slot)).union(editingFlags(slot))
     }
 
     // MARK: - Events

@@ -1,7 +1,7 @@
 /// The thresholds and modes of a map (`pindrop_options`). Defaults are the documented ones.
 public struct Options: Sendable, Equatable {
-    public enum SpreadMode: Int32, Sendable { case off = 0, ring = 1, spiral = 2 }
-    public enum OutsidePolicy: Int32, Sendable { case revert = 0, snap = 1 }
+    public enum SpreadMode: Int32, Sendable, CaseIterable { case off = 0, ring = 1, spiral = 2 }
+    public enum OutsidePolicy: Int32, Sendable, CaseIterable { case revert = 0, snap = 1 }
 
     public var hitRadius = 22.0
     public var dragThreshold = 5.0

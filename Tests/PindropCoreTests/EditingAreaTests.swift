@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// Behaviour 13: drops outside the allowed area are reverted or snapped to the nearest point inside.
 final class EditingAreaTests: XCTestCase {

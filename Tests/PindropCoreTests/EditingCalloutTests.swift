@@ -1,5 +1,6 @@
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// Helpers shared by the Editing*Tests files (namespaced so that other test files stay free).
 enum EditingFixture {

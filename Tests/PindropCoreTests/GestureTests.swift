@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// A map, a camera and a pen: the stories below touch it at explicit times and read the events.
 final class Story {
@@ -142,7 +143,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(e.map(\.kind), [.lifted])
         XCTAssertEqual(e.first?.id, 1)
         XCTAssertEqual(s.map.nextDeadline, .infinity)
-        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? 0 & Map.flagDragging, Map.flagDragging)
+        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? [], .dragging)
     }
 
     func testATouchThatArrivesAfterAMissedTickStillLiftsFirst() {
@@ -191,7 +192,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(v.x, 307, accuracy: 1e-6)
         XCTAssertEqual(v.y, 455, accuracy: 1e-6)
         XCTAssertEqual(v.lift, 1)
-        XCTAssertEqual(v.flags & Map.flagDragging, Map.flagDragging)
+        XCTAssertEqual(v.flags.intersection(.dragging), .dragging)
     }
 
     func testTheLiftedPinRisesSmoothlyOverLiftDuration() {
@@ -720,7 +721,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
         s.addPin(2, atScreen: 100, 100)  // reuses the slot: nothing of the old gesture sticks to it
         let v = s.view(2, at: t + 30)!
-        XCTAssertEqual(v.flags, 0)
+        XCTAssertEqual(v.flags, [])
         XCTAssertEqual(v.lift, 0)
         XCTAssertEqual(v.x, 100, accuracy: 1e-6)
     }
@@ -734,13 +735,13 @@ final class GestureTests: XCTestCase {
         s.move(700, 100, at: t + 10)
         var n = try! s.map.frame(time: t + 10)
         XCTAssertEqual(s.map.frameViews[n - 1].id, 0)
-        XCTAssertEqual(s.map.frameViews[n - 1].flags, Map.flagDragging)
+        XCTAssertEqual(s.map.frameViews[n - 1].flags, .dragging)
         s.up(700, 100, at: t + 20)
         var lifts: [Double] = []
         for dt in stride(from: 0.0, through: 250, by: 5) {
             n = try! s.map.frame(time: t + 20 + dt)
             let v = s.map.frameViews[0..<n].first { $0.id == 0 }!
-            XCTAssertEqual(v.flags & Map.flagDragging, 0)
+            XCTAssertEqual(v.flags.intersection(.dragging), [])
             XCTAssertEqual(v.y, 60, accuracy: 1e-6, "the pin stays where it landed while the lift falls")
             lifts.append(v.lift)
         }
@@ -758,7 +759,7 @@ final class GestureTests: XCTestCase {
         s.addPin(2, atScreen: 300, 300)
         s.map.editingID = 1
         s.down(300, 300, at: 0); s.up(300, 300, at: 50)
-        XCTAssertEqual(s.view(1, at: 60)!.flags, Map.flagEditing)
-        XCTAssertEqual(s.view(2, at: 60)!.flags, Map.flagSelected)
+        XCTAssertEqual(s.view(1, at: 60)!.flags, .editing)
+        XCTAssertEqual(s.view(2, at: 60)!.flags, .selected)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// The great-circle destination written independently of the library: rotate the unit vector of
 /// the start point towards the tangent direction of the bearing by the angular distance.
@@ -94,7 +95,7 @@ final class SpreadRingOracleTests: XCTestCase {
                     // The true coordinate never changes.
                     let t = try map.position(id: id)
                     XCTAssertEqual(t.lon, lon); XCTAssertEqual(t.lat, lat)
-                    XCTAssertEqual(map.flags(try map.slot(id)) & Map.flagSpread, Map.flagSpread)
+                    XCTAssertEqual(map.flags(try map.slot(id)).intersection(.spread), .spread)
                 }
             }
         }
@@ -106,7 +107,7 @@ final class SpreadRingOracleTests: XCTestCase {
         try map.add(id: 2, lon: -118.3, lat: 33.9)
         let d = try map.displayPosition(id: 1)
         XCTAssertEqual(d.lon, -118.35259236902644); XCTAssertEqual(d.lat, 33.900539810736184)
-        XCTAssertEqual(map.flags(try map.slot(1)) & Map.flagSpread, 0)
+        XCTAssertEqual(map.flags(try map.slot(1)).intersection(.spread), [])
         let b = try batch([(-118.35259236902644, 33.900539810736184)], tolerance: 0)
         XCTAssertEqual(b[0].lon, -118.35259236902644); XCTAssertEqual(b[0].lat, 33.900539810736184)
     }
@@ -441,7 +442,7 @@ final class SpreadMapTests: XCTestCase {
         let d5 = try map.displayPosition(id: 5), t5 = try map.position(id: 5)
         XCTAssertEqual(d5.lon, drop.lon); XCTAssertEqual(d5.lat, drop.lat)
         XCTAssertEqual(t5.lon, drop.lon); XCTAssertEqual(t5.lat, drop.lat)
-        XCTAssertEqual(map.flags(try map.slot(5)) & Map.flagSpread, 0)
+        XCTAssertEqual(map.flags(try map.slot(5)).intersection(.spread), [])
         let rest = (1...n).filter { $0 != 5 }
         for (i, id) in rest.enumerated() {
             let got = try map.displayPosition(id: Int64(id))
@@ -506,7 +507,7 @@ final class SpreadMapTests: XCTestCase {
         let v = try XCTUnwrap(views.first { $0.id == 76 })
         XCTAssertEqual(v.x, 200, accuracy: 1e-6); XCTAssertEqual(v.y, 150, accuracy: 1e-6)
         XCTAssertEqual(v.anchorX, centre.x, accuracy: 1e-6); XCTAssertEqual(v.anchorY, centre.y, accuracy: 1e-6)
-        XCTAssertEqual(v.flags & Map.flagSpread, Map.flagSpread)
+        XCTAssertEqual(v.flags.intersection(.spread), .spread)
         for w in views {
             XCTAssertTrue((70...82).contains(Int(w.id)), "only the ring's nearby pins are in view, got \(w.id)")
         }

@@ -79,9 +79,9 @@ extension Map {
     }
 
     /// INVALID while a gesture holds the pin over a point outside the allowed area.
-    func editingFlags(_ slot: Int32) -> UInt32 {
-        guard let area = editing.area, let p = gestureDrawnPosition(slot) else { return 0 }
-        return area.contains(lon: p.lon, lat: p.lat) ? 0 : Map.flagInvalid
+    func editingFlags(_ slot: Int32) -> PinFlags {
+        guard let area = editing.area, let p = gestureDrawnPosition(slot) else { return [] }
+        return area.contains(lon: p.lon, lat: p.lat) ? [] : .invalid
     }
 
     /// Any change of the true coordinate (the host's set_position too) makes the pending geocode
@@ -179,7 +179,7 @@ extension Map {
         events.push(e)
     }
 
-    public enum CalloutPart: Int32, Sendable { case title = 0, subtitle = 1 }
+    public enum CalloutPart: Int32, Sendable, CaseIterable { case title = 0, subtitle = 1 }
 
     /// A pin's title or subtitle ("" when there is none).
     public func callout(id: Int64, _ part: CalloutPart) throws(PindropError) -> String {

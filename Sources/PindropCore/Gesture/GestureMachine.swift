@@ -203,7 +203,7 @@ public struct GestureTransition: CustomStringConvertible {
 }
 
 /// The phase of a touch (`pindrop_touch_phase`).
-public enum TouchPhase: Int32, Sendable {
+public enum TouchPhase: Int32, Sendable, CaseIterable {
     case down = 0, move, up, cancel
 }
 
@@ -378,8 +378,8 @@ extension Map {
         if let d = gesture.drop, d.slot != gesture.heldSlot { out.append(d.slot) }
     }
 
-    func gestureFlags(_ slot: Int32) -> UInt32 {
-        slot == gesture.heldSlot ? Map.flagDragging : 0
+    func gestureFlags(_ slot: Int32) -> PinFlags {
+        slot == gesture.heldSlot ? .dragging : []
     }
 
     /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
