@@ -35,7 +35,7 @@ enum EditingFixture {
     }
 }
 
-/// Behaviour 10: the callout follows the pin; stale geocode answers are refused.
+/// The callout follows the pin; stale geocode answers are refused.
 final class EditingCalloutTests: XCTestCase {
     typealias F = EditingFixture
 

@@ -82,7 +82,7 @@ func textbookLonLat(centerLon: Double, centerLat: Double, zoom: Double, width: D
 }
 
 final class GestureTests: XCTestCase {
-    // Behaviour 1: grab easily.
+    // Grab easily.
 
     func testATouchWithinHitRadiusGrabsThePinAndOneBeyondDoesNot() {
         let s = Story()
@@ -112,7 +112,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.map.selectedID, 1, "a tie goes to the pin being edited first")
     }
 
-    // Behaviour 2: pan or drag, decided by a pause.
+    // Pan or drag, decided by a pause.
 
     func testAQuickSwipeStartingOnAPinPansAndTheGestureStaysTheHosts() {
         let s = Story()
@@ -154,7 +154,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [.lifted, .dragged])
     }
 
-    // Behaviour 3: threshold.
+    // Threshold.
 
     func testALiftedPinFollowsOnlyAfterMoreThanDragThreshold() {
         let s = Story()
@@ -171,7 +171,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [.dragged])
     }
 
-    // Behaviour 4: the finger never hides the target.
+    // The finger never hides the target.
 
     func testTheLandingPointIsLiftHeightAboveTheFingerPlusTheGrabOffset() {
         let cam = (lon: -118.2, lat: 33.8, zoom: 18.0)
@@ -214,7 +214,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.view(1, at: 1000)!.y, pin.y - 40, accuracy: 1e-6)
     }
 
-    // Behaviour 5: no hop on release.
+    // No hop on release.
 
     func testReleasingCommitsTheLastDraggedCoordinateBitForBit() {
         let s = Story()
@@ -277,7 +277,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(settled.lift, 0)
     }
 
-    // Behaviour 6: no jitter at any zoom.
+    // No jitter at any zoom.
 
     func testOnePointStepsMoveTheDrawnPinByOnePointAtEveryZoomAndLatitude() {
         for zoom in [0.0, 10, 18, 22, 24] {
@@ -312,7 +312,7 @@ final class GestureTests: XCTestCase {
         }
     }
 
-    // Behaviour 7: cancel restores.
+    // Cancel restores.
 
     func testATouchCancelPutsThePinBackExactly() {
         let s = Story()
@@ -350,7 +350,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
     }
 
-    // Behaviour 8: drag again at once.
+    // Drag again at once.
 
     func testAPinCanBeLiftedAgainOneMillisecondAfterItWasDropped() {
         let s = Story()
@@ -450,7 +450,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
     }
 
-    // Behaviour 9: taps.
+    // Taps.
 
     func testATapOnAPinSelectsItAndATapOnTheMapDeselectsAfterTheDoubleTapWindow() {
         let s = Story()
@@ -626,7 +626,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(m.kinds(), [])
     }
 
-    // Behaviour 15: auto-pan.
+    // Auto-pan.
 
     func testAutopanSpeedGrowsWithDepthIntoTheMarginAndThePinStaysUnderTheFinger() {
         let s = Story { $0.liftHeight = 0 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The area pins may be dropped in (behaviour 13 of the spec): polygons in lon/lat. Points on the
+/// The area pins may be dropped in (docs/editing.md, "Allowed area"): polygons in lon/lat. Points on the
 /// boundary count as inside, so a pin snapped onto the boundary is allowed.
 public protocol AllowedArea: AnyObject {
     /// Whether (lon, lat) lies inside the area or on its boundary.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Callouts, geocoding, nearby warnings, the allowed area, the history of user moves and the
-/// edit session (behaviours 10, 12, 13 and 14 of the spec). docs/editing.md tells the rules.
+/// edit session. docs/editing.md tells the rules (callouts and geocoding, nearby warnings, the
+/// allowed area, undo and redo).
 struct EditingState {
     // Callouts: the host's title, and the subtitle (the coordinate, then the geocoder's answer).
     var titles: [Int64: String] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The gesture state machine (behaviours 1–9 and 15 of the spec), sans-IO: the host passes touches
+/// The gesture state machine (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
+/// tap-to-move, auto-pan), sans-IO: the host passes touches
 /// with their times, `tick` resolves timeouts, `nextDeadline` says when the next tick is due, and
 /// what happened comes out as events. No timers, threads or clocks inside.
 ///
