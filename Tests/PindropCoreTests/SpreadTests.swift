@@ -236,49 +236,30 @@ final class SpreadGroupingTests: XCTestCase {
     /// With a tolerance, random histories of adds, moves and removals over a few close spots (so
     /// that groups overlap and pins change leaders) always agree with the batch rule.
     func testToleranceGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
-        var rng = SystemRandomNumberGenerator()
         let m: Double = 1.0 / Sphere.radius * 180 / Double.pi
         var spots: [(Double, Double)] = [(179.99999, 0), (-180, 0), (180, 0)]
         for k in 0..<8 {
             let lon: Double = 10 + Double(k) * 1.2 * m, lat: Double = 40 + Double(k % 3) * 0.7 * m
             spots.append((lon, lat))
         }
-        let map = try makeMap(tolerance: 2)
-        var alive: Set<Int64> = []
-        for step in 0..<1500 {
-            let id = Int64.random(in: 0..<40, using: &rng)
-            let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
-            switch Int.random(in: 0..<3, using: &rng) {
-            case 0 where !alive.contains(id):
-                try map.add(id: id, lon: spot.0, lat: spot.1); alive.insert(id)
-            case 1 where alive.contains(id):
-                try map.setPosition(id: id, lon: spot.0, lat: spot.1)
-            case 2 where alive.contains(id):
-                try map.remove(id: id); alive.remove(id)
-            default:
-                continue
-            }
-            if step % 25 != 0 { continue }
-            let ids = alive.sorted()
-            let pts = try ids.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
-            let want = try batch(pts, tolerance: 2)
-            for (k, id) in ids.enumerated() {
-                let got = try map.displayPosition(id: id)
-                XCTAssertEqual(got.lon, want[k].lon, "step \(step) id \(id)")
-                XCTAssertEqual(got.lat, want[k].lat, "step \(step) id \(id)")
-            }
-        }
+        try checkRandomHistory(tolerance: 2, spots: spots, ids: 40, every: 25)
     }
 
     /// With tolerance 0 the groups are the sets of equal coordinates whatever the history, so the
     /// map always agrees with the batch rule over its pins in id order.
     func testExactGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
-        var rng = SystemRandomNumberGenerator()
         let spots: [(Double, Double)] = [(-118.3, 33.9), (-118.31, 33.9), (179.9999, 0), (-180, 0), (180, 0), (0, -0.0), (-0.0, 0)]
-        let map = try makeMap()
+        try checkRandomHistory(tolerance: 0, spots: spots, ids: 60, every: 50)
+    }
+
+    /// 1500 random adds, moves and removals of `ids` pins over `spots`; every `every` steps the
+    /// map's drawn positions must equal the batch rule over its pins in id order, bit for bit.
+    private func checkRandomHistory(tolerance: Double, spots: [(Double, Double)], ids: Int64, every: Int) throws {
+        var rng = SystemRandomNumberGenerator()
+        let map = try makeMap(tolerance: tolerance)
         var alive: Set<Int64> = []
         for step in 0..<1500 {
-            let id = Int64.random(in: 0..<60, using: &rng)
+            let id = Int64.random(in: 0..<ids, using: &rng)
             let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
             switch Int.random(in: 0..<3, using: &rng) {
             case 0 where !alive.contains(id):
@@ -290,11 +271,11 @@ final class SpreadGroupingTests: XCTestCase {
             default:
                 continue
             }
-            if step % 50 != 0 { continue }
-            let ids = alive.sorted()
-            let pts = try ids.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
-            let want = try batch(pts, tolerance: 0)
-            for (k, id) in ids.enumerated() {
+            if step % every != 0 { continue }
+            let sorted = alive.sorted()
+            let pts = try sorted.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
+            let want = try batch(pts, tolerance: tolerance)
+            for (k, id) in sorted.enumerated() {
                 let got = try map.displayPosition(id: id)
                 XCTAssertEqual(got.lon, want[k].lon, "step \(step) id \(id)")
                 XCTAssertEqual(got.lat, want[k].lat, "step \(step) id \(id)")

@@ -45,11 +45,20 @@ struct GestureMachine {
         }
     }
 
-    /// What the pointer machine reacts to.
+    /// What the pointer machine reacts to, classified where touches come in (`Map.touch`): a DOWN
+    /// is hit-tested, a MOVE or UP of the pointer the machine follows is measured against where it
+    /// went down (drag_threshold). The handlers only transition.
     enum Input {
-        case down(pointer: Int32, x: Double, y: Double)
+        /// A pointer went down within hit_radius of a pin's drawn position (the winner of the hit test).
+        case downOnPin(pointer: Int32, slot: Int32, id: Int64, x: Double, y: Double)
+        case downOffPins(pointer: Int32, x: Double, y: Double)
+        /// A move that crosses no threshold: within drag_threshold of the followed pointer's down
+        /// point, or a move of a pointer the machine does not follow.
         case move(pointer: Int32, x: Double, y: Double)
-        case up(pointer: Int32, x: Double, y: Double)
+        /// The followed pointer is more than drag_threshold from where it went down.
+        case moveBeyondThreshold(pointer: Int32, x: Double, y: Double)
+        /// `beyondThreshold`: the followed pointer lifted more than drag_threshold from where it went down.
+        case up(pointer: Int32, x: Double, y: Double, beyondThreshold: Bool)
         case cancel(pointer: Int32)
         /// lift_delay_ms has passed since the press.
         case liftTimeout
@@ -64,8 +73,10 @@ struct GestureMachine {
 
         var name: StaticString {
             switch self {
-            case .down: "down"
+            case .downOnPin: "downOnPin"
+            case .downOffPins: "downOffPins"
             case .move: "move"
+            case .moveBeyondThreshold: "moveBeyondThreshold"
             case .up: "up"
             case .cancel: "cancel"
             case .liftTimeout: "liftTimeout"
@@ -241,16 +252,34 @@ extension Map {
         case .down:
             gesture.pointers.append(pointer)
             gesture.downIsSecondTap = tapWindowHandle(.down(x: x, y: y))
-            return gestureHandle(.down(pointer: pointer, x: x, y: y))
+            if let id = hit(x, y), let slot = pins.slot(of: id) {
+                return gestureHandle(.downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y))
+            }
+            return gestureHandle(.downOffPins(pointer: pointer, x: x, y: y))
         case .move:
+            if beyondDownPoint(pointer, x, y) { return gestureHandle(.moveBeyondThreshold(pointer: pointer, x: x, y: y)) }
             return gestureHandle(.move(pointer: pointer, x: x, y: y))
         case .up:
             removePointer(pointer)
-            return gestureHandle(.up(pointer: pointer, x: x, y: y))
+            return gestureHandle(.up(pointer: pointer, x: x, y: y, beyondThreshold: beyondDownPoint(pointer, x, y)))
         case .cancel:
             removePointer(pointer)
             return gestureHandle(.cancel(pointer: pointer))
         }
+    }
+
+    /// Whether (x, y) is more than drag_threshold from where the pointer the machine follows went
+    /// down (false for any other pointer): the classification of a MOVE or UP.
+    @inline(__always)
+    func beyondDownPoint(_ pointer: Int32, _ x: Double, _ y: Double) -> Bool {
+        let d: (x: Double, y: Double)
+        switch gesture.state {
+        case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
+        case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
+        case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
+        case .idle, .pressed, .lifted, .dragging, .mapTouch, .hostGesture, .finished: return false
+        }
+        return beyondThreshold(d.x, d.y, x, y)
     }
 
     /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
