@@ -16,7 +16,7 @@ public final class Map {
     public internal(set) var editingID: Int64 = noID
 
     // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
-    var gesture: GestureMachine
+    var gesture = GestureMachine()
     var spread: SpreadLayout
     var editing = EditingState()
 
@@ -32,7 +32,6 @@ public final class Map {
         self.factory = factory
         self.index = factory.makeIndex()
         self.spread = SpreadLayout(options: options, factory: factory)
-        self.gesture = GestureMachine(options: options)
         self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 

@@ -10,7 +10,7 @@ extension Map {
     func heldDrawnPosition() -> (lon: Double, lat: Double)? {
         switch gesture.state {
         case .lifted(let h):
-            let r = gesture.raise(h, at: now)
+            let r = GestureMachine.raise(h, at: now, options)
             if r == 0 { return (h.originLon, h.originLat) }
             guard let q = view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
             return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
@@ -25,7 +25,7 @@ extension Map {
     /// lift_height as far as the lift animation has gone. Nil if the view cannot place it.
     @inline(__always)
     func landingPosition(_ h: GestureMachine.Hold, at t: Double) -> (lon: Double, lat: Double)? {
-        let s = gesture.landingScreen(h, at: t)
+        let s = GestureMachine.landingScreen(h, at: t, options)
         return lonLat(s.x, s.y)
     }
 
@@ -40,7 +40,7 @@ extension Map {
     /// Where a pin is drawn while it glides after a gesture, or nil once it is where it belongs.
     func dropDrawnPosition(_ d: GestureMachine.Drop) -> (lon: Double, lat: Double)? {
         guard d.offsetX != 0 || d.offsetY != 0 else { return nil }
-        let k = GestureMachine.glideCurve(gesture.dropProgress(d, at: now))
+        let k = GestureMachine.glideCurve(GestureMachine.dropProgress(d, at: now, options))
         guard k > 0 else { return nil }
         let base = restingPosition(d.slot)
         guard let q = view.toScreen(base.lon, base.lat) else { return nil }
@@ -73,7 +73,7 @@ extension Map {
     func autopanVelocity(_ h: GestureMachine.Hold) -> (vx: Double, vy: Double) {
         let m = options.autopanMargin, s = options.autopanSpeed
         guard m > 0, s > 0 else { return (0, 0) }
-        let l = gesture.landingScreen(h, at: now)
+        let l = GestureMachine.landingScreen(h, at: now, options)
         func band(_ p: Double, _ size: Double) -> Double {
             let low = min(m, max(0, m - p)), high = min(m, max(0, p - (size - m)))
             return (high - low) / m
@@ -86,13 +86,14 @@ extension Map {
     }
 }
 
-/// The curves of the gesture room: pure functions of the options and the time.
+/// The curves of the gesture room: pure functions of the options and the time (static, so that
+/// the drag path reads the map's options in place rather than a copy of the machine).
 extension GestureMachine {
 
     /// The lift animation: 0 → 1 over lift_duration_ms, easing out (cubic): quick off the ground,
     /// gentle at the top.
     @inline(__always)
-    func liftProgress(from start: Double, at t: Double) -> Double {
+    static func liftProgress(from start: Double, at t: Double, _ options: Options) -> Double {
         let d = options.liftDurationMs
         guard d > 0 else { return 1 }
         let p = min(1, max(0, (t - start) / d))
@@ -102,13 +103,13 @@ extension GestureMachine {
 
     /// How far above the finger (plus grab offset) the landing point is at time t, in points.
     @inline(__always)
-    func raise(_ h: Hold, at t: Double) -> Double {
-        options.liftHeight * liftProgress(from: h.liftStart, at: t)
+    static func raise(_ h: Hold, at t: Double, _ options: Options) -> Double {
+        options.liftHeight * liftProgress(from: h.liftStart, at: t, options)
     }
 
     /// The lift value a host draws for a held pin (it rises from where a drop left it).
-    func visualLift(_ h: Hold, at t: Double) -> Double {
-        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t)
+    static func visualLift(_ h: Hold, at t: Double, _ options: Options) -> Double {
+        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t, options)
     }
 
     /// The drop: for the first 60% of drop_duration_ms the lift falls like a weight (1 − (u/0.6)²),
@@ -128,25 +129,25 @@ extension GestureMachine {
         return 1 - u * u * (3 - 2 * u)
     }
 
-    func dropProgress(_ d: Drop, at t: Double) -> Double {
+    static func dropProgress(_ d: Drop, at t: Double, _ options: Options) -> Double {
         let dur = options.dropDurationMs
         guard dur > 0 else { return 1 }
         return (t - d.start) / dur
     }
 
-    func dropLift(_ d: Drop, at t: Double) -> Double {
-        d.fromLift * GestureMachine.dropCurve(dropProgress(d, at: t))
+    static func dropLift(_ d: Drop, at t: Double, _ options: Options) -> Double {
+        d.fromLift * GestureMachine.dropCurve(dropProgress(d, at: t, options))
     }
 
     /// The landing point's screen position at time t: the finger plus the grab offset, raised by
     /// lift_height as far as the lift animation has gone.
     @inline(__always)
-    func landingScreen(_ h: Hold, at t: Double) -> (x: Double, y: Double) {
-        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t))
+    static func landingScreen(_ h: Hold, at t: Double, _ options: Options) -> (x: Double, y: Double) {
+        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t, options))
     }
 
     /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
-    func accountAutopan(_ h: inout Hold, now: Double) {
+    static func accountAutopan(_ h: inout Hold, now: Double) {
         let dt = (now - h.autopan.last) / 1000
         if dt > 0 {
             h.autopan.owedX += h.autopan.vx * dt

@@ -138,7 +138,7 @@ extension Map {
             return false
         case .tick:
             follow(&h)
-            gesture.accountAutopan(&h, now: now)
+            GestureMachine.accountAutopan(&h, now: now)
             if h.autopan.owedX != 0 || h.autopan.owedY != 0 {
                 var e = Event(.autopan, id: h.id, time: now)
                 e.dx = h.autopan.owedX; e.dy = h.autopan.owedY
@@ -309,7 +309,7 @@ extension Map {
             e.lon = p.lon; e.lat = p.lat
             events.push(e)
         }
-        gesture.accountAutopan(&h, now: now)
+        GestureMachine.accountAutopan(&h, now: now)
         let v = autopanVelocity(h)
         h.autopan.vx = v.vx; h.autopan.vy = v.vy
     }
@@ -319,7 +319,7 @@ extension Map {
     func drop(_ h: GestureMachine.Hold) {
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, gesture.visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         e.lon = h.landingLon; e.lat = h.landingLat
         events.push(e)
@@ -336,7 +336,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, gesture.visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat
@@ -350,7 +350,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = next
         gesture.heldSlot = -1
-        let fromLift = max(0, gesture.visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dragCancelled, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat

@@ -180,8 +180,6 @@ struct GestureMachine {
         var offsetX, offsetY: Double
     }
 
-    /// The thresholds and durations the curves read.
-    let options: Options
     var state = State.idle
     var tapWindow = TapWindow.closed
     /// Every pointer that is down, pindrop's and the host's.
@@ -418,11 +416,11 @@ extension Map {
     func gestureLift(_ slot: Int32, time: Double) -> Double {
         if slot == gesture.heldSlot {
             switch gesture.state {
-            case .lifted(let h), .dragging(let h): return gesture.visualLift(h, at: time)
+            case .lifted(let h), .dragging(let h): return GestureMachine.visualLift(h, at: time, options)
             case .idle, .pressed, .mapTouch, .hostGesture, .finished: return 0
             }
         }
-        if let d = gesture.drop, d.slot == slot { return gesture.dropLift(d, at: time) }
+        if let d = gesture.drop, d.slot == slot { return GestureMachine.dropLift(d, at: time, options) }
         return 0
     }
 
