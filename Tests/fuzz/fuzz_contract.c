@@ -4,7 +4,8 @@
  * moved and removed one by one and in batches, cameras at any zoom and bearing, host projections
  * that fail or return NaN / infinities, touches and ticks with arbitrary pointers, phases and
  * times, editing, selection, callouts with arbitrary bytes, allowed areas from arbitrary text,
- * undo / redo, spreading, frames and queries with small and absurd capacities.
+ * undo / redo, spreading, frames and queries with small and absurd capacities; and maps made
+ * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value.
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -262,7 +263,36 @@ static void nearby_check(pindrop_map *m, input *in) {
   }
 }
 
-static void step(pindrop_map *m, input *in) {
+static void reset_model(void) {
+  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0;
+  view_w = 256; view_h = 256; proj_mode = 0;
+}
+
+/* A new map with the 0.2 option fields (clusters, spiral spreading) at any value: create refuses
+   with a message or makes a map; the model starts again. */
+static pindrop_map *recreate(pindrop_map *old, input *in) {
+  pindrop_options o;
+  pindrop_map *m = NULL;
+  uint8_t j = u8(in);
+  pindrop_map_destroy(old);
+  reset_model();
+  pindrop_options_init(&o, sizeof o);
+  o.lift_delay_ms = 0;
+  if (j & 1) o.cluster_radius = (j & 2) ? any_double(in) : (double)u8(in);
+  if (j & 4) o.cluster_max_zoom = (j & 8) ? any_double(in) : (double)(u8(in) % 32);
+  if (j & 16) o.spread_spacing = (j & 32) ? any_double(in) : (double)u8(in);
+  if (j & 64) o.spread_mode = (j & 128) ? (int32_t)u32(in) : PINDROP_SPREAD_SPIRAL;
+  if (pindrop_map_create(&o, &m) != PINDROP_OK) {
+    INVARIANT(m == NULL && pindrop_last_error()[0] != '\0', 0);
+    if (pindrop_map_create(NULL, &m) != PINDROP_OK) finding("default create failed", 0);
+  } else {
+    hit_radius = o.hit_radius;
+  }
+  return m;
+}
+
+static void step(pindrop_map **mp, input *in) {
+  pindrop_map *m = *mp;
   uint8_t op = u8(in) % 34;
   int s = 0;
   double lon, lat, t;
@@ -500,8 +530,9 @@ static void step(pindrop_map *m, input *in) {
     }
     break;
   }
-  default: { /* NULL map and NULL pointers */
+  default: { /* NULL map and NULL pointers; or a new map with the 0.2 options */
     double x;
+    if (u8(in) < 64) { *mp = recreate(m, in); break; }
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);
@@ -518,7 +549,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pindrop_map *m = NULL;
   int steps = 0;
   uint8_t k;
-  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; clock_ms = 0; view_w = 256; view_h = 256; proj_mode = 0;
+  reset_model();
+  clock_ms = 0;
   if (pindrop_options_init(&o, sizeof o) != PINDROP_OK) abort();
   k = u8(&in);
   if (k & 1) o.lift_delay_ms = 0;
@@ -538,7 +570,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   hit_radius = o.hit_radius;
-  while (in.n > 0 && steps++ < 400) step(m, &in);
+  while (in.n > 0 && steps++ < 400) step(&m, &in);
   pindrop_map_destroy(m);
   return 0;
 }
