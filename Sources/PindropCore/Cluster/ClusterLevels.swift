@@ -1,0 +1,563 @@
+import Foundation
+
+/// The cluster levels of SPEC behaviour 16, kept up to date as pins come, go and move.
+///
+/// Level `levelCount` is the pins themselves (the base); level z < `levelCount` holds the items
+/// drawn at integer zoom z, each made of whole items of level z + 1. Positions are normalised Web
+/// Mercator points (the world is 1 wide); `radius` is in points, so at level z two items are
+/// "near" when they are within `radius / (256·2^z)` of each other.
+///
+/// The rule is supercluster's greedy one, with a fixed order: every item carries an order key
+/// (a pin's is a bijective mix of its id; a cluster's is its seed's, which is also its members'
+/// smallest), and level z is what this produces when the items of level z + 1 are visited in key
+/// order, each one not yet absorbed absorbing the not-yet-absorbed items within the radius. That
+/// is the same as the local definition used for updates:
+///
+///     j is a seed  ⇔  no seed k with key(k) < key(j) lies within the radius of j
+///     a non-seed j belongs to the near seed with the smallest key
+///
+/// so a change can alter only items within the radius of where something was or is, and from
+/// there only through seeds that flip; `update()` re-decides exactly those, in key order, level by
+/// level, and passes the items that changed to the level below. docs/clusters.md has the argument
+/// and the costs.
+///
+/// Slots: a base slot is the caller's (the map's pin slot); other levels allocate their own and
+/// reuse freed ones. Nothing here knows ids beyond the order key.
+public final class ClusterLevels {
+    /// `parent` values that are not a slot.
+    static let dead = UInt32.max          // no item in this slot
+    static let unassigned = UInt32.max - 1 // alive, not yet placed in the level below (or level 0)
+    static let excluded = UInt32.max - 2  // base only: a pin kept out of every cluster
+
+    public let radius: Double
+    public let maxZoom: Double
+    /// Levels 0..<levelCount are clustered; `levelCount` is the base.
+    public let levelCount: Int
+
+    final class Level {
+        var x: [Double] = [], y: [Double] = []
+        var key: [UInt64] = []
+        var parent: [UInt32] = []
+        var count: [UInt32] = []      // members' pins (not kept for the base: always 1)
+        var seed: [UInt32] = []       // the item of the level above that absorbed the others
+        var free: [UInt32] = []
+        var alive = 0
+        var grid: ClusterGrid
+        init(cell: Double) { grid = ClusterGrid(cell: cell) }
+
+        var bytes: Int {
+            x.capacity * 8 + y.capacity * 8 + key.capacity * 8 + parent.capacity * 4 + count.capacity * 4
+                + seed.capacity * 4 + free.capacity * 4 + grid.bytes
+        }
+    }
+
+    /// One item of a level that changed: its slot, where it was and which item below held it.
+    struct Change { var slot: UInt32; var x: Double; var y: Double; var parent: UInt32 }
+
+    var levels: [Level]
+    /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
+    var pending: [Change] = []
+    var needsRebuild = false
+    // Scratch of `update`, kept to avoid allocating per call.
+    private var heap: [(key: UInt64, slot: UInt32)] = []
+    private var dirty = Set<UInt32>()
+    private var touched = Set<UInt32>()
+
+    /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
+    public init(radius: Double, maxZoom: Double) {
+        precondition(radius > 0 && radius.isFinite, "cluster radius must be > 0")
+        self.radius = radius
+        self.maxZoom = maxZoom
+        levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
+        levels = []
+        for z in 0...levelCount { levels.append(Level(cell: cellSide(z))) }
+    }
+
+    /// The radius at level z in normalised units.
+    @inline(__always)
+    public func levelRadius(_ z: Int) -> Double { radius / (256 * exp2(Double(z))) }
+    /// The cell side of level z's grid: the radius of the level below, the one its items are
+    /// clustered at.
+    private func cellSide(_ z: Int) -> Double { levelRadius(z - 1) }
+
+    /// The order key of a pin id: splitmix64's finaliser, a bijection, so that the order is fixed
+    /// per pin, total, and unrelated to where ids were handed out (ids that grow along a street
+    /// would otherwise let one change ripple down the whole street).
+    @inline(__always)
+    public static func orderKey(id: Int64) -> UInt64 {
+        var z = UInt64(bitPattern: id) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    // MARK: - Pins (the base level)
+
+    private var base: Level { levels[levelCount] }
+
+    @inline(__always)
+    private static func clamp(_ v: Double) -> Double { v.isNaN ? 0 : Swift.min(1, Swift.max(0, v)) }
+
+    private func reserveBase(_ n: Int) {
+        let b = base
+        guard n > b.parent.count else { return }
+        let extra = n - b.parent.count
+        b.x.append(contentsOf: repeatElement(0, count: extra))
+        b.y.append(contentsOf: repeatElement(0, count: extra))
+        b.key.append(contentsOf: repeatElement(0, count: extra))
+        b.parent.append(contentsOf: repeatElement(Self.dead, count: extra))
+        b.grid.next.append(contentsOf: repeatElement(ClusterGrid.end, count: extra))
+    }
+
+    /// Room for base slots 0..<n without growing again.
+    public func reserve(slots n: Int) {
+        let b = base
+        b.x.reserveCapacity(n); b.y.reserveCapacity(n); b.key.reserveCapacity(n)
+        b.parent.reserveCapacity(n); b.grid.next.reserveCapacity(n)
+    }
+
+    public var pinCount: Int { base.alive }
+
+    @inline(__always)
+    public func contains(slot: Int32) -> Bool {
+        Int(slot) < base.parent.count && base.parent[Int(slot)] != Self.dead
+    }
+
+    public func isExcluded(slot: Int32) -> Bool {
+        contains(slot: slot) && base.parent[Int(slot)] == Self.excluded
+    }
+
+    private func record(_ c: Change) {
+        if needsRebuild { return }
+        if pending.count >= Swift.max(4096, base.alive / 32) {
+            needsRebuild = true
+            pending = []
+            return
+        }
+        pending.append(c)
+    }
+
+    /// Adds a pin at a normalised point (clamped to the world) under a slot that holds nothing.
+    public func insert(slot: Int32, key: UInt64, x: Double, y: Double, excluded: Bool = false) {
+        let i = Int(slot)
+        reserveBase(i + 1)
+        let b = base
+        precondition(b.parent[i] == Self.dead, "cluster slot \(slot) is taken")
+        let cx = Self.clamp(x), cy = Self.clamp(y)
+        b.x[i] = cx; b.y[i] = cy; b.key[i] = key
+        b.alive += 1
+        if excluded { b.parent[i] = Self.excluded; return }
+        b.parent[i] = Self.unassigned
+        b.grid.insert(UInt32(i), x: cx, y: cy)
+        record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
+    }
+
+    public func remove(slot: Int32) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let p = b.parent[i]
+        b.parent[i] = Self.dead
+        b.alive -= 1
+        if p == Self.excluded { return }
+        b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+        record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p))
+    }
+
+    public func move(slot: Int32, x: Double, y: Double) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let nx = Self.clamp(x), ny = Self.clamp(y)
+        let ox = b.x[i], oy = b.y[i]
+        if nx == ox && ny == oy { return }
+        b.x[i] = nx; b.y[i] = ny
+        let p = b.parent[i]
+        if p == Self.excluded { return }
+        if !b.grid.sameCell(ox, oy, nx, ny) {
+            b.grid.remove(UInt32(i), x: ox, y: oy)
+            b.grid.insert(UInt32(i), x: nx, y: ny)
+        }
+        record(Change(slot: UInt32(i), x: ox, y: oy, parent: p))
+    }
+
+    /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
+    public func setExcluded(slot: Int32, _ excluded: Bool) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let was = b.parent[i] == Self.excluded
+        if was == excluded { return }
+        if excluded {
+            let p = b.parent[i]
+            b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+            b.parent[i] = Self.excluded
+            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p))
+        } else {
+            b.parent[i] = Self.unassigned
+            b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
+            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
+        }
+    }
+
+    /// Whether `update()` has work to do.
+    public var isStale: Bool { needsRebuild || !pending.isEmpty }
+
+    // MARK: - Keeping the levels
+
+    /// Brings every level up to date with the pins: locally when few pins changed, by a rebuild
+    /// when many did.
+    public func update() {
+        if needsRebuild { rebuild(); return }
+        if pending.isEmpty { return }
+        var changes = pending
+        pending.removeAll(keepingCapacity: true)
+        var z = levelCount - 1
+        while z >= 0 && !changes.isEmpty {
+            changes = updateLevel(z, changes)
+            z -= 1
+        }
+    }
+
+    @inline(__always)
+    private func isAlive(_ l: Level, _ i: UInt32) -> Bool {
+        let p = l.parent[Int(i)]
+        return p != Self.dead && p != Self.excluded
+    }
+
+    /// Whether item k of `up` is the seed of its item in `lv` (the level below).
+    @inline(__always)
+    private func isSeed(_ up: Level, _ lv: Level, _ k: UInt32) -> Bool {
+        let p = up.parent[Int(k)]
+        return p < Self.excluded && lv.seed[Int(p)] == k
+    }
+
+    private func push(_ k: UInt32, _ key: UInt64) {
+        guard dirty.insert(k).inserted else { return }
+        heap.append((key, k))
+        var c = heap.count - 1
+        while c > 0 {
+            let p = (c - 1) / 2
+            if heap[p].key <= heap[c].key { break }
+            heap.swapAt(p, c); c = p
+        }
+    }
+
+    private func popMin() -> UInt32? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < heap.count && heap[l].key < heap[m].key { m = l }
+                if r < heap.count && heap[r].key < heap[m].key { m = r }
+                if m == p { break }
+                heap.swapAt(p, m); p = m
+            }
+        }
+        dirty.remove(top.slot)
+        return top.slot
+    }
+
+    /// Marks every item of `up` within `r2` (squared) of (x, y) whose key is above `after`.
+    private func pushNear(_ up: Level, _ x: Double, _ y: Double, _ r2: Double, after: UInt64?) {
+        up.grid.forEachNear(x, y) { k in
+            let i = Int(k)
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            let kk = up.key[i]
+            if let a = after, kk <= a { return }
+            push(k, kk)
+        }
+    }
+
+    private func allocate(_ lv: Level, seed: UInt32, key: UInt64) -> UInt32 {
+        lv.alive += 1
+        if let f = lv.free.popLast() {
+            let i = Int(f)
+            lv.seed[i] = seed; lv.key[i] = key; lv.count[i] = 0; lv.parent[i] = Self.unassigned
+            return f
+        }
+        lv.x.append(0); lv.y.append(0); lv.key.append(key); lv.parent.append(Self.unassigned)
+        lv.count.append(0); lv.seed.append(seed); lv.grid.next.append(ClusterGrid.end)
+        return UInt32(lv.x.count - 1)
+    }
+
+    @inline(__always)
+    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.count[i] }
+
+    /// Re-decides level z after the items of level z + 1 in `changes` changed; returns the items
+    /// of level z that changed in turn.
+    private func updateLevel(_ z: Int, _ changes: [Change]) -> [Change] {
+        let up = levels[z + 1], lv = levels[z]
+        let r = levelRadius(z), r2 = r * r
+        heap.removeAll(keepingCapacity: true)
+        dirty.removeAll(keepingCapacity: true)
+        touched.removeAll(keepingCapacity: true)
+
+        // Everything near where a changed item was or is may decide differently now.
+        for c in changes {
+            if c.parent < Self.excluded { touched.insert(c.parent) }
+            pushNear(up, c.x, c.y, r2, after: nil)
+            let s = Int(c.slot)
+            if isAlive(up, c.slot) { pushNear(up, up.x[s], up.y[s], r2, after: nil) }
+        }
+
+        // Re-decide in key order: when j comes out, every item before it is final.
+        while let j = popMin() {
+            let ji = Int(j)
+            let jx = up.x[ji], jy = up.y[ji], jk = up.key[ji]
+            var best = ClusterGrid.end, bestKey = UInt64.max
+            up.grid.forEachNear(jx, jy) { k in
+                let ki = Int(k)
+                let kk = up.key[ki]
+                guard kk < jk, kk < bestKey else { return }
+                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
+                guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
+                best = k; bestKey = kk
+            }
+            let wasSeed = isSeed(up, lv, j)
+            let old = up.parent[ji]
+            if best == ClusterGrid.end {
+                if wasSeed {
+                    touched.insert(old)
+                } else {
+                    if old < Self.excluded { touched.insert(old) }
+                    let q = allocate(lv, seed: j, key: jk)
+                    up.parent[ji] = q
+                    touched.insert(q)
+                    pushNear(up, jx, jy, r2, after: jk)
+                }
+            } else {
+                let t = up.parent[Int(best)]
+                if wasSeed { pushNear(up, jx, jy, r2, after: jk) }
+                if old != t {
+                    if old < Self.excluded { touched.insert(old) }
+                    up.parent[ji] = t
+                }
+                touched.insert(t)
+            }
+        }
+
+        // Settle the touched items of level z: dissolve the seedless, recompute the rest.
+        var out: [Change] = []
+        let below = z > 0
+        for p in touched {
+            let pi = Int(p)
+            guard lv.parent[pi] != Self.dead else { continue }
+            let s = lv.seed[pi]
+            let isNew = lv.count[pi] == 0
+            if up.parent[Int(s)] != p {
+                if !isNew {
+                    lv.grid.remove(p, x: lv.x[pi], y: lv.y[pi])
+                    if below { out.append(Change(slot: p, x: lv.x[pi], y: lv.y[pi], parent: lv.parent[pi])) }
+                }
+                lv.parent[pi] = Self.dead; lv.count[pi] = 0
+                lv.free.append(p); lv.alive -= 1
+                continue
+            }
+            let (nx, ny, n) = mean(z, of: p)
+            if isNew {
+                lv.x[pi] = nx; lv.y[pi] = ny; lv.count[pi] = n
+                lv.grid.insert(p, x: nx, y: ny)
+                if below { out.append(Change(slot: p, x: nx, y: ny, parent: Self.unassigned)) }
+            } else if nx != lv.x[pi] || ny != lv.y[pi] || n != lv.count[pi] {
+                let ox = lv.x[pi], oy = lv.y[pi]
+                if below { out.append(Change(slot: p, x: ox, y: oy, parent: lv.parent[pi])) }
+                if !lv.grid.sameCell(ox, oy, nx, ny) {
+                    lv.grid.remove(p, x: ox, y: oy)
+                    lv.grid.insert(p, x: nx, y: ny)
+                }
+                lv.x[pi] = nx; lv.y[pi] = ny; lv.count[pi] = n
+            }
+        }
+        return out
+    }
+
+    /// The pin count and count-weighted mean point of item p of level z, from its members (all
+    /// within the radius of its seed). One member: exactly its point.
+    private func mean(_ z: Int, of p: UInt32) -> (Double, Double, UInt32) {
+        let up = levels[z + 1], lv = levels[z]
+        let s = Int(lv.seed[Int(p)])
+        var n: UInt32 = 0, members = 0, ax = 0.0, ay = 0.0
+        up.grid.forEachNear(up.x[s], up.y[s]) { k in
+            let ki = Int(k)
+            guard up.parent[ki] == p else { return }
+            let w = weight(z + 1, up, ki)
+            n += w; members += 1
+            ax += Double(w) * up.x[ki]; ay += Double(w) * up.y[ki]
+        }
+        if members == 1 { return (up.x[s], up.y[s], n) }
+        return (ax / Double(n), ay / Double(n), n)
+    }
+
+    // MARK: - Building from scratch
+
+    /// Builds every level from the pins: the greedy rule itself, visiting items in key order.
+    public func rebuild() {
+        pending = []
+        needsRebuild = false
+        guard levelCount > 0 else { return }
+        let b = base
+        var order: [UInt32] = []
+        order.reserveCapacity(b.alive)
+        for i in 0..<b.parent.count where isAlive(b, UInt32(i)) {
+            b.parent[i] = Self.unassigned
+            order.append(UInt32(i))
+        }
+        Self.sortByKey(&order, b.key)
+        var z = levelCount - 1
+        while z >= 0 {
+            let lv = Level(cell: cellSide(z))
+            levels[z] = lv
+            buildLevel(z, order)
+            order = Array(0..<UInt32(lv.x.count))   // allocated in key order
+            z -= 1
+        }
+    }
+
+    private func buildLevel(_ z: Int, _ order: [UInt32]) {
+        let up = levels[z + 1], lv = levels[z]
+        let r = levelRadius(z), r2 = r * r
+        let n = order.count
+        lv.x.reserveCapacity(n / 2); lv.y.reserveCapacity(n / 2)
+        for j in order where up.parent[Int(j)] == Self.unassigned {
+            let ji = Int(j)
+            let q = allocate(lv, seed: j, key: up.key[ji])
+            up.parent[ji] = q
+            let jx = up.x[ji], jy = up.y[ji]
+            var count: UInt32 = 0, members = 0, ax = 0.0, ay = 0.0
+            up.grid.forEachNear(jx, jy) { k in
+                let ki = Int(k)
+                guard k == j || up.parent[ki] == Self.unassigned else { return }
+                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
+                guard dx * dx + dy * dy <= r2 else { return }
+                up.parent[ki] = q
+                let w = weight(z + 1, up, ki)
+                count += w; members += 1
+                ax += Double(w) * up.x[ki]; ay += Double(w) * up.y[ki]
+            }
+            let qi = Int(q)
+            if members == 1 { lv.x[qi] = jx; lv.y[qi] = jy } else {
+                lv.x[qi] = ax / Double(count); lv.y[qi] = ay / Double(count)
+            }
+            lv.count[qi] = count
+            lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
+        }
+    }
+
+    /// Sorts slots by their keys: least significant digit radix sort, 16 bits a pass.
+    static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
+        let n = slots.count
+        guard n > 1 else { return }
+        var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
+            for i in 0..<n { buf[i] = keys[Int(slots[i])] }
+            c = n
+        }
+        var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: 65536)
+        for shift in stride(from: 0, to: 64, by: 16) {
+            for i in counts.indices { counts[i] = 0 }
+            for v in k { counts[Int((v >> UInt64(shift)) & 0xFFFF)] += 1 }
+            var sum = 0
+            for i in counts.indices { let c = counts[i]; counts[i] = sum; sum += c }
+            for i in 0..<n {
+                let d = Int((k[i] >> UInt64(shift)) & 0xFFFF)
+                let o = counts[d]; counts[d] = o + 1
+                k2[o] = k[i]; s2[o] = slots[i]
+            }
+            swap(&k, &k2); swap(&slots, &s2)
+        }
+    }
+
+    // MARK: - Queries (call `update()` first)
+
+    /// The level a view at `zoom` draws, or nil when nothing is clustered at that zoom.
+    public func level(forZoom zoom: Double) -> Int? {
+        guard levelCount > 0, zoom < maxZoom else { return nil }
+        return Swift.min(levelCount - 1, Swift.max(0, Int(zoom.rounded(.down))))
+    }
+
+    /// The slots of level z's items whose point lies in the box (normalised units), appended.
+    public func items(level z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                      into out: inout [UInt32]) {
+        let lv = levels[z]
+        @inline(__always) func consider(_ k: UInt32) {
+            let i = Int(k)
+            guard isAlive(lv, k) else { return }
+            let x = lv.x[i], y = lv.y[i]
+            if x >= minX && x <= maxX && y >= minY && y <= maxY { out.append(k) }
+        }
+        let scanned = lv.grid.forEachInBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                           maxCells: Swift.max(64, lv.alive / 4)) { consider($0) }
+        if !scanned { for k in 0..<UInt32(lv.parent.count) { consider(k) } }
+    }
+
+    public func isItem(level z: Int, slot: UInt32) -> Bool {
+        z >= 0 && z <= levelCount && Int(slot) < levels[z].parent.count && isAlive(levels[z], slot)
+    }
+
+    @inline(__always)
+    public func point(level z: Int, slot: UInt32) -> (x: Double, y: Double) {
+        (levels[z].x[Int(slot)], levels[z].y[Int(slot)])
+    }
+
+    @inline(__always)
+    public func count(level z: Int, slot: UInt32) -> UInt32 { weight(z, levels[z], Int(slot)) }
+
+    /// The item's order key: the smallest of its pins' keys.
+    public func key(level z: Int, slot: UInt32) -> UInt64 { levels[z].key[Int(slot)] }
+
+    /// The base slot at the bottom of an item's chain of seeds (for a single pin: the pin).
+    @inline(__always)
+    public func leaf(level z: Int, slot: UInt32) -> Int32 {
+        var s = slot
+        for l in z..<levelCount { s = levels[l].seed[Int(s)] }
+        return Int32(bitPattern: s)
+    }
+
+    /// Calls `body` with every item of level z + 1 that item p of level z is made of.
+    public func forEachChild(level z: Int, slot p: UInt32, _ body: (UInt32) -> Void) {
+        let up = levels[z + 1]
+        let s = Int(levels[z].seed[Int(p)])
+        let r = levelRadius(z), r2 = r * r
+        up.grid.forEachNear(up.x[s], up.y[s]) { k in
+            let ki = Int(k)
+            guard up.parent[ki] == p else { return }
+            let dx = up.x[ki] - up.x[s], dy = up.y[ki] - up.y[s]
+            if dx * dx + dy * dy <= r2 { body(k) }
+        }
+    }
+
+    /// The base slots of an item's pins, appended.
+    public func members(level z: Int, slot: UInt32, into out: inout [Int32]) {
+        if z == levelCount { out.append(Int32(bitPattern: slot)); return }
+        var stack: [(Int, UInt32)] = [(z, slot)]
+        while let (l, p) = stack.popLast() {
+            forEachChild(level: l, slot: p) { c in
+                if l + 1 == levelCount { out.append(Int32(bitPattern: c)) } else { stack.append((l + 1, c)) }
+            }
+        }
+    }
+
+    /// The first level below z (a higher zoom) at which item p's pins are no longer one item;
+    /// `levelCount` when they stay together down to the last clustered level.
+    public func expansionLevel(level z: Int, slot p: UInt32) -> Int {
+        var l = z, s = p
+        while l + 1 < levelCount {
+            var children = 0, only: UInt32 = 0
+            forEachChild(level: l, slot: s) { c in children += 1; only = c }
+            if children != 1 { return l + 1 }
+            l += 1; s = only
+        }
+        return levelCount
+    }
+
+    /// Items alive at level z.
+    public func itemCount(level z: Int) -> Int { levels[z].alive }
+
+    /// Bytes held by every level (base included), by capacity.
+    public var bytes: Int {
+        levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
+    }
+}
