@@ -62,6 +62,9 @@ public final class ClusterLevels {
     private var heap: [(key: UInt64, slot: UInt32)] = []
     private var dirty = Set<UInt32>()
     private var touched = Set<UInt32>()
+    // Seeds that are new or moved in the current pass, hashed by level z's cells.
+    private var extras = Set<UInt32>()
+    private var extraCells: [UInt64: [UInt32]] = [:]
 
     /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
     public init(radius: Double, maxZoom: Double) {
@@ -259,16 +262,65 @@ public final class ClusterLevels {
         return top.slot
     }
 
-    /// Marks every item of `up` within `r2` (squared) of (x, y) whose key is above `after`.
-    private func pushNear(_ up: Level, _ x: Double, _ y: Double, _ r2: Double, after: UInt64?) {
+    /// Marks the items of `up` within the radius of (x, y) that belong to item p of the level below.
+    private func pushMembers(_ up: Level, of p: UInt32, near x: Double, _ y: Double, _ r2: Double) {
         up.grid.forEachNear(x, y) { k in
             let i = Int(k)
+            guard up.parent[i] == p else { return }
             let dx = up.x[i] - x, dy = up.y[i] - y
-            guard dx * dx + dy * dy <= r2 else { return }
-            let kk = up.key[i]
-            if let a = after, kk <= a { return }
-            push(k, kk)
+            if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
         }
+    }
+
+    /// Marks the items of `up` within the radius of a seed at (x, y) with key `key` that it would
+    /// win: later than it, and unplaced or held by a later seed.
+    private func pushCapturable(_ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64, _ r2: Double) {
+        up.grid.forEachNear(x, y) { k in
+            let i = Int(k)
+            let kk = up.key[i]
+            guard kk > key else { return }
+            let p = up.parent[i]
+            guard p >= Self.excluded || lv.key[Int(p)] > key else { return }
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            if dx * dx + dy * dy <= r2 { push(k, kk) }
+        }
+    }
+
+    /// The seed (an item of `up`) with the smallest key below `before` within the radius of
+    /// (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items of
+    /// level z they seed (a cluster lies within the radius of its seed, so within twice the radius
+    /// of (x, y): the 3×3 cells of level z's grid); seeds that are new or moved in this pass are in
+    /// `extras`.
+    private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
+                              before: UInt64, _ r2: Double) -> UInt32 {
+        var best = ClusterGrid.end, bestKey = before
+        @inline(__always) func consider(_ k: UInt32) {
+            let i = Int(k)
+            let kk = up.key[i]
+            guard kk < bestKey else { return }
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
+            best = k; bestKey = kk
+        }
+        lv.grid.forEachNear(x, y) { p in
+            guard lv.parent[Int(p)] != Self.dead, lv.key[Int(p)] < bestKey else { return }
+            consider(lv.seed[Int(p)])
+        }
+        if !extraCells.isEmpty {
+            let cx = lv.grid.coordinate(x), cy = lv.grid.coordinate(y)
+            for dy: Int64 in -1...1 {
+                for dx: Int64 in -1...1 {
+                    if let list = extraCells[ClusterGrid.hash(cx &+ dx, cy &+ dy)] { for k in list { consider(k) } }
+                }
+            }
+        }
+        return best
+    }
+
+    private func addExtra(_ up: Level, _ lv: Level, _ k: UInt32) {
+        guard extras.insert(k).inserted else { return }
+        let i = Int(k)
+        extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[i]), lv.grid.coordinate(up.y[i])), default: []].append(k)
     }
 
     private func allocate(_ lv: Level, seed: UInt32, key: UInt64) -> UInt32 {
@@ -295,46 +347,41 @@ public final class ClusterLevels {
         dirty.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
 
-        // Everything near where a changed item was or is may decide differently now.
+        // Who may decide differently now: each changed item itself, and the members of a changed
+        // item that was a seed (they were absorbed for where it was).
+        extras.removeAll(keepingCapacity: true)
+        extraCells.removeAll(keepingCapacity: true)
         for c in changes {
-            if c.parent < Self.excluded { touched.insert(c.parent) }
-            pushNear(up, c.x, c.y, r2, after: nil)
-            let s = Int(c.slot)
-            if isAlive(up, c.slot) { pushNear(up, up.x[s], up.y[s], r2, after: nil) }
+            let p = c.parent
+            if p < Self.excluded {
+                touched.insert(p)
+                if lv.seed[Int(p)] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
+            }
+            if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
         }
 
         // Re-decide in key order: when j comes out, every item before it is final.
         while let j = popMin() {
             let ji = Int(j)
             let jx = up.x[ji], jy = up.y[ji], jk = up.key[ji]
-            var best = ClusterGrid.end, bestKey = UInt64.max
-            up.grid.forEachNear(jx, jy) { k in
-                let ki = Int(k)
-                let kk = up.key[ki]
-                guard kk < jk, kk < bestKey else { return }
-                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
-                guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
-                best = k; bestKey = kk
-            }
+            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, r2)
             let wasSeed = isSeed(up, lv, j)
             let old = up.parent[ji]
+            if old < Self.excluded { touched.insert(old) }
             if best == ClusterGrid.end {
-                if wasSeed {
-                    touched.insert(old)
-                } else {
-                    if old < Self.excluded { touched.insert(old) }
+                if !wasSeed {
                     let q = allocate(lv, seed: j, key: jk)
                     up.parent[ji] = q
                     touched.insert(q)
-                    pushNear(up, jx, jy, r2, after: jk)
+                    addExtra(up, lv, j)
                 }
+                // A new seed, or one that moved, may capture later items from later seeds.
+                if !wasSeed || extras.contains(j) { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
             } else {
                 let t = up.parent[Int(best)]
-                if wasSeed { pushNear(up, jx, jy, r2, after: jk) }
-                if old != t {
-                    if old < Self.excluded { touched.insert(old) }
-                    up.parent[ji] = t
-                }
+                // A demoted seed's members must find new seeds.
+                if wasSeed { pushMembers(up, of: old, near: jx, jy, r2) }
+                up.parent[ji] = t
                 touched.insert(t)
             }
         }
