@@ -39,6 +39,8 @@ struct ClusterOracle {
 
     init(points: [(id: Int64, x: Double, y: Double)], radius: Double, levelCount: Int) {
         var items = points.map { Item(key: ClusterLevels.orderKey(id: $0.id), x: $0.x, y: $0.y, count: 1, ids: [$0.id]) }
+        var pin: [Int64: (x: Double, y: Double)] = [:]
+        for p in points { pin[p.id] = (p.x, p.y) }
         levels = Array(repeating: [], count: levelCount + 1)
         levels[levelCount] = items
         for z in stride(from: levelCount - 1, through: 0, by: -1) {
@@ -54,11 +56,15 @@ struct ClusterOracle {
                     if dx * dx + dy * dy <= r * r { absorbed[j] = true; group.append(items[j]) }
                 }
                 if group.count == 1 { next.append(items[i]); continue }
-                let n = group.reduce(0) { $0 + $1.count }
-                let sx = group.reduce(0.0) { $0 + Double($1.count) * $1.x }
-                let sy = group.reduce(0.0) { $0 + Double($1.count) * $1.y }
-                next.append(Item(key: items[i].key, x: sx / Double(n), y: sy / Double(n), count: n,
-                                 ids: group.flatMap(\.ids)))
+                // The mean of the members' pins, each pin's point rounded to 2^-32 of the world.
+                let ids = group.flatMap(\.ids)
+                var sx = 0, sy = 0
+                for id in ids {
+                    sx += Int((pin[id]!.x * 4_294_967_296).rounded()); sy += Int((pin[id]!.y * 4_294_967_296).rounded())
+                }
+                let n = Double(ids.count)
+                next.append(Item(key: items[i].key, x: Double(sx) / n / 4_294_967_296, y: Double(sy) / n / 4_294_967_296,
+                                 count: ids.count, ids: ids))
             }
             items = next
             levels[z] = items
@@ -138,8 +144,8 @@ final class ClusterTests: XCTestCase {
             var bad = 0
             for (k, va) in a[z] {
                 guard let vb = b[z][k] else { bad += 1; continue }
-                // Positions: the same sums taken in another order (1e-12 of the world is 4 cm).
-                if va.0 != vb.0 || va.1 != vb.1 || abs(va.2 - vb.2) > 1e-12 || abs(va.3 - vb.3) > 1e-12 { bad += 1 }
+                // Positions: integer sums, so exactly equal.
+                if va.0 != vb.0 || va.1 != vb.1 || va.2 != vb.2 || va.3 != vb.3 { bad += 1 }
             }
             XCTAssertEqual(bad, 0, "\(what): level \(z): \(bad) items differ", file: file, line: line)
             if bad > 0 { return }

@@ -35,17 +35,21 @@ struct ClusterGrid {
         return Int64(Swift.max(-4.0e18, Swift.min(4.0e18, c)))
     }
 
+    /// The key of a cell: its two coordinates side by side, so distinct cells have distinct
+    /// keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the world down to
+    /// 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists then merge,
+    /// which queries tolerate (`forEachNear` walks a list once even if two of its cells share it).
     @inline(__always)
     static func hash(_ cx: Int64, _ cy: Int64) -> UInt64 {
-        var h = UInt64(bitPattern: cx) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: cy) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= h >> 29
+        let h = UInt64(UInt32(truncatingIfNeeded: cx)) << 32 | UInt64(UInt32(truncatingIfNeeded: cy))
         return h == vacant ? vacant - 1 : h
     }
 
     @inline(__always)
     private func find(_ h: UInt64) -> Int {
         let mask = keys.count - 1
-        var i = Int(truncatingIfNeeded: h) & mask
+        // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
+        var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
             let k = keys[i]
             if k == h || k == Self.vacant { return i }
@@ -113,24 +117,30 @@ struct ClusterGrid {
     }
 
     /// Calls `body` with every item in the 3×3 cells around (x, y): a superset of the items within
-    /// `cell` of it.
+    /// `cell` of it, each once.
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
-        // Nine hashes; a hash met twice names the same list, which is walked once.
-        var seen: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var k = 0
+        if cx < 1 || cy < 1 || cx >= 0xFFFF_FFFE || cy >= 0xFFFF_FFFE {
+            forEachNearDistinct(cx, cy, body)
+            return
+        }
+        for dy: Int64 in -1...1 {
+            for dx: Int64 in -1...1 {
+                var i = head(Self.hash(cx + dx, cy + dy))
+                while i != Self.end { body(i); i = next[Int(i)] }
+            }
+        }
+    }
+
+    /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
+    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ body: (UInt32) -> Void) {
+        var seen: [UInt64] = []
         for dy: Int64 in -1...1 {
             for dx: Int64 in -1...1 {
                 let h = Self.hash(cx &+ dx, cy &+ dy)
-                let dup = withUnsafeBytes(of: &seen) { raw -> Bool in
-                    let s = raw.bindMemory(to: UInt64.self)
-                    for j in 0..<k where s[j] == h { return true }
-                    return false
-                }
-                if dup { continue }
-                if k < 8 { withUnsafeMutableBytes(of: &seen) { $0.bindMemory(to: UInt64.self)[k] = h } }
-                k += 1
+                if seen.contains(h) { continue }
+                seen.append(h)
                 var i = head(h)
                 while i != Self.end { body(i); i = next[Int(i)] }
             }

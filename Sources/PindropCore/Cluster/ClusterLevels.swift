@@ -39,6 +39,9 @@ public final class ClusterLevels {
         var key: [UInt64] = []
         var parent: [UInt32] = []
         var count: [UInt32] = []      // members' pins (not kept for the base: always 1)
+        // The members' pins' points summed in fixed point (`fixed`), kept current as members
+        // come, go and move; the item's point is their mean. Not kept for the base.
+        var sx: [Int64] = [], sy: [Int64] = []
         var seed: [UInt32] = []       // the item of the level above that absorbed the others
         var free: [UInt32] = []
         var alive = 0
@@ -47,12 +50,27 @@ public final class ClusterLevels {
 
         var bytes: Int {
             x.capacity * 8 + y.capacity * 8 + key.capacity * 8 + parent.capacity * 4 + count.capacity * 4
+                + sx.capacity * 8 + sy.capacity * 8
                 + seed.capacity * 4 + free.capacity * 4 + grid.bytes
         }
     }
 
-    /// One item of a level that changed: its slot, where it was and which item below held it.
-    struct Change { var slot: UInt32; var x: Double; var y: Double; var parent: UInt32 }
+    /// One item of a level that changed: its slot, where it was, which item below held it, and
+    /// how its sums changed while it was there (what that item must add).
+    struct Change {
+        var slot: UInt32; var x: Double; var y: Double; var parent: UInt32
+        var dx: Int64 = 0, dy: Int64 = 0, dn: Int64 = 0
+    }
+
+    /// Fixed point of a normalised coordinate: units of 2^-32 of the world (under 1 cm). Sums of
+    /// integers do not depend on the order they are taken in, so a level kept up to date and one
+    /// built from scratch agree bit for bit.
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded()) }
+
+    /// The mean point of a sum of `n` fixed points.
+    @inline(__always)
+    static func mean(_ s: Int64, _ n: UInt32) -> Double { Double(s) / Double(n) / 4_294_967_296 }
 
     var levels: [Level]
     /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
@@ -60,10 +78,13 @@ public final class ClusterLevels {
     var needsRebuild = false
     // Scratch of `update`, kept to avoid allocating per call.
     private var heap: [(key: UInt64, slot: UInt32)] = []
-    private var dirty = Set<UInt32>()
-    private var touched = Set<UInt32>()
+    private var lastPopped = UInt64.max
+    private var changesIn: [Change] = [], changesOut: [Change] = []
+    private var touched = SlotSet()
+    /// The sums of each touched item when the pass first touched it.
+    private var touchedWas: [(x: Int64, y: Int64, n: UInt32)] = []
     // Seeds that are new or moved in the current pass, hashed by level z's cells.
-    private var extras = Set<UInt32>()
+    private var extras = SlotSet()
     private var extraCells: [UInt64: [UInt32]] = [:]
 
     /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
@@ -163,7 +184,8 @@ public final class ClusterLevels {
         b.alive -= 1
         if p == Self.excluded { return }
         b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
-        record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p))
+        record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
+                      dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
     }
 
     public func move(slot: Int32, x: Double, y: Double) {
@@ -179,7 +201,8 @@ public final class ClusterLevels {
             b.grid.remove(UInt32(i), x: ox, y: oy)
             b.grid.insert(UInt32(i), x: nx, y: ny)
         }
-        record(Change(slot: UInt32(i), x: ox, y: oy, parent: p))
+        record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
+                      dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0))
     }
 
     /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
@@ -192,7 +215,8 @@ public final class ClusterLevels {
             let p = b.parent[i]
             b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
             b.parent[i] = Self.excluded
-            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p))
+            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
+                          dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
         } else {
             b.parent[i] = Self.unassigned
             b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
@@ -210,13 +234,16 @@ public final class ClusterLevels {
     public func update() {
         if needsRebuild { rebuild(); return }
         if pending.isEmpty { return }
-        var changes = pending
+        swap(&pending, &changesIn)
         pending.removeAll(keepingCapacity: true)
         var z = levelCount - 1
-        while z >= 0 && !changes.isEmpty {
-            changes = updateLevel(z, changes)
+        while z >= 0 && !changesIn.isEmpty {
+            changesOut.removeAll(keepingCapacity: true)
+            updateLevel(z, changesIn, into: &changesOut)
+            swap(&changesIn, &changesOut)
             z -= 1
         }
+        changesIn.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -233,7 +260,6 @@ public final class ClusterLevels {
     }
 
     private func push(_ k: UInt32, _ key: UInt64) {
-        guard dirty.insert(k).inserted else { return }
         heap.append((key, k))
         var c = heap.count - 1
         while c > 0 {
@@ -258,7 +284,6 @@ public final class ClusterLevels {
                 heap.swapAt(p, m); p = m
             }
         }
-        dirty.remove(top.slot)
         return top.slot
     }
 
@@ -306,7 +331,9 @@ public final class ClusterLevels {
             guard lv.parent[Int(p)] != Self.dead, lv.key[Int(p)] < bestKey else { return }
             consider(lv.seed[Int(p)])
         }
-        if !extraCells.isEmpty {
+        if extras.count <= SlotSet.small {
+            for k in extras.items { consider(k) }
+        } else {
             let cx = lv.grid.coordinate(x), cy = lv.grid.coordinate(y)
             for dy: Int64 in -1...1 {
                 for dx: Int64 in -1...1 {
@@ -318,7 +345,13 @@ public final class ClusterLevels {
     }
 
     private func addExtra(_ up: Level, _ lv: Level, _ k: UInt32) {
-        guard extras.insert(k).inserted else { return }
+        guard extras.insert(k) else { return }
+        if extras.count <= SlotSet.small { return }
+        if extras.count == SlotSet.small + 1 {
+            for e in extras.items where e != k {
+                extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[Int(e)]), lv.grid.coordinate(up.y[Int(e)])), default: []].append(e)
+            }
+        }
         let i = Int(k)
         extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[i]), lv.grid.coordinate(up.y[i])), default: []].append(k)
     }
@@ -328,114 +361,154 @@ public final class ClusterLevels {
         if let f = lv.free.popLast() {
             let i = Int(f)
             lv.seed[i] = seed; lv.key[i] = key; lv.count[i] = 0; lv.parent[i] = Self.unassigned
+            lv.sx[i] = 0; lv.sy[i] = 0
             return f
         }
         lv.x.append(0); lv.y.append(0); lv.key.append(key); lv.parent.append(Self.unassigned)
         lv.count.append(0); lv.seed.append(seed); lv.grid.next.append(ClusterGrid.end)
+        lv.sx.append(0); lv.sy.append(0)
         return UInt32(lv.x.count - 1)
     }
 
     @inline(__always)
     private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.count[i] }
 
+    /// The sums an item of level z adds to its item below: a pin's fixed point, or its own sums.
+    @inline(__always)
+    private func contribution(_ z: Int, _ l: Level, _ i: Int) -> (x: Int64, y: Int64, n: UInt32) {
+        z == levelCount ? (Self.fixed(l.x[i]), Self.fixed(l.y[i]), 1) : (l.sx[i], l.sy[i], l.count[i])
+    }
+
+    /// Notes that item p of `lv` is about to change in this pass (first time: its sums as they were).
+    @inline(__always)
+    private func touch(_ lv: Level, _ p: UInt32) {
+        if touched.insert(p) {
+            let i = Int(p)
+            touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+        }
+    }
+
+    @inline(__always)
+    private func add(_ lv: Level, _ p: UInt32, _ c: (x: Int64, y: Int64, n: UInt32), _ sign: Int64) {
+        let i = Int(p)
+        lv.sx[i] &+= sign &* c.x; lv.sy[i] &+= sign &* c.y
+        lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + sign * Int64(c.n))
+    }
+
     /// Re-decides level z after the items of level z + 1 in `changes` changed; returns the items
     /// of level z that changed in turn.
-    private func updateLevel(_ z: Int, _ changes: [Change]) -> [Change] {
+    private func updateLevel(_ z: Int, _ changes: [Change], into out: inout [Change]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
         heap.removeAll(keepingCapacity: true)
-        dirty.removeAll(keepingCapacity: true)
-        touched.removeAll(keepingCapacity: true)
+        touched.removeAll()
+        touchedWas.removeAll(keepingCapacity: true)
+        extras.removeAll()
+        if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
         // Who may decide differently now: each changed item itself, and the members of a changed
-        // item that was a seed (they were absorbed for where it was).
-        extras.removeAll(keepingCapacity: true)
-        extraCells.removeAll(keepingCapacity: true)
+        // item that was a seed (they were absorbed for where it was). What a changed item did to
+        // the sums of the item that held it is settled first.
         for c in changes {
             let p = c.parent
             if p < Self.excluded {
-                touched.insert(p)
-                if lv.seed[Int(p)] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
+                touch(lv, p)
+                let i = Int(p)
+                lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
+                lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
+                if lv.seed[i] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
             }
             if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
         }
 
         // Re-decide in key order: when j comes out, every item before it is final.
+        lastPopped = .max
         while let j = popMin() {
             let ji = Int(j)
+            // An item marked twice comes out twice in a row (keys are unique in a level).
+            if up.key[ji] == lastPopped { continue }
+            lastPopped = up.key[ji]
             let jx = up.x[ji], jy = up.y[ji], jk = up.key[ji]
             let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, r2)
             let wasSeed = isSeed(up, lv, j)
             let old = up.parent[ji]
-            if old < Self.excluded { touched.insert(old) }
+            let mine = contribution(z + 1, up, ji)
+            var target: UInt32
             if best == ClusterGrid.end {
-                if !wasSeed {
-                    let q = allocate(lv, seed: j, key: jk)
-                    up.parent[ji] = q
-                    touched.insert(q)
+                if wasSeed {
+                    target = old
+                } else {
+                    target = allocate(lv, seed: j, key: jk)
                     addExtra(up, lv, j)
                 }
                 // A new seed, or one that moved, may capture later items from later seeds.
                 if !wasSeed || extras.contains(j) { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
             } else {
-                let t = up.parent[Int(best)]
+                target = up.parent[Int(best)]
                 // A demoted seed's members must find new seeds.
                 if wasSeed { pushMembers(up, of: old, near: jx, jy, r2) }
-                up.parent[ji] = t
-                touched.insert(t)
+            }
+            if target != old {
+                if old < Self.excluded { touch(lv, old); add(lv, old, mine, -1) }
+                touch(lv, target); add(lv, target, mine, 1)
+                up.parent[ji] = target
             }
         }
 
-        // Settle the touched items of level z: dissolve the seedless, recompute the rest.
-        var out: [Change] = []
+        // Settle the touched items of level z: dissolve the seedless, place the rest at their mean.
         let below = z > 0
-        for p in touched {
+        for (t, p) in touched.items.enumerated() {
             let pi = Int(p)
             guard lv.parent[pi] != Self.dead else { continue }
+            let was = touchedWas[t]
+            let isNew = was.n == 0
             let s = lv.seed[pi]
-            let isNew = lv.count[pi] == 0
             if up.parent[Int(s)] != p {
+                // Seedless: every member has left (its sums are back to zero).
                 if !isNew {
                     lv.grid.remove(p, x: lv.x[pi], y: lv.y[pi])
-                    if below { out.append(Change(slot: p, x: lv.x[pi], y: lv.y[pi], parent: lv.parent[pi])) }
+                    if below {
+                        out.append(Change(slot: p, x: lv.x[pi], y: lv.y[pi], parent: lv.parent[pi],
+                                          dx: -was.x, dy: -was.y, dn: -Int64(was.n)))
+                    }
                 }
-                lv.parent[pi] = Self.dead; lv.count[pi] = 0
+                lv.parent[pi] = Self.dead; lv.count[pi] = 0; lv.sx[pi] = 0; lv.sy[pi] = 0
                 lv.free.append(p); lv.alive -= 1
                 continue
             }
-            let (nx, ny, n) = mean(z, of: p)
+            let n = lv.count[pi]
+            if !isNew && n == was.n && lv.sx[pi] == was.x && lv.sy[pi] == was.y { continue }
+            let (nx, ny) = point(z, pi)
             if isNew {
-                lv.x[pi] = nx; lv.y[pi] = ny; lv.count[pi] = n
+                lv.x[pi] = nx; lv.y[pi] = ny
                 lv.grid.insert(p, x: nx, y: ny)
                 if below { out.append(Change(slot: p, x: nx, y: ny, parent: Self.unassigned)) }
-            } else if nx != lv.x[pi] || ny != lv.y[pi] || n != lv.count[pi] {
+            } else {
                 let ox = lv.x[pi], oy = lv.y[pi]
-                if below { out.append(Change(slot: p, x: ox, y: oy, parent: lv.parent[pi])) }
+                if below {
+                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.parent[pi], dx: lv.sx[pi] &- was.x,
+                                      dy: lv.sy[pi] &- was.y, dn: Int64(n) - Int64(was.n)))
+                }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
                     lv.grid.remove(p, x: ox, y: oy)
                     lv.grid.insert(p, x: nx, y: ny)
                 }
-                lv.x[pi] = nx; lv.y[pi] = ny; lv.count[pi] = n
+                lv.x[pi] = nx; lv.y[pi] = ny
             }
         }
-        return out
     }
 
-    /// The pin count and count-weighted mean point of item p of level z, from its members (all
-    /// within the radius of its seed). One member: exactly its point.
-    private func mean(_ z: Int, of p: UInt32) -> (Double, Double, UInt32) {
-        let up = levels[z + 1], lv = levels[z]
-        let s = Int(lv.seed[Int(p)])
-        var n: UInt32 = 0, members = 0, ax = 0.0, ay = 0.0
-        up.grid.forEachNear(up.x[s], up.y[s]) { k in
-            let ki = Int(k)
-            guard up.parent[ki] == p else { return }
-            let w = weight(z + 1, up, ki)
-            n += w; members += 1
-            ax += Double(w) * up.x[ki]; ay += Double(w) * up.y[ki]
+    /// The point of item i of level z < levelCount: its pins' mean, or for a single pin exactly
+    /// the pin's point.
+    @inline(__always)
+    private func point(_ z: Int, _ i: Int) -> (Double, Double) {
+        let lv = levels[z]
+        let n = lv.count[i]
+        if n == 1 {
+            let leaf = Int(UInt32(bitPattern: leaf(level: z, slot: UInt32(i))))
+            return (base.x[leaf], base.y[leaf])
         }
-        if members == 1 { return (up.x[s], up.y[s], n) }
-        return (ax / Double(n), ay / Double(n), n)
+        return (Self.mean(lv.sx[i], n), Self.mean(lv.sy[i], n))
     }
 
     // MARK: - Building from scratch
@@ -466,29 +539,22 @@ public final class ClusterLevels {
     private func buildLevel(_ z: Int, _ order: [UInt32]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
-        let n = order.count
-        lv.x.reserveCapacity(n / 2); lv.y.reserveCapacity(n / 2)
         for j in order where up.parent[Int(j)] == Self.unassigned {
             let ji = Int(j)
             let q = allocate(lv, seed: j, key: up.key[ji])
+            let qi = Int(q)
             up.parent[ji] = q
+            add(lv, q, contribution(z + 1, up, ji), 1)
             let jx = up.x[ji], jy = up.y[ji]
-            var count: UInt32 = 0, members = 0, ax = 0.0, ay = 0.0
             up.grid.forEachNear(jx, jy) { k in
                 let ki = Int(k)
-                guard k == j || up.parent[ki] == Self.unassigned else { return }
+                guard up.parent[ki] == Self.unassigned else { return }
                 let dx = up.x[ki] - jx, dy = up.y[ki] - jy
                 guard dx * dx + dy * dy <= r2 else { return }
                 up.parent[ki] = q
-                let w = weight(z + 1, up, ki)
-                count += w; members += 1
-                ax += Double(w) * up.x[ki]; ay += Double(w) * up.y[ki]
+                add(lv, q, contribution(z + 1, up, ki), 1)
             }
-            let qi = Int(q)
-            if members == 1 { lv.x[qi] = jx; lv.y[qi] = jy } else {
-                lv.x[qi] = ax / Double(count); lv.y[qi] = ay / Double(count)
-            }
-            lv.count[qi] = count
+            (lv.x[qi], lv.y[qi]) = point(z, qi)
             lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
         }
     }
@@ -606,5 +672,40 @@ public final class ClusterLevels {
     /// Bytes held by every level (base included), by capacity.
     public var bytes: Int {
         levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
+    }
+}
+
+/// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
+/// sets of one update pass nearly always are.
+struct SlotSet {
+    static let small = 24
+    private(set) var items: [UInt32] = []
+    private var big = Set<UInt32>()
+
+    var count: Int { items.count }
+
+    /// True when k was not in the set.
+    @discardableResult
+    @inline(__always)
+    mutating func insert(_ k: UInt32) -> Bool {
+        if items.count < Self.small {
+            if items.contains(k) { return false }
+            items.append(k)
+            return true
+        }
+        if big.isEmpty { big = Set(items) }
+        guard big.insert(k).inserted else { return false }
+        items.append(k)
+        return true
+    }
+
+    @inline(__always)
+    func contains(_ k: UInt32) -> Bool {
+        items.count <= Self.small ? items.contains(k) : big.contains(k)
+    }
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        if !big.isEmpty { big.removeAll(keepingCapacity: true) }
     }
 }
