@@ -330,3 +330,80 @@ final class ClusterTests: XCTestCase {
         }
     }
 }
+
+/// The room: what a view draws, against the oracle's items projected by the camera.
+final class ClusterRoomTests: XCTestCase {
+    func load(_ trees: [LATrees.Tree], radius: Double = 60) -> (ClusterRoom, [Int32: Int64]) {
+        let room = ClusterRoom(radius: radius, maxZoom: 17)!
+        var idOf: [Int32: Int64] = [:]
+        for (i, t) in trees.enumerated() {
+            room.pinAdded(Int32(i), id: t.id, mercator: WebMercator.normalized(lon: t.lon, lat: t.lat))
+            idOf[Int32(i)] = t.id
+        }
+        return (room, idOf)
+    }
+
+    func testViewsMatchOracleAtManyCameras() throws {
+        let trees = try LATrees.city("lomita") + LATrees.city("artesia")
+        let (room, idOf) = load(trees)
+        let pts = trees.map { (id: $0.id, x: WebMercator.normalized(lon: $0.lon, lat: $0.lat).x,
+                               y: WebMercator.normalized(lon: $0.lon, lat: $0.lat).y) }
+        let oracle = ClusterOracle(points: pts, radius: 60, levelCount: 17)
+        var rng = SplitMix(seed: 5)
+        var checked = 0
+        for _ in 0..<40 {
+            let t = trees[rng.int(trees.count)]
+            let cam = Camera(centerLon: t.lon, centerLat: t.lat, zoom: rng.uniform(8, 16.99),
+                             bearingDeg: rng.uniform(-180, 180), width: 1200, height: 800)
+            let view = View.camera(CameraTransform(cam))
+            var clusters: [ClusterView] = [], pins: [Int32] = []
+            XCTAssertTrue(room.query(view, pinMargin: 22, clusters: &clusters, pins: &pins))
+            let z = Int(cam.zoom.rounded(.down))
+            let c = CameraTransform(cam)
+            var wantClusters: Set<[Int64]> = [], wantPins: Set<Int64> = []
+            for item in oracle.levels[z] {
+                let p = c.toScreen(mercator: (item.x, item.y))
+                if item.count == 1 {
+                    if p.x >= -60 && p.x <= 1260 && p.y >= -60 && p.y <= 860 { wantPins.insert(item.ids[0]) }
+                } else if p.x >= -60 && p.x <= 1260 && p.y >= -60 && p.y <= 860 {
+                    wantClusters.insert(item.ids.sorted())
+                }
+            }
+            var gotClusters: Set<[Int64]> = []
+            for v in clusters {
+                var m: [Int32] = []
+                XCTAssertTrue(room.members(v.key, into: &m))
+                XCTAssertEqual(m.count, Int(v.count))
+                gotClusters.insert(m.map { idOf[$0]! }.sorted())
+                let q = c.toScreen(v.lon, v.lat)
+                XCTAssertEqual(q.x, v.x, accuracy: 1e-6); XCTAssertEqual(q.y, v.y, accuracy: 1e-6)
+            }
+            XCTAssertEqual(gotClusters, wantClusters)
+            XCTAssertEqual(Set(pins.map { idOf[$0]! }), wantPins)
+            checked += clusters.count
+        }
+        XCTAssertGreaterThan(checked, 40)
+    }
+
+    /// A host projection that is Web Mercator at zoom z has zoom z, and draws what the camera does.
+    func testHostProjectionZoomIsGroundResolutionZoom() throws {
+        let trees = try LATrees.city("lomita")
+        let (room, _) = load(trees)
+        for zoom in [9.3, 12.0, 14.7] {
+            let cam = Camera(centerLon: trees[5].lon, centerLat: trees[5].lat, zoom: zoom, width: 900, height: 700)
+            let c = CameraTransform(cam)
+            let host = View.host(HostProjection(width: 900, height: 700,
+                                                project: { c.toScreen($0, $1) }, unproject: { c.toLonLat($0, $1) }))
+            XCTAssertEqual(ClusterRoom.zoom(of: host)!, zoom, accuracy: 1e-6)
+            var a: [ClusterView] = [], pa: [Int32] = [], b: [ClusterView] = [], pb: [Int32] = []
+            XCTAssertTrue(room.query(.camera(c), pinMargin: 22, clusters: &a, pins: &pa))
+            XCTAssertTrue(room.query(host, pinMargin: 22, clusters: &b, pins: &pb))
+            XCTAssertEqual(Set(a.map(\.key)), Set(b.map(\.key)))
+            XCTAssertEqual(Set(pa), Set(pb))
+        }
+        // Zoom at and above the max: nothing clustered.
+        let cam = Camera(centerLon: trees[5].lon, centerLat: trees[5].lat, zoom: 17, width: 900, height: 700)
+        var a: [ClusterView] = [], pa: [Int32] = []
+        XCTAssertFalse(room.query(.camera(CameraTransform(cam)), pinMargin: 22, clusters: &a, pins: &pa))
+    }
+}

@@ -629,6 +629,19 @@ public final class ClusterLevels {
         return Int32(bitPattern: s)
     }
 
+    /// The item of level z that holds base slot `slot`, or nil when the pin is kept out or absent.
+    public func item(holding slot: Int32, level z: Int) -> UInt32? {
+        guard contains(slot: slot), !isExcluded(slot: slot) else { return nil }
+        var s = UInt32(bitPattern: slot)
+        var l = levelCount
+        while l > z {
+            let p = levels[l].parent[Int(s)]
+            guard p < Self.excluded else { return nil }
+            s = p; l -= 1
+        }
+        return s
+    }
+
     /// Calls `body` with every item of level z + 1 that item p of level z is made of.
     public func forEachChild(level z: Int, slot p: UInt32, _ body: (UInt32) -> Void) {
         let up = levels[z + 1]
