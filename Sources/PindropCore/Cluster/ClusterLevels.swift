@@ -328,8 +328,13 @@ public final class ClusterLevels {
             best = k; bestKey = kk
         }
         lv.grid.forEachNear(x, y) { p in
-            guard lv.parent[Int(p)] != Self.dead, lv.key[Int(p)] < bestKey else { return }
-            consider(lv.seed[Int(p)])
+            // Only live items are in the grid; an item's key is its seed's.
+            let kk = lv.key[Int(p)]
+            guard kk < bestKey else { return }
+            let k = lv.seed[Int(p)], i = Int(k)
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            guard dx * dx + dy * dy <= r2, up.parent[i] == p else { return }
+            best = k; bestKey = kk
         }
         if extras.count <= SlotSet.small {
             for k in extras.items { consider(k) }
