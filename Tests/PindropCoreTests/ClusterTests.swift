@@ -6,27 +6,29 @@ import XCTest
 enum LATrees {
     struct Tree { var id: Int64; var lon: Double; var lat: Double }
 
-    static let all: [String: [Tree]] = {
+    static let file: Data? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let url = root.appendingPathComponent("../shared/data/la_trees.csv")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
-        var out: [String: [Tree]] = [:]
-        var id: Int64 = 0
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: ",")
-            guard f.count == 4, let lat = Double(f[2]), let lon = Double(f[3]) else { continue }
-            out[String(f[0]), default: []].append(Tree(id: id, lon: lon, lat: lat))
-            id += 1
-        }
-        return out
+        return try? Data(contentsOf: root.appendingPathComponent("../shared/data/la_trees.csv"))
     }()
 
+    /// One city's trees (the file is grouped by city). Ids are the line's byte offset: unique.
     static func city(_ name: String) throws -> [Tree] {
-        guard let t = all[name], !t.isEmpty else {
+        guard let data = file, let start = data.range(of: Data("\n\(name),".utf8))?.lowerBound else {
             throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
         }
-        return t
+        var out: [Tree] = []
+        var pos = start + 1
+        let prefix = Data("\(name),".utf8)
+        while pos < data.endIndex, data[pos..<min(data.endIndex, pos + prefix.count)] == prefix {
+            let end = data[pos...].firstIndex(of: 10) ?? data.endIndex
+            let f = String(decoding: data[pos..<end], as: UTF8.self).split(separator: ",")
+            if f.count == 4, let lat = Double(f[2]), let lon = Double(f[3]) {
+                out.append(Tree(id: Int64(pos), lon: lon, lat: lat))
+            }
+            pos = end + 1
+        }
+        return out
     }
 }
 
