@@ -142,7 +142,9 @@ extension Map {
         guard let s = pins.slot(of: e.id) else {
             throw PindropError(.notFound, "pin \(e.id) of the latest move is no longer on the map")
         }
-        guard gestureDrawnPosition(s) == nil else {
+        // Only a finger holding the pin refuses an undo; an animation (the glide after a
+        // tap-to-move, a drop's bounce) never blocks an edit.
+        guard s != gesture.heldSlot else {
             throw PindropError(.state, "pin \(e.id) is held by a gesture; undo or redo after it is dropped")
         }
         return s

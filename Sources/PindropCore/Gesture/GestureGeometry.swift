@@ -105,7 +105,7 @@ extension Map {
     /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
     @inline(__always)
     func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
-        spreadDrawnPosition(slot) ?? pins.position(slot)
+        spread.drawnPosition(slot) ?? pins.position(slot)
     }
 
     /// Starts the animation after a gesture on `slot`, which was drawn at screen point `before`.
