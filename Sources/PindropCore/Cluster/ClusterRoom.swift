@@ -161,6 +161,22 @@ public final class ClusterRoom {
         return best
     }
 
+    /// The unclustered pins whose point lies within `radius` points of (x, y) in a view (their
+    /// slots, appended): hit-test candidates. False when the view is not clustered.
+    public func pins(_ view: View, near x: Double, _ y: Double, radius r: Double, into out: inout [Int32]) -> Bool {
+        guard let z = level(for: view) else { return false }
+        levels.update()
+        guard let box = view.discBox(x: x, y: y, r: r) else { return true }
+        found.removeAll(keepingCapacity: true)
+        box.split { b in
+            let nw = WebMercator.normalized(lon: b.minLon, lat: min(WebMercator.maxLatitude, b.maxLat))
+            let se = WebMercator.normalized(lon: b.maxLon, lat: max(-WebMercator.maxLatitude, b.minLat))
+            levels.items(level: z, minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y, into: &found)
+        }
+        for k in found where levels.count(level: z, slot: k) == 1 { out.append(levels.leaf(level: z, slot: k)) }
+        return true
+    }
+
     /// Whether a pin is inside a cluster at level z (so it is not drawn, and cannot be touched).
     public func isClustered(_ slot: Int32, level z: Int) -> Bool {
         levels.update()
