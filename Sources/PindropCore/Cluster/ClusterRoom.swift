@@ -137,18 +137,23 @@ public final class ClusterRoom {
         }
     }
 
-    /// The cluster drawn nearest to (x, y) within `radius` points in a view, if any.
-    public func hit(_ view: View, x: Double, y: Double, radius r: Double) -> (view: ClusterView, d2: Double)? {
-        guard let z = level(for: view) else { return nil }
-        var best: (ClusterView, Double)?
+    /// Fills `found` with the items of level z that may lie within `r` points of (x, y) in a view.
+    private func findItems(_ view: View, level z: Int, nearX x: Double, _ y: Double, radius r: Double) {
         levels.update()
-        guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         found.removeAll(keepingCapacity: true)
+        guard let box = view.discBox(x: x, y: y, r: r) else { return }
         box.split { b in
             let nw = WebMercator.normalized(lon: b.minLon, lat: min(WebMercator.maxLatitude, b.maxLat))
             let se = WebMercator.normalized(lon: b.maxLon, lat: max(-WebMercator.maxLatitude, b.minLat))
             levels.items(level: z, minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y, into: &found)
         }
+    }
+
+    /// The cluster drawn nearest to (x, y) within `radius` points in a view, if any.
+    public func hit(_ view: View, x: Double, y: Double, radius r: Double) -> (view: ClusterView, d2: Double)? {
+        guard let z = level(for: view) else { return nil }
+        var best: (ClusterView, Double)?
+        findItems(view, level: z, nearX: x, y, radius: r)
         for k in found where levels.count(level: z, slot: k) >= 2 {
             guard let p = screen(view, levels.point(level: z, slot: k)) else { continue }
             let d2 = (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y)
@@ -165,14 +170,7 @@ public final class ClusterRoom {
     /// slots, appended): hit-test candidates. False when the view is not clustered.
     public func pins(_ view: View, near x: Double, _ y: Double, radius r: Double, into out: inout [Int32]) -> Bool {
         guard let z = level(for: view) else { return false }
-        levels.update()
-        guard let box = view.discBox(x: x, y: y, r: r) else { return true }
-        found.removeAll(keepingCapacity: true)
-        box.split { b in
-            let nw = WebMercator.normalized(lon: b.minLon, lat: min(WebMercator.maxLatitude, b.maxLat))
-            let se = WebMercator.normalized(lon: b.maxLon, lat: max(-WebMercator.maxLatitude, b.minLat))
-            levels.items(level: z, minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y, into: &found)
-        }
+        findItems(view, level: z, nearX: x, y, radius: r)
         for k in found where levels.count(level: z, slot: k) == 1 { out.append(levels.leaf(level: z, slot: k)) }
         return true
     }
