@@ -141,7 +141,7 @@ extension Map {
             return false
         case .tick:
             follow(&h)
-            accountAutopan(&h)
+            GestureMachine.accountAutopan(&h, now: now)
             if h.autopan.owedX != 0 || h.autopan.owedY != 0 {
                 var e = Event(.autopan, id: h.id, time: now)
                 e.dx = h.autopan.owedX; e.dy = h.autopan.owedY
@@ -345,19 +345,9 @@ extension Map {
             e.lon = p.lon; e.lat = p.lat
             events.push(e)
         }
-        accountAutopan(&h)
+        GestureMachine.accountAutopan(&h, now: now)
         let v = autopanVelocity(h)
         h.autopan.vx = v.vx; h.autopan.vy = v.vy
-    }
-
-    /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
-    func accountAutopan(_ h: inout GestureMachine.Hold) {
-        let dt = (now - h.autopan.last) / 1000
-        if dt > 0 {
-            h.autopan.owedX += h.autopan.vx * dt
-            h.autopan.owedY += h.autopan.vy * dt
-        }
-        h.autopan.last = now
     }
 
     /// Releases a dragged pin: DROPPED where it was, then the user move (MOVED, bit for bit the
@@ -365,7 +355,7 @@ extension Map {
     func drop(_ h: GestureMachine.Hold) {
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         e.lon = h.landingLon; e.lat = h.landingLat
         events.push(e)
@@ -382,7 +372,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat
@@ -396,7 +386,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = next
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dragCancelled, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat

@@ -434,11 +434,11 @@ extension Map {
     func gestureLift(_ slot: Int32, time: Double) -> Double {
         if slot == gesture.heldSlot {
             switch gesture.state {
-            case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
+            case .lifted(let h), .dragging(let h): return GestureMachine.visualLift(h, at: time, options)
             case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
             }
         }
-        if let d = gesture.drop, d.slot == slot { return dropLift(d, at: time) }
+        if let d = gesture.drop, d.slot == slot { return GestureMachine.dropLift(d, at: time, options) }
         return 0
     }
 

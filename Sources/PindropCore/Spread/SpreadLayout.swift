@@ -26,8 +26,7 @@ struct SpreadLayout {
     // Per slot.
     var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
     var rank: [Int32] = []          // place in its group, in id order
-    private var visited: [UInt32] = []  // `regroup`'s stamp: the slot is in the affected set
-    private var visitStamp: UInt32 = 0
+    private var visited = Set<Int32>()  // `regroup`'s affected set (kept for its storage)
 
     // Per group of two pins or more (numbers are reused).
     var members: [[Int32]] = []     // slots, ascending pin id
@@ -41,6 +40,10 @@ struct SpreadLayout {
     var drawn: [[Double]] = []
     var freeGroups: [Int32] = []
 
+    /// Regroups of more pins than this do not keep their scratch buffers (a bulk load would
+    /// otherwise keep 32 bytes per pin).
+    static let keptScratch = 1 << 14
+
     /// Ring centres by size class k: groups of 2·4^k ... 2·4^(k+1) − 1 pins.
     static let classes = 16
     var rings: [SpatialIndex?] = Array(repeating: nil, count: SpreadLayout.classes)
@@ -50,8 +53,8 @@ struct SpreadLayout {
     private var scratch: [Int32] = []
     private var askedScratch: [(x: Double, y: Double)] = []
     private var sortScratch: [(Int64, Int32)] = []
-    private var coordinateScratch: [Double] = []
     private var groupVisited: [UInt32] = []  // per group: `regroup`'s stamp
+    private var visitStamp: UInt32 = 0
 
     init(options: Options, factory: IndexFactory) {
         isOn = options.spreadMode == .ring
@@ -170,7 +173,6 @@ struct SpreadLayout {
         guard have < n else { return }
         groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
         rank.append(contentsOf: repeatElement(0, count: n - have))
-        visited.append(contentsOf: repeatElement(0, count: n - have))
     }
 
     /// Re-groups the pins a change to `seeds` can affect, by the batch rule restricted to them.
@@ -184,17 +186,16 @@ struct SpreadLayout {
     /// after). `removed` (or -1) is left out: it is on its way out of the store.
     private mutating func regroup<S: Sequence>(seeds: S, removed: Int32, _ pins: borrowing PinStore,
                                                _ index: SpatialIndex) where S.Element == Int32 {
+        visited.removeAll(keepingCapacity: true)
         visitStamp &+= 1
         if visitStamp == 0 {
-            for i in visited.indices { visited[i] = 0 }
+            for i in groupVisited.indices { groupVisited[i] = 0 }
             visitStamp = 1
         }
         let stamp = visitStamp
         var affected: [Int32] = []
         func visit(_ s: Int32) {
-            guard visited[Int(s)] != stamp else { return }
-            visited[Int(s)] = stamp
-            affected.append(s)
+            if visited.insert(s).inserted { affected.append(s) }
         }
         for s in seeds { visit(s) }
         var found = scratch
@@ -221,13 +222,14 @@ struct SpreadLayout {
             let box = tolerance == 0 ? GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y)
                                      : Sphere.boundingBox(lon: x, lat: y, meters: tolerance)
             box.split { index.query($0, into: &found) }
-            for c in found where c != removed && visited[Int(c)] != stamp {
+            for c in found where c != removed && !visited.contains(c) {
                 let p = pins.position(c)
                 if SpreadRule.joins(leaderLon: x, leaderLat: y, lon: p.lon, lat: p.lat, tolerance: tolerance) { visit(c) }
             }
         }
         scratch = found
         askedScratch = asked
+        if visited.count > SpreadLayout.keptScratch { visited = [] }
         if removed >= 0, let k = affected.firstIndex(of: removed) { affected.remove(at: k) }
         if affected.count == 1 && groupOf[Int(affected[0])] < 0 {
             // One pin that was in no ring stays alone: nothing to free or form.
@@ -245,25 +247,23 @@ struct SpreadLayout {
             if g >= 0 && !members[Int(g)].isEmpty { freeGroup(g) }
             groupOf[Int(s)] = SpreadLayout.ungrouped
         }
-        // The pins in id order, with their coordinates read once into a flat buffer.
-        var keyed = sortScratch
-        sortScratch = []
-        keyed.removeAll(keepingCapacity: true)
-        for s in slots { keyed.append((pins.id(s), s)) }
-        if !zip(keyed, keyed.dropFirst()).allSatisfy({ $0.0 < $1.0 }) { keyed.sort { $0.0 < $1.0 } }
-        var order = [Int32](); order.reserveCapacity(keyed.count)
-        var xy = coordinateScratch
-        coordinateScratch = []
-        xy.removeAll(keepingCapacity: true)
-        for k in keyed {
-            order.append(k.1)
-            let p = pins.position(k.1)
-            xy.append(p.lon); xy.append(p.lat)
+        // The pins in id order (a bulk load usually comes sorted: no copy, no sort).
+        var order = slots
+        if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
+            var keyed = sortScratch
+            sortScratch = []
+            keyed.removeAll(keepingCapacity: true)
+            for s in slots { keyed.append((pins.id(s), s)) }
+            keyed.sort { $0.0 < $1.0 }
+            for i in keyed.indices { order[i] = keyed[i].1 }
+            sortScratch = keyed.count <= SpreadLayout.keptScratch ? keyed : []
         }
-        sortScratch = keyed
-        defer { coordinateScratch = xy }
-        let grouping = xy.withUnsafeBufferPointer { c in
-            SpreadRule.group(count: order.count, tolerance: tolerance) { i in (c[2 * i], c[2 * i + 1]) }
+        let grouping = pins.lon.withUnsafeBufferPointer { xs in
+            pins.lat.withUnsafeBufferPointer { ys in
+                order.withUnsafeBufferPointer { o in
+                    SpreadRule.group(count: o.count, tolerance: tolerance) { i in (xs[Int(o[i])], ys[Int(o[i])]) }
+                }
+            }
         }
         // Members of each group of two or more, in rank (= id) order.
         var record = [Int32](repeating: -1, count: grouping.size.count)
@@ -280,7 +280,7 @@ struct SpreadLayout {
             groupOf[Int(s)] = record[k]
         }
         for k in record.indices where record[k] >= 0 {
-            layOut(record[k], centre: grouping.centre(k) { i in (xy[2 * i], xy[2 * i + 1]) }, pins)
+            layOut(record[k], centre: grouping.centre(k) { i in pins.position(order[i]) }, pins)
         }
         for k in 0..<SpreadLayout.classes where !collected[k].isEmpty {
             let gs = collected[k]
