@@ -48,6 +48,18 @@ public final class ClusterLevels {
         var grid: ClusterGrid
         init(cell: Double) { grid = ClusterGrid(cell: cell) }
 
+        /// Gives back the growth slack of a level just built (a rebuilt level grew by appending).
+        func trim() {
+            func tight<T>(_ a: [T]) -> [T] {
+                var b = [T]()
+                b.reserveCapacity(a.count)
+                b.append(contentsOf: a)
+                return b
+            }
+            x = tight(x); y = tight(y); key = tight(key); parent = tight(parent); count = tight(count)
+            seed = tight(seed); sx = tight(sx); sy = tight(sy); grid.next = tight(grid.next)
+        }
+
         var bytes: Int {
             x.capacity * 8 + y.capacity * 8 + key.capacity * 8 + parent.capacity * 4 + count.capacity * 4
                 + sx.capacity * 8 + sy.capacity * 8
@@ -126,6 +138,10 @@ public final class ClusterLevels {
         let b = base
         guard n > b.parent.count else { return }
         let extra = n - b.parent.count
+        if extra == 1 {
+            b.x.append(0); b.y.append(0); b.key.append(0); b.parent.append(Self.dead); b.grid.next.append(ClusterGrid.end)
+            return
+        }
         b.x.append(contentsOf: repeatElement(0, count: extra))
         b.y.append(contentsOf: repeatElement(0, count: extra))
         b.key.append(contentsOf: repeatElement(0, count: extra))
@@ -133,11 +149,12 @@ public final class ClusterLevels {
         b.grid.next.append(contentsOf: repeatElement(ClusterGrid.end, count: extra))
     }
 
-    /// Room for base slots 0..<n without growing again.
+    /// Base slots 0..<n, empty until inserted: a bulk load extends the arrays once instead of per pin.
     public func reserve(slots n: Int) {
         let b = base
         b.x.reserveCapacity(n); b.y.reserveCapacity(n); b.key.reserveCapacity(n)
         b.parent.reserveCapacity(n); b.grid.next.reserveCapacity(n)
+        reserveBase(n)
     }
 
     public var pinCount: Int { base.alive }
@@ -536,6 +553,7 @@ public final class ClusterLevels {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
             buildLevel(z, order)
+            lv.trim()
             order = Array(0..<UInt32(lv.x.count))   // allocated in key order
             z -= 1
         }
@@ -564,25 +582,41 @@ public final class ClusterLevels {
         }
     }
 
-    /// Sorts slots by their keys: least significant digit radix sort, 16 bits a pass.
+    /// Sorts slots by their keys: least significant digit radix sort, 11 bits a pass (six passes;
+    /// the 2048 counters of a pass stay in the first-level cache), all histograms in one read.
     static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
         let n = slots.count
         guard n > 1 else { return }
+        let bits = 11, passes = 6, buckets = 1 << bits, mask = UInt64(buckets - 1)
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
             for i in 0..<n { buf[i] = keys[Int(slots[i])] }
             c = n
         }
+        var counts = [Int](repeating: 0, count: buckets * passes)
+        counts.withUnsafeMutableBufferPointer { cnt in
+            for v in k {
+                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(p * bits)) & mask)] += 1 }
+            }
+        }
         var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: 65536)
-        for shift in stride(from: 0, to: 64, by: 16) {
-            for i in counts.indices { counts[i] = 0 }
-            for v in k { counts[Int((v >> UInt64(shift)) & 0xFFFF)] += 1 }
+        for p in 0..<passes {
+            let shift = UInt64(p * bits), base = p * buckets
             var sum = 0
-            for i in counts.indices { let c = counts[i]; counts[i] = sum; sum += c }
-            for i in 0..<n {
-                let d = Int((k[i] >> UInt64(shift)) & 0xFFFF)
-                let o = counts[d]; counts[d] = o + 1
-                k2[o] = k[i]; s2[o] = slots[i]
+            for i in 0..<buckets { let c = counts[base + i]; counts[base + i] = sum; sum += c }
+            k.withUnsafeBufferPointer { src in
+                slots.withUnsafeBufferPointer { srcSlots in
+                    k2.withUnsafeMutableBufferPointer { dst in
+                        s2.withUnsafeMutableBufferPointer { dstSlots in
+                            counts.withUnsafeMutableBufferPointer { cnt in
+                                for i in 0..<n {
+                                    let d = base + Int((src[i] >> shift) & mask)
+                                    let o = cnt[d]; cnt[d] = o + 1
+                                    dst[o] = src[i]; dstSlots[o] = srcSlots[i]
+                                }
+                            }
+                        }
+                    }
+                }
             }
             swap(&k, &k2); swap(&slots, &s2)
         }
