@@ -167,3 +167,12 @@ test-valgrind: test-examples
 	@command -v valgrind >/dev/null 2>&1 || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 \
 	  .build/examples/replay examples/data/lawndale_trees.csv examples/c/drag.touch >/dev/null
+
+# pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
+# (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
+.PHONY: bench-deps
+bench: bench-deps
+bench-deps: deps
+	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
+	  $(PYTHON) -m pip install -q setuptools wheel && \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }

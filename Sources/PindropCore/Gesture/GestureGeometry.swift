@@ -17,7 +17,7 @@ extension Map {
         case .dragging(let h):
             // Before its first landing point (the view could not place one) it stays where it rose.
             return landingPosition(h, at: now) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
-        case .idle, .pressed, .mapTouch, .hostGesture, .finished:
+        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
         }
     }
