@@ -44,6 +44,13 @@ int main(void) {
     CHECK(((unsigned char *)views)[0] == 0xAB);
     CHECK(pindrop_map_nearby(m, -118.25, 34.05, 100, out_ids, dist, n) == 0);
     CHECK(strstr(pindrop_map_last_error(m), "capacity") != NULL);
+    {
+      pindrop_cluster_view clusters[2];
+      CHECK(pindrop_map_frame_clusters(m, 0, clusters, n) == 0);
+      CHECK(strstr(pindrop_map_last_error(m), "capacity") != NULL);
+      CHECK(pindrop_map_cluster_members(m, 1, out_ids, n) == 0);
+      CHECK(strstr(pindrop_map_last_error(m), "capacity") != NULL);
+    }
     /* Counts: INVALID_ARGUMENT, nothing changed. */
     CHECK(pindrop_map_add_many(m, more, lonlat, n) == PINDROP_ERR_INVALID_ARGUMENT);
     CHECK(pindrop_map_count(m) == 3);
@@ -130,6 +137,9 @@ int main(void) {
     CHECK(pindrop_spread(in, 2, 0.0, out) == PINDROP_ERR_INVALID_ARGUMENT);
     CHECK(strstr(pindrop_last_error(), "200") != NULL);
     CHECK(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pindrop_last_error(), "map is NULL") != NULL);
+    CHECK(pindrop_spread(in, 2, 0.0, out) == PINDROP_ERR_INVALID_ARGUMENT);
+    CHECK(pindrop_map_frame_clusters(NULL, 0, NULL, 0) == 0);
     CHECK(strstr(pindrop_last_error(), "map is NULL") != NULL);
     /* A successful call keeps the last failure's message (libgit2's git_error_last). */
     CHECK(pindrop_spread(in, 1, 0.0, out) == PINDROP_OK);

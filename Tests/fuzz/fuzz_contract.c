@@ -5,7 +5,8 @@
  * that fail or return NaN / infinities, touches and ticks with arbitrary pointers, phases and
  * times, editing, selection, callouts with arbitrary bytes, allowed areas from arbitrary text,
  * undo / redo, spreading, frames and queries with small and absurd capacities; and maps made
- * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value.
+ * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value, and
+ * their clusters (frame_clusters, members, expansion zoom).
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -263,6 +264,50 @@ static void nearby_check(pindrop_map *m, input *in) {
   }
 }
 
+static double cluster_radius = 0;
+
+/* Clusters (0.2): frame and frame_clusters at one time are disjoint; each cluster has >= 2 known,
+   distinct members, exactly its count, a finite point near the viewport and an expansion zoom in
+   [0, 30]; unknown keys and absurd capacities get 0 / NOT_FOUND with a message. */
+static void clusters_check(pindrop_map *m, input *in) {
+  pindrop_cluster_view views[MAXPINS];
+  pindrop_pin_view pins[MAXPINS];
+  pindrop_id members[MAXPINS];
+  size_t cap = any_capacity(in), total, npins, i, j, k, sum = 0;
+  double t = any_time(in), zoom;
+  npins = pindrop_map_frame(m, t, pins, MAXPINS);
+  total = pindrop_map_frame_clusters(m, t, cap ? views : NULL, cap);
+  if (refused(cap, sizeof views[0])) { INVARIANT(total == 0 && pindrop_last_error()[0] != '\0', total); drain(m); return; }
+  INVARIANT(total <= model_n / 2, total);
+  for (i = 0; i < total && i < cap; i++) {
+    const pindrop_cluster_view *v = &views[i];
+    size_t n;
+    INVARIANT(v->count >= 2 && isfinite(v->x) && isfinite(v->y) && isfinite(v->lon) && isfinite(v->lat), v->count);
+    INVARIANT(fabs(v->lon) <= 180 && fabs(v->lat) <= 90, 0);
+    INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
+    sum += v->count;
+    n = pindrop_map_cluster_members(m, v->key, members, MAXPINS);
+    INVARIANT(n == v->count, n);
+    for (j = 0; j < n && j < MAXPINS; j++) {
+      INVARIANT(find(members[j]) != NULL, members[j]);
+      for (k = 0; k < j; k++) INVARIANT(members[k] != members[j], members[j]);
+      for (k = 0; k < npins && k < MAXPINS; k++) INVARIANT(pins[k].id != members[j], members[j]);
+    }
+    INVARIANT(pindrop_map_cluster_expansion_zoom(m, v->key, &zoom) == PINDROP_OK && isfinite(zoom) && zoom >= 0 && zoom <= 30, 0);
+  }
+  INVARIANT(sum <= model_n, sum);
+  {
+    uint64_t key = u64(in);
+    size_t n = pindrop_map_cluster_members(m, key, members, MAXPINS);
+    int s = pindrop_map_cluster_expansion_zoom(m, key, &zoom);
+    INVARIANT(known_status(s) && n <= model_n, n);
+    if (n == 0) INVARIANT(s == PINDROP_ERR_NOT_FOUND && pindrop_map_last_error(m)[0] != '\0', s);
+    INVARIANT(pindrop_map_cluster_expansion_zoom(m, key, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+  }
+  drain(m);
+  check_positions(m, __LINE__);
+}
+
 static void reset_model(void) {
   model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0;
   view_w = 256; view_h = 256; proj_mode = 0;
@@ -285,8 +330,9 @@ static pindrop_map *recreate(pindrop_map *old, input *in) {
   if (pindrop_map_create(&o, &m) != PINDROP_OK) {
     INVARIANT(m == NULL && pindrop_last_error()[0] != '\0', 0);
     if (pindrop_map_create(NULL, &m) != PINDROP_OK) finding("default create failed", 0);
+    hit_radius = 22; cluster_radius = 0;
   } else {
-    hit_radius = o.hit_radius;
+    hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
   }
   return m;
 }
@@ -532,7 +578,9 @@ static void step(pindrop_map **mp, input *in) {
   }
   default: { /* NULL map and NULL pointers; or a new map with the 0.2 options */
     double x;
-    if (u8(in) < 64) { *mp = recreate(m, in); break; }
+    uint8_t which = u8(in);
+    if (which < 64) { *mp = recreate(m, in); break; }
+    if (which < 160) { clusters_check(m, in); break; }
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);
@@ -550,7 +598,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int steps = 0;
   uint8_t k;
   reset_model();
-  clock_ms = 0;
+  clock_ms = 0; cluster_radius = 0;
   if (pindrop_options_init(&o, sizeof o) != PINDROP_OK) abort();
   k = u8(&in);
   if (k & 1) o.lift_delay_ms = 0;
