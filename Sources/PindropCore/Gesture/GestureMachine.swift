@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The gesture state machine (behaviours 1–9 and 15 of the spec), sans-IO: the host passes touches
 /// with their times, `tick` resolves timeouts, `nextDeadline` says when the next tick is due, and
@@ -208,7 +208,7 @@ public enum TouchPhase: Int32, Sendable {
 }
 
 /// Set PINDROP_TRACE_GESTURES in the environment to print every transition to standard error.
-let traceGesturesToStandardError = ProcessInfo.processInfo.environment["PINDROP_TRACE_GESTURES"] != nil
+let traceGesturesToStandardError = getenv("PINDROP_TRACE_GESTURES") != nil
 
 // MARK: - The public entry points
 
@@ -326,7 +326,7 @@ extension Map {
             trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: now))
         } else if traceGesturesToStandardError {
             let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: now)
-            FileHandle.standardError.write((t.description + "\n").data(using: .utf8)!)
+            fputs(t.description + "\n", stderr)
         }
     }
 

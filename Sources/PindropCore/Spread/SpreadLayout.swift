@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Pins sharing a spot drawn on a ring (behaviour 11 of the spec), kept up to date pin by pin.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The spreading rule of behaviour 11, shared by the map and the batch function: where pin i of a
 /// group of n is drawn, how a group's centre is found, and how points are grouped.
