@@ -1,0 +1,173 @@
+"""The Processing algorithm "Spread points that share a spot (pindrop)" (pindrop:spread).
+
+Every point of the input layer is copied with all its attributes; points that share a spot (or lie
+within the tolerance of a group's first point) are moved onto pindrop's ring around the group's
+mean position (SPEC behaviour 11: pin i of n at bearing 2πi/n and 1.5·n metres, on the sphere), and
+every output feature records its true position in `true_x`, `true_y` (the layer's CRS), so that a
+style can draw a leg from the drawn point to the true spot. Distances are metres on the ground
+whatever the layer's CRS (QGIS's own Points displacement works in layer units).
+
+The work between reading and writing is one call of the batch function `pindrop_spread`.
+"""
+from __future__ import annotations
+
+from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsFeatureRequest,
+                       QgsFeatureSink, QgsField, QgsFields, QgsGeometry, QgsPointXY, QgsProcessing,
+                       QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingParameterEnum,
+                       QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
+                       QgsProcessingParameterNumber, QgsProcessingUtils, QgsWkbTypes)
+from qgis.PyQt.QtCore import QVariant
+
+WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+STEP = 1000    # features read between progress reports and cancel checks
+CHUNK = 20000  # features written at once, between progress reports and cancel checks
+
+
+class SpreadAlgorithm(QgsProcessingAlgorithm):
+    INPUT = "INPUT"
+    TOLERANCE = "TOLERANCE"
+    LAYOUT = "LAYOUT"
+    OUTPUT = "OUTPUT"
+    LAYOUTS = [("ring", "Ring: 1.5·n metres around the spot")]
+
+    def name(self):
+        return "spread"
+
+    def displayName(self):
+        return "Spread points that share a spot (pindrop)"
+
+    def group(self):
+        return "Cartography"
+
+    def groupId(self):
+        return "cartography"
+
+    def shortHelpString(self):
+        return ("Copies a point layer and moves the points that share a spot onto a ring around it, "
+                "so that each one can be seen and picked: point i of n at bearing 360°·i/n and "
+                "1.5·n metres from the group's mean position (pindrop's spreading rule). Points "
+                "within the tolerance (metres) of a group's first point join the group. Every "
+                "attribute is kept; true_x and true_y hold each point's true position in the "
+                "layer's CRS (draw legs with make_line(make_point(\"true_x\", \"true_y\"), $geometry)). "
+                "Features without a single point geometry are copied unchanged.")
+
+    def createInstance(self):
+        return SpreadAlgorithm()
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(QgsProcessingParameterFeatureSource(
+            self.INPUT, "Input point layer", [QgsProcessing.TypeVectorPoint]))
+        self.addParameter(QgsProcessingParameterNumber(
+            self.TOLERANCE, "Tolerance (metres): points this close to a group's first point join it",
+            QgsProcessingParameterNumber.Double, defaultValue=0.0, minValue=0.0))
+        self.addParameter(QgsProcessingParameterEnum(
+            self.LAYOUT, "Layout", options=[label for _, label in self.LAYOUTS], defaultValue=0))
+        self.addParameter(QgsProcessingParameterFeatureSink(
+            self.OUTPUT, "Spread points", QgsProcessing.TypeVectorPoint))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+        import pindrop
+
+        source = self.parameterAsSource(parameters, self.INPUT, context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
+        tolerance = self.parameterAsDouble(parameters, self.TOLERANCE, context)
+
+        fields = QgsProcessingUtils.combineFields(source.fields(), _true_position_fields())
+        sink, dest_id = self.parameterAsSink(parameters, self.OUTPUT, context, fields,
+                                             source.wkbType(), source.sourceCrs())
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+
+        # Read: every feature, and the lon/lat of those with one point (progress 0-45 %).
+        total = source.featureCount()
+        step = 45.0 / total if total > 0 else 0
+        features, xs, ys, rows = [], [], [], []  # rows[k]: index in features of the k-th point
+        for i, f in enumerate(source.getFeatures(QgsFeatureRequest())):
+            if i % STEP == 0:
+                if feedback.isCanceled():
+                    return {self.OUTPUT: dest_id}
+                feedback.setProgress(i * step)
+            features.append(f)
+            point = _single_point(f)
+            if point is not None:
+                rows.append(i)
+                xs.append(point.x())
+                ys.append(point.y())
+        x = np.array(xs, dtype=np.float64)
+        y = np.array(ys, dtype=np.float64)
+        feedback.pushInfo(f"{len(features)} features, {len(rows)} with one point")
+
+        # Spread in lon/lat (45-50 %).
+        to_wgs84 = None
+        if source.sourceCrs() != WGS84:
+            to_wgs84 = QgsCoordinateTransform(source.sourceCrs(), WGS84, context.transformContext())
+        lonlat = np.column_stack((x, y)) if to_wgs84 is None else _transform(to_wgs84, x, y, False)
+        try:
+            drawn = pindrop.spread(lonlat, tolerance_m=tolerance)
+        except pindrop.PindropError as e:
+            raise QgsProcessingException(f"pindrop could not spread these points: {e}")
+        moved = np.flatnonzero(np.any(drawn != lonlat, axis=1))
+        feedback.pushInfo(f"{len(moved)} points moved onto rings")
+        feedback.setProgress(50)
+        if feedback.isCanceled():
+            return {self.OUTPUT: dest_id}
+        new = drawn[moved] if to_wgs84 is None else _transform(to_wgs84, drawn[moved, 0], drawn[moved, 1], True)
+        for (nx, ny), k in zip(new.tolist(), moved.tolist()):
+            f = features[rows[k]]
+            geometry = f.geometry().constGet().clone()  # keeps z and m
+            point = geometry.geometryN(0) if QgsWkbTypes.isMultiType(geometry.wkbType()) else geometry
+            point.setX(nx)
+            point.setY(ny)
+            f.setGeometry(QgsGeometry(geometry))
+
+        # Write: every feature with its true position appended (50-100 %).
+        true_x = [None] * len(features)
+        true_y = [None] * len(features)
+        for r, tx, ty in zip(rows, xs, ys):
+            true_x[r] = tx
+            true_y[r] = ty
+        step = 50.0 / len(features) if features else 0
+        for start in range(0, len(features), CHUNK):
+            if feedback.isCanceled():
+                break
+            chunk = features[start:start + CHUNK]
+            for f, tx, ty in zip(chunk, true_x[start:start + CHUNK], true_y[start:start + CHUNK]):
+                attributes = f.attributes()
+                attributes.append(tx)
+                attributes.append(ty)
+                f.setAttributes(attributes)
+            if not sink.addFeatures(chunk, QgsFeatureSink.FastInsert):
+                raise QgsProcessingException(f"could not write features: {sink.lastError()}")
+            feedback.setProgress(50 + (start + len(chunk)) * step)
+        return {self.OUTPUT: dest_id}
+
+
+def _true_position_fields() -> QgsFields:
+    fields = QgsFields()
+    fields.append(QgsField("true_x", QVariant.Double))
+    fields.append(QgsField("true_y", QVariant.Double))
+    return fields
+
+
+def _single_point(feature):
+    """The point of a feature with exactly one point (a point, or a multipoint of one), else None."""
+    if not feature.hasGeometry():
+        return None
+    geometry = feature.geometry()
+    if geometry.isMultipart():
+        parts = geometry.asMultiPoint()
+        return parts[0] if len(parts) == 1 else None
+    return geometry.asPoint()
+
+
+def _transform(transform, x, y, reverse: bool):
+    """(n, 2) array of the points (x[i], y[i]) transformed (or reverse-transformed)."""
+    import numpy as np
+    direction = QgsCoordinateTransform.ReverseTransform if reverse else QgsCoordinateTransform.ForwardTransform
+    out = np.empty((len(x), 2))
+    for i, (px, py) in enumerate(zip(x.tolist(), y.tolist())):
+        p = transform.transform(QgsPointXY(px, py), direction)
+        out[i] = (p.x(), p.y())
+    return out
