@@ -90,6 +90,9 @@ install: build
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpindrop.so
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e "s|@VERSION@|$$(sed -n 's/#define PINDROP_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' include/pindrop.h | paste -sd.)|" \
 	  pindrop.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pindrop.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/pindrop
+	for f in pindropConfig pindropConfigVersion; do \
+	  sed "s|@VERSION@|$(PINDROP_VERSION)|g" cmake/$$f.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/pindrop/$$f.cmake; done
 	-ldconfig 2>/dev/null
 
 clean:
@@ -124,3 +127,25 @@ qgis-plugin: build dist-deps
 
 test-dist: wheel qgis-plugin
 	DIST=$(DIST) $(PYTHON) -m pytest -q Tests/packaging
+
+# A C program built with CMake against `make install` (find_package(pindrop), pindrop::pindrop),
+# in place and after moving the installed tree; a request for the next major version must fail.
+PINDROP_VERSION = $(shell sed -n 's/\#define PINDROP_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' include/pindrop.h | paste -sd.)
+CMAKE_TEST = $(CURDIR)/.build/cmake-test
+.PHONY: test-cmake
+test: test-cmake
+test-cmake: build
+	@command -v cmake >/dev/null || ((apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake)
+	@rm -rf $(CMAKE_TEST)
+	@$(MAKE) --no-print-directory install PREFIX=$(CMAKE_TEST)/prefix >/dev/null
+	cmake -S Tests/install/cmake -B $(CMAKE_TEST)/build -DCMAKE_PREFIX_PATH=$(CMAKE_TEST)/prefix -DPINDROP_WANT=$(PINDROP_VERSION) | grep pindrop
+	cmake --build $(CMAKE_TEST)/build
+	$(CMAKE_TEST)/build/app
+	mv $(CMAKE_TEST)/prefix $(CMAKE_TEST)/moved
+	cmake -S Tests/install/cmake -B $(CMAKE_TEST)/build-moved -DCMAKE_PREFIX_PATH=$(CMAKE_TEST)/moved | grep pindrop
+	cmake --build $(CMAKE_TEST)/build-moved
+	$(CMAKE_TEST)/build-moved/app
+	@if cmake -S Tests/install/cmake -B $(CMAKE_TEST)/too-new -DCMAKE_PREFIX_PATH=$(CMAKE_TEST)/moved \
+	  -DPINDROP_WANT=$$(( $$(echo $(PINDROP_VERSION) | cut -d. -f1) + 1 )).0 >$(CMAKE_TEST)/too-new.log 2>&1; then \
+	  echo "find_package accepted a request for the next major version"; exit 1; \
+	else grep -q "not compatible\|version" $(CMAKE_TEST)/too-new.log && echo "next major version refused, as it should be"; fi
