@@ -149,3 +149,17 @@ test-cmake: build
 	  -DPINDROP_WANT=$$(( $$(echo $(PINDROP_VERSION) | cut -d. -f1) + 1 )).0 >$(CMAKE_TEST)/too-new.log 2>&1; then \
 	  echo "find_package accepted a request for the next major version"; exit 1; \
 	else grep -q "not compatible\|version" $(CMAKE_TEST)/too-new.log && echo "next major version refused, as it should be"; fi
+
+# pindrop:spread against qgis:pointsdisplacement on the 916k LA trees, in one run, then the
+# output opened in the QGIS desktop (Xvfb) and captured for examples/qgis/README.md. Minutes long.
+SHOT = examples/qgis/img/la_trees_spread.png
+.PHONY: bench-qgis
+bench-qgis: build dist-deps
+	@mkdir -p $(OUT) $(dir $(SHOT))
+	@command -v import >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq imagemagick
+	$(QGIS_PYTHON) benchmarks/qgis_spread.py --out $(OUT)/la_trees_spread.gpkg
+	env -u PINDROP_LIBRARY -u PYTHONPATH PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	  PINDROP_SHOT_LAYER=$(CURDIR)/$(OUT)/la_trees_spread.gpkg PINDROP_SHOT_PNG=$(CURDIR)/$(SHOT) \
+	  xvfb-run -a -s "-screen 0 1600x1000x24" qgis --profiles-path $(CURDIR)/.build/qgis-profile \
+	  --nologo --noversioncheck --noplugins --code examples/qgis/screenshot.py
+	@echo "screenshot: $(SHOT)"

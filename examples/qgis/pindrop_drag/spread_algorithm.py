@@ -66,9 +66,12 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             self.OUTPUT, "Spread points", QgsProcessing.TypeVectorPoint))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import time
+
         import numpy as np
         import pindrop
 
+        started = time.perf_counter()
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
@@ -97,7 +100,9 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
                 ys.append(point.y())
         x = np.array(xs, dtype=np.float64)
         y = np.array(ys, dtype=np.float64)
-        feedback.pushInfo(f"{len(features)} features, {len(rows)} with one point")
+        feedback.pushInfo(f"read {len(features)} features ({len(rows)} with one point) in "
+                          f"{time.perf_counter() - started:.2f} s")
+        started = time.perf_counter()
 
         # Spread in lon/lat (45-50 %).
         to_wgs84 = None
@@ -109,7 +114,8 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         except pindrop.PindropError as e:
             raise QgsProcessingException(f"pindrop could not spread these points: {e}")
         moved = np.flatnonzero(np.any(drawn != lonlat, axis=1))
-        feedback.pushInfo(f"{len(moved)} points moved onto rings")
+        feedback.pushInfo(f"spread them in {time.perf_counter() - started:.2f} s: {len(moved)} points moved onto rings")
+        started = time.perf_counter()
         feedback.setProgress(50)
         if feedback.isCanceled():
             return {self.OUTPUT: dest_id}
@@ -141,6 +147,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             if not sink.addFeatures(chunk, QgsFeatureSink.FastInsert):
                 raise QgsProcessingException(f"could not write features: {sink.lastError()}")
             feedback.setProgress(50 + (start + len(chunk)) * step)
+        feedback.pushInfo(f"wrote them in {time.perf_counter() - started:.2f} s")
         return {self.OUTPUT: dest_id}
 
 
