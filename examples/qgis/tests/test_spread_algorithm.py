@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "bindings" / "python"))
 sys.path.append("/usr/share/qgis/python/plugins")  # QGIS's processing package
 
 from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsCoordinateTransform,  # noqa: E402
-                       QgsFeature, QgsGeometry, QgsPointXY, QgsProcessingException,
+                       NULL, QgsFeature, QgsGeometry, QgsPointXY, QgsProcessingException,
                        QgsProcessingFeedback, QgsProject, QgsVectorLayer)
 
 EARTH = 6378137.0
@@ -186,6 +186,33 @@ class SpreadAlgorithmTest(unittest.TestCase):
         centre = ((lon + near[0]) / 2, (lat + near[1]) / 2)
         for p in spread:
             self.assertAlmostEqual(haversine((p.x(), p.y()), centre), 3.0, delta=1e-3)  # ring of 2: 3 m
+
+    def test_multipoints_of_one_part_are_spread_and_other_features_copied_unchanged(self):
+        lon, lat = -118.3535474, 33.8870931
+        layer = QgsVectorLayer("MultiPoint?crs=EPSG:4326&field=name:string", "m", "memory")
+        geometries = {"one": f"MultiPoint(({lon} {lat}))", "also one": f"MultiPoint(({lon} {lat}))",
+                      "two parts": f"MultiPoint(({lon} {lat}),({lon} {lat}))", "none": None}
+        features = []
+        for name, wkt in geometries.items():
+            f = QgsFeature(layer.fields())
+            f.setAttributes([name])
+            if wkt:
+                f.setGeometry(QgsGeometry.fromWkt(wkt))
+            features.append(f)
+        self.assertTrue(layer.dataProvider().addFeatures(features))
+        out = {f["name"]: f for f in run(layer).getFeatures()}
+        self.assertEqual(len(out), 4)
+        for name, bearing in (("one", 0.0), ("also one", math.pi)):  # a ring of 2: 3 m north, south
+            parts = out[name].geometry().asMultiPoint()
+            self.assertEqual(len(parts), 1)
+            ex, ey = destination(lon, lat, bearing, 3.0)
+            self.assertAlmostEqual(parts[0].x(), ex, delta=1e-9)
+            self.assertAlmostEqual(parts[0].y(), ey, delta=1e-9)
+            self.assertEqual((out[name]["true_x"], out[name]["true_y"]), (lon, lat))
+        self.assertEqual(out["two parts"].geometry().asWkt(), QgsGeometry.fromWkt(geometries["two parts"]).asWkt())
+        self.assertFalse(out["none"].hasGeometry())
+        for name in ("two parts", "none"):
+            self.assertEqual((out[name]["true_x"], out[name]["true_y"]), (NULL, NULL))
 
     def test_a_coordinate_pindrop_refuses_fails_with_its_message(self):
         layer = tree_layer([(1, 10.0, 95.0, "north of the pole")])
