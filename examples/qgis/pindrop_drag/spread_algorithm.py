@@ -11,7 +11,7 @@ The work between reading and writing is one call of the batch function `pindrop_
 """
 from __future__ import annotations
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsFeatureRequest,
+from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsCsException, QgsFeatureRequest,
                        QgsFeatureSink, QgsField, QgsFields, QgsGeometry, QgsPointXY, QgsProcessing,
                        QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
@@ -112,9 +112,11 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         to_wgs84 = None
         if source.sourceCrs() != WGS84:
             to_wgs84 = QgsCoordinateTransform(source.sourceCrs(), WGS84, context.transformContext())
-        lonlat = np.column_stack((x, y)) if to_wgs84 is None else _transform(to_wgs84, x, y, False)
         try:
+            lonlat = np.column_stack((x, y)) if to_wgs84 is None else _transform(to_wgs84, x, y, False)
             drawn = pindrop.spread(lonlat, tolerance_m=tolerance)
+        except QgsCsException as e:
+            raise QgsProcessingException(f"a point could not be transformed to lon/lat: {e}")
         except pindrop.PindropError as e:
             raise QgsProcessingException(f"pindrop could not spread these points: {e}")
         moved = np.flatnonzero(np.any(drawn != lonlat, axis=1))

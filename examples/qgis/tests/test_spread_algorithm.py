@@ -219,6 +219,10 @@ class SpreadAlgorithmTest(unittest.TestCase):
         with self.assertRaises(QgsProcessingException) as caught:
             run(layer)
         self.assertIn("pindrop", str(caught.exception))
+        far = tree_layer([(1, 500000.0, 3750000.0, "in UTM 11N"), (2, 1e12, 1e12, "off the earth")], "EPSG:32611")
+        with self.assertRaises(QgsProcessingException) as caught:
+            run(far)
+        self.assertIn("could not be transformed to lon/lat", str(caught.exception))
 
 
 if __name__ == "__main__":
