@@ -176,6 +176,25 @@ class SpreadAlgorithmTest(unittest.TestCase):
             self.assertAlmostEqual(back.x(), reference[row[0]].x(), delta=1e-8)
             self.assertAlmostEqual(back.y(), reference[row[0]].y(), delta=1e-8)
 
+    def test_output_to_a_geopackage_file(self):
+        import processing
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = str(Path(tmp) / "spread.gpkg")
+            result = processing.run("pindrop:spread", {"INPUT": self.layer, "TOLERANCE": 0.0, "LAYOUT": 0,
+                                                       "OUTPUT": path})
+            self.assertEqual(result["OUTPUT"], path)
+            written = QgsVectorLayer(path, "written", "ogr")
+            self.assertTrue(written.isValid())
+            self.assertEqual(written.featureCount(), len(self.rows))
+            names = [f.name() for f in written.fields()]
+            self.assertEqual(names[-4:], ["id", "species", "true_x", "true_y"])
+            moved = sum(1 for f in written.getFeatures()
+                        if (f.geometry().asPoint().x(), f.geometry().asPoint().y()) != (f["true_x"], f["true_y"]))
+            spots = Counter((x, y) for _, x, y, _ in self.rows)
+            self.assertEqual(moved, sum(n for n in spots.values() if n > 1))
+            del written
+
     def test_tolerance_in_metres_groups_nearby_points(self):
         lon, lat = -118.3535474, 33.8870931
         near = destination(lon, lat, math.pi / 2, 3.0)  # 3 m east
