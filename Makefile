@@ -163,3 +163,12 @@ bench-qgis: build dist-deps
 	  xvfb-run -a -s "-screen 0 1600x1000x24" qgis --profiles-path $(CURDIR)/.build/qgis-profile \
 	  --nologo --noversioncheck --noplugins --code examples/qgis/screenshot.py
 	@echo "screenshot: $(SHOT)"
+
+# pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
+# (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
+.PHONY: bench-deps
+bench: bench-deps
+bench-deps: deps
+	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
+	  $(PYTHON) -m pip install -q setuptools wheel && \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
