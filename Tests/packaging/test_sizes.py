@@ -33,6 +33,13 @@ def test_library_is_small_without_foundation(capsys, tmp_path):
     assert "Foundation" not in ldd and "libswift" not in ldd and "libicu" not in ldd, ldd
 
 
+def test_no_source_of_the_library_imports_foundation():
+    """One `import Foundation` is enough for the linker to be asked for Foundation and its ICU data."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "Sources").rglob("*.swift")
+                 if re.search(r"^\s*(@_exported\s+)?import\s+(Foundation|FoundationEssentials)\b", p.read_text(), re.M)]
+    assert not offenders, f"these import Foundation (use Glibc for math): {offenders}"
+
+
 @pytest.mark.parametrize("pattern, what, budget", [
     ("pindrop-*.whl", "wheel (library + GEOS bundled)", 5 * MB),
     ("pindrop_drag-*.zip", "QGIS plugin zip (library inside)", 4 * MB),
