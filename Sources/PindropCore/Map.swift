@@ -37,7 +37,7 @@ public final class Map {
         try options.validate()
         self.options = options
         self.factory = factory
-        self.index = factory.makeIndex()
+        self.index = factory.makeIndex(sharing: pins.coordinates)
         self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 

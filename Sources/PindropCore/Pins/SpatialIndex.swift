@@ -28,7 +28,11 @@ extension SpatialIndex {
 
 /// Builds the native parts of a map: its spatial indexes (one per map, as GEOS contexts are).
 public protocol IndexFactory {
+    /// An index that keeps its own copy of the positions it is given (spread layouts' drawn positions).
     func makeIndex() -> SpatialIndex
+    /// The index of a pin store's slots: positions handed to it are already in `coordinates` (the
+    /// store writes them first), which it reads instead of keeping a copy.
+    func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex
     /// Reads an allowed area (WKT or GeoJSON Polygon / MultiPolygon, lon/lat); `.parse` when the
     /// text is not one (see Editing/AllowedArea.swift).
     func parseArea(_ text: String) throws(PindropError) -> AllowedArea
@@ -51,6 +55,10 @@ public final class BruteForceIndex: SpatialIndex {
         }
     }
     public var approximateBytes: Int { position.count * 32 }
+}
+
+extension IndexFactory {
+    public func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex { makeIndex() }
 }
 
 public struct BruteForceFactory: IndexFactory {

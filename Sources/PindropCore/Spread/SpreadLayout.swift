@@ -299,20 +299,18 @@ extension Map {
         // firstOf[i]: the batch position of the first (lowest-id) pin at pin i's coordinate.
         var firstOf = [Int32](repeating: 0, count: n)
         var table = CoordinateTable(expected: n)
-        pins.lon.withUnsafeBufferPointer { xs in
-            pins.lat.withUnsafeBufferPointer { ys in
+        pins.coordinates.withBuffer { ll in
                 order.withUnsafeBufferPointer { o in
                     firstOf.withUnsafeMutableBufferPointer { f in
                         for i in 0..<n {
-                            let s = Int(o[i])
-                            f[i] = table.findOrInsert(xs[s], ys[s], Int32(i)) { v in
-                                let l = Int(o[Int(v)])
-                                return (xs[l], ys[l])
+                            let s = 2 * Int(o[i])
+                            f[i] = table.findOrInsert(ll[s], ll[s + 1], Int32(i)) { v in
+                                let l = 2 * Int(o[Int(v)])
+                                return (ll[l], ll[l + 1])
                             }
                         }
                     }
                 }
-            }
         }
         // The batch's stacks: first position -> the later positions, in id order. A first pin
         // with later ones is marked by the sign bit of its own entry (a lookup for every pin
