@@ -123,7 +123,14 @@ static void load(const pindrop_options *opt, const pindrop_id *ids, const double
     a = t1 - t0;
     (void)pindrop_map_nearby(map, lonlat[0], lonlat[1], 1.0, NULL, NULL, 0);
     b = now_s() - t1;
-    if (rep == 0) *rss = rss_bytes() - rss0;
+    if (rep == 0 || rep == 2) {
+      /* The index builds its GEOS trees a slice per query: enough queries for all of them, so
+         that the memory is that of the complete index and the queries below run on it. */
+      size_t q;
+      for (q = 0; q < 60000; q++)
+        (void)pindrop_map_nearby(map, lonlat[2 * (q % n)], lonlat[2 * (q % n) + 1], 0.0, NULL, NULL, 0);
+      if (rep == 0) *rss = rss_bytes() - rss0;
+    }
     if (a + b < *add_s + *build_s) { *add_s = a; *build_s = b; }
   }
   *out = map;
@@ -190,6 +197,15 @@ int main(int argc, char **argv) {
      with the default options (spreading on, rings at tolerance 0: what a host gets) and with
      spreading off (the pins and the index alone). The queries below run on the second map. */
   CHECK(pindrop_options_init(&opt, sizeof opt));
+  {
+    /* Run the library's code once on a small map, so that the memory measured below is the
+       map's data and not the code pages the first calls bring in. */
+    pindrop_map *warm;
+    CHECK(pindrop_map_create(&opt, &warm));
+    CHECK(pindrop_map_add_many(warm, ids, lonlat, 20000));
+    for (q = 0; q < 20000; q++) (void)pindrop_map_nearby(warm, lonlat[2 * q], lonlat[2 * q + 1], 0.0, NULL, NULL, 0);
+    pindrop_map_destroy(warm);
+  }
   load_in_child(&opt, ids, lonlat, n, &add_default_s, &build_default_s, &rss_default);
   opt.spread_mode = PINDROP_SPREAD_OFF; /* measure the index, not the layout of stacked trees */
   load(&opt, ids, lonlat, n, &add_s, &build_s, &rss1, &map);
@@ -254,8 +270,8 @@ int main(int argc, char **argv) {
   printf("nearby (50 m): %.0f ns per query\n", nearby_ns);
   printf("set_position after the build: %.0f ns per move\n", move_ns);
   printf("hit_test_many after 10000 moves: %.0f ns per query\n", after_ns);
-  printf("resident memory, default options: %.1f bytes per pin (target <= 160 bytes)\n", (double)rss_default / (double)n);
-  printf("resident memory, spreading off: %.1f bytes per pin (target <= 160 bytes)\n", (double)rss1 / (double)n);
+  printf("resident memory, default options, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss_default / (double)n);
+  printf("resident memory, spreading off, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss1 / (double)n);
 
   pindrop_map_destroy(map);
   free(lonlat); free(ids); free(xy); free(xy_random); free(out); free(near_ids); free(dist); free(views); free(cams);

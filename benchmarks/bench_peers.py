@@ -183,7 +183,7 @@ def main() -> int:
 
     def mem_ck():
         r0 = rss()
-        xy = mercator(ll)  # cKDTree's own copy of the coordinates counts, as pindrop's do
+        xy = mercator(ll)  # cKDTree's own copy of the coordinates counts, as pindrop's does
         t = cKDTree(xy)
         del xy
         _ = t

@@ -32,6 +32,10 @@ public final class Map {
     var frameBucketStart: [Int] = []
     var frameLate: [PinView] = []
     var frameSpare: [PinView] = []
+    // Hit grid glue: the frame records the pins it draws; hit tests inside the viewport read them
+    // while `version` (bumped by every change of a pin, a layout or a gesture) is unchanged.
+    var hitGrid = HitGrid()
+    var version: UInt64 = 0
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -65,6 +69,7 @@ public final class Map {
     public func setCamera(_ camera: Camera) throws(PindropError) {
         try camera.validate()
         view = .camera(CameraTransform(camera))
+        hitGrid.invalidate()
         gestureViewChanged()
     }
 
@@ -73,6 +78,7 @@ public final class Map {
             throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
         }
         view = .host(projection)
+        hitGrid.invalidate()
         gestureViewChanged()
     }
 
@@ -170,14 +176,16 @@ public final class Map {
 
     // MARK: - Hooks for the layouts (spreading) and gestures
 
-    func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
+    func pinAdded(_ slot: Int32) { version &+= 1; spreadPinAdded(slot) }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
-    func pinsAdded(_ slots: [Int32]) { spreadPinsAdded(slots) }
+    func pinsAdded(_ slots: [Int32]) { version &+= 1; spreadPinsAdded(slots) }
     func pinMoved(_ slot: Int32) {
+        version &+= 1
         spreadPinMoved(slot)
         editingPinMoved(slot)
     }
     func pinWillBeRemoved(_ slot: Int32) {
+        version &+= 1
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
         spreadPinWillBeRemoved(slot)
@@ -239,8 +247,13 @@ public final class Map {
     /// then the higher id. Nil when there is none (or the view cannot place the point).
     public func hitTest(x: Double, y: Double) throws(PindropError) -> Int64? {
         guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
+        defer { index.maintain(inserts: Map.maintainPerQuery) }  // index glue
         return hit(x, y)
     }
+
+    /// How much deferred index work (GEOS inserts, and the tree builds they complete) a host
+    /// query does: a hit test or nearby call, and a frame. See docs/index.md.
+    static let maintainPerQuery = 32, maintainPerFrame = 256
 
     /// hit_test for n points xy[2i], xy[2i+1]; misses are PINDROP_NO_ID. All or nothing.
     public func hitTestMany(xy: UnsafeBufferPointer<Double>, out: UnsafeMutableBufferPointer<Int64>) throws(PindropError) {
@@ -248,10 +261,20 @@ public final class Map {
             throw .invalid("screen point \(i) (\(xy[2 * i]), \(xy[2 * i + 1])) is not finite")
         }
         for i in 0..<out.count { out[i] = hit(xy[2 * i], xy[2 * i + 1]) ?? noID }
+        index.maintain(inserts: Map.maintainPerQuery)  // index glue
     }
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
+        if hitGrid.covers(x, y, version: version) {
+            var best: Int32 = -1
+            var bestD2 = r2
+            hitGrid.forEachNear(x, y) { s, px, py in
+                let d2 = (px - x) * (px - x) + (py - y) * (py - y)
+                if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) { best = s; bestD2 = d2 }
+            }
+            return best < 0 ? nil : pins.id(best)
+        }
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
         // and no exclusive access to the map held while the index fills it.
@@ -313,6 +336,7 @@ public final class Map {
             if d <= radius { nearbyResults.append(NearbyHit(id: pins.id(s), distance: d)) }
         }
         nearbyResults.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+        index.maintain(inserts: Map.maintainPerQuery)  // index glue
         return nearbyResults.count
     }
 
@@ -344,6 +368,7 @@ public final class Map {
         drawnCandidates(box, into: &candidates)
         let generation = nextFrameGeneration()
         let camera: CameraTransform? = if case .camera(let c) = view { c } else { nil }
+        hitGrid.begin(version: version, width: w, height: h, r: r, camera: camera != nil)
         for s in candidates {
             // A pin can be a candidate both by its true and by its drawn position: drawn once.
             guard frameSeen[Int(s)] != generation else { continue }
@@ -361,11 +386,14 @@ public final class Map {
                 a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
             }
             guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            hitGrid.record(s, q.x, q.y)
             let v = PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
                             lift: gestureLift(s, time: time), flags: flags(s))
             if drawRank(v) == 0 { frameViews.append(v) } else { frameLate.append(v) }
         }
         sortFrameViews()
+        hitGrid.end()
+        index.maintain(inserts: Map.maintainPerFrame)  // index glue
         return frameViews.count
     }
 

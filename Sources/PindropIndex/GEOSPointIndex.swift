@@ -22,7 +22,7 @@ import PindropCore
 /// (`home`); an entry found anywhere else is stale (a moved or removed pin) and is skipped.
 /// See docs/index.md.
 public final class GEOSPointIndex: SpatialIndex {
-    public static var defaultLeafCapacity = 512
+    public static var defaultLeafCapacity = 1024
     public static var defaultPendingLimit = 128
     public static var defaultSliceInserts = 32
 
@@ -103,6 +103,7 @@ public final class GEOSPointIndex: SpatialIndex {
         for l in leaves { if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) } }
         if let job { GEOSSTRtree_destroy_r(ctx, job.tree) }
         if let trigger { GEOSGeom_destroy_r(ctx, trigger) }
+        for e in envelopes { GEOSGeom_destroy_r(ctx, e.geometry) }
     }
 
     private func resetNodes() {
@@ -132,14 +133,14 @@ public final class GEOSPointIndex: SpatialIndex {
             if ownsCoordinates { coords.set(slots[i], lon: x, lat: y) }
             place(slots[i], x, y)
         }
-        work()
+        work(build: false)
     }
 
     public func set(_ slot: Int32, lon x: Double, lat y: Double) {
         grow(to: slot)
         if ownsCoordinates { coords.set(slot, lon: x, lat: y) }
         place(slot, x, y)
-        work()
+        work(build: false)
     }
 
     public func remove(_ slot: Int32) {
@@ -148,7 +149,7 @@ public final class GEOSPointIndex: SpatialIndex {
         leave(home[s])
         home[s] = 0
         live -= 1
-        work()
+        work(build: false)
     }
 
     private func grow(to slot: Int32) {
@@ -221,11 +222,22 @@ public final class GEOSPointIndex: SpatialIndex {
         queue.append(Int32(l))
     }
 
+    /// Work the host's queries do (frames, hit tests, nearby): up to `inserts` points inserted
+    /// into trees being built, and the trees completed on the way are built by GEOS and put in
+    /// place. Changes only insert (`work(build: false)`), so that no `set` pays for a GEOS build.
+    public func maintain(inserts: Int) {
+        var left = inserts
+        while left > 0 && (job != nil || queueHead < queue.count) { left -= work(build: true) }
+    }
+
     /// One bounded slice of the queued work: start the next leaf's rebuild (gather its slots, or
-    /// split it), insert up to `sliceInserts` points, or finish a tree (GEOS builds it) and put it
-    /// in place.
-    private func work() {
+    /// split it), insert up to `sliceInserts` points, or (`build`) have GEOS build a complete
+    /// tree and put it in place. Returns the points inserted (at least 1, for progress).
+    @discardableResult
+    private func work(build: Bool) -> Int {
+        var done = 1
         if var j = job {
+            if j.next >= j.slots.count && !build { return done }
             job = nil
             if j.next < j.slots.count {
                 let end = min(j.slots.count, j.next + sliceInserts)
@@ -235,12 +247,13 @@ public final class GEOSPointIndex: SpatialIndex {
                     insertPoint(j.tree, s)
                     j.inserted += 1
                 }
+                done = max(1, end - j.next)
                 j.next = end
                 job = j
             } else {
                 finish(j)
             }
-            return
+            return done
         }
         while queueHead < queue.count {
             let l = Int(queue[queueHead])
@@ -251,8 +264,9 @@ public final class GEOSPointIndex: SpatialIndex {
             leaves[l].queued = false
             guard needsRebuild(l) else { continue }
             start(l)
-            return
+            return done
         }
+        return done
     }
 
     /// Gathers leaf l's current slots for a new tree, marking them with `jobBit`, or splits the
@@ -440,6 +454,8 @@ public final class GEOSPointIndex: SpatialIndex {
             }
         }
         splits += 1
+        // The scratch of a bulk load's split (4 bytes per pin) goes back to the allocator.
+        if gather.capacity > 16 * (leafCapacity + pendingLimit) { gather = [] }
         // A leaf that is still crowded (a dense district) is split again now, so that no leaf
         // left for the slices holds more than about `leafCapacity` distinct positions.
         for l in crowded {
@@ -518,23 +534,28 @@ public final class GEOSPointIndex: SpatialIndex {
         var want: UInt32
         var home: UnsafePointer<UInt32>
         var out: UnsafeMutablePointer<[Int32]>
+        /// Whether GEOS was given the box itself; else a larger one, and hits are checked here.
+        var exact: Bool
+        var box: GeoBox
+        var coords: UnsafePointer<Double>
     }
 
     public func query(_ box: GeoBox, into out: inout [Int32]) {
         guard live > 0 else { return }
-        defer { work() }
         leavesMeeting(box)
         guard !visit.isEmpty else { return }
         var rect: OpaquePointer?
+        var exact = true
         home.withUnsafeBufferPointer { h in
             coords.withBuffer { ll in
                 withUnsafeMutablePointer(to: &out) { o in
                     for l in visit {
                         let leaf = leaves[Int(l)]
                         if let tree = leaf.tree {
-                            if rect == nil { rect = queryEnvelope(box) }
+                            if rect == nil { (rect, exact) = envelope(box) }
                             if let rect {
-                                var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o)
+                                var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: exact, box: box,
+                                              coords: ll.baseAddress!)
                                 queryTree(tree, rect, &q)
                             }
                         }
@@ -553,19 +574,50 @@ public final class GEOSPointIndex: SpatialIndex {
                 }
             }
         }
-        if let rect { GEOSGeom_destroy_r(ctx, rect) }
     }
 
-    /// A geometry whose envelope is the box, as cheap as GEOS allows: a two-point line string
-    /// from the corners (two allocations fewer than a rectangle polygon).
-    @inline(__always)
-    private func queryEnvelope(_ box: GeoBox) -> OpaquePointer? {
-        var corners = (box.minLon, box.minLat, box.maxLon, box.maxLat)
+    /// GEOS 3.11 can only be queried with a geometry (its envelope), and making one allocates.
+    /// So query geometries are kept, for boxes snapped outward to a grid of a quarter of their
+    /// size (a power of two of degrees): a frame that pans a little, or is drawn again, reuses
+    /// the last one and allocates nothing; hits are then checked against the box itself. A
+    /// degenerate box (a point) is used as it is.
+    private struct Envelope { var minX, minY, maxX, maxY: Double; var geometry: OpaquePointer; var used: UInt64 }
+    private var envelopes: [Envelope] = []
+    private var envelopeClock: UInt64 = 0
+    private static let envelopeCacheSize = 8
+
+    private func envelope(_ box: GeoBox) -> (OpaquePointer?, exact: Bool) {
+        @inline(__always) func step(_ w: Double) -> Double {
+            w > 0 ? Double(sign: .plus, exponent: (w / 4).exponent, significand: 1) : 0
+        }
+        let sx = step(box.maxLon - box.minLon), sy = step(box.maxLat - box.minLat)
+        let x0 = sx > 0 ? (box.minLon / sx).rounded(.down) * sx : box.minLon
+        let x1 = sx > 0 ? (box.maxLon / sx).rounded(.up) * sx : box.maxLon
+        let y0 = sy > 0 ? (box.minLat / sy).rounded(.down) * sy : box.minLat
+        let y1 = sy > 0 ? (box.maxLat / sy).rounded(.up) * sy : box.maxLat
+        let exact = x0 == box.minLon && x1 == box.maxLon && y0 == box.minLat && y1 == box.maxLat
+        envelopeClock &+= 1
+        for i in envelopes.indices where envelopes[i].minX == x0 && envelopes[i].minY == y0
+            && envelopes[i].maxX == x1 && envelopes[i].maxY == y1 {
+            envelopes[i].used = envelopeClock
+            return (envelopes[i].geometry, exact)
+        }
+        var corners = (x0, y0, x1, y1)
         let seq = withUnsafePointer(to: &corners) {
             $0.withMemoryRebound(to: Double.self, capacity: 4) { GEOSCoordSeq_copyFromBuffer_r(ctx, $0, 2, 0, 0) }
         }
-        guard let seq else { return nil }
-        return GEOSGeom_createLineString_r(ctx, seq)
+        // A two-point line string from the corners: two allocations fewer than a rectangle.
+        guard let seq, let g = GEOSGeom_createLineString_r(ctx, seq) else { return (nil, exact) }
+        let e = Envelope(minX: x0, minY: y0, maxX: x1, maxY: y1, geometry: g, used: envelopeClock)
+        if envelopes.count < GEOSPointIndex.envelopeCacheSize {
+            envelopes.append(e)
+        } else {
+            var oldest = 0
+            for i in envelopes.indices where envelopes[i].used < envelopes[oldest].used { oldest = i }
+            GEOSGeom_destroy_r(ctx, envelopes[oldest].geometry)
+            envelopes[oldest] = e
+        }
+        return (g, exact)
     }
 
     private func queryTree(_ tree: OpaquePointer, _ rect: OpaquePointer, _ q: inout Query) {
@@ -578,9 +630,12 @@ public final class GEOSPointIndex: SpatialIndex {
                 // any change since the tree was built moved the slot to a pending list. Its
                 // envelope is then the point itself, which GEOS has already tested against the
                 // box, so the slot's coordinates need not be read again.
-                if q.pointee.home[s] & GEOSPointIndex.placeMask == q.pointee.want {
-                    q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
+                guard q.pointee.home[s] & GEOSPointIndex.placeMask == q.pointee.want else { return }
+                if !q.pointee.exact {
+                    let x = q.pointee.coords[2 * s], y = q.pointee.coords[2 * s + 1], b = q.pointee.box
+                    guard x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat else { return }
                 }
+                q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
             }, qp)
         }
     }

@@ -15,6 +15,13 @@ public protocol SpatialIndex: AnyObject {
     func query(_ box: GeoBox, into out: inout [Int32])
     /// Resident bytes the index holds (an estimate of its native structures plus its arrays).
     var approximateBytes: Int { get }
+    /// Does a bounded share of deferred index work (up to about `inserts` point inserts, and the
+    /// builds they complete). The map calls it from the host's queries, never from changes.
+    func maintain(inserts: Int)
+}
+
+extension SpatialIndex {
+    public func maintain(inserts: Int) {}
 }
 
 extension SpatialIndex {
