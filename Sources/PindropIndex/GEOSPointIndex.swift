@@ -287,7 +287,10 @@ public final class GEOSPointIndex: SpatialIndex {
         }
         gather.removeLast(gather.count - k)
         let n = Int(leaves[l].node)
-        if gather.count > leafCapacity && nodes[n].depth < GEOSPointIndex.maxDepth && !allOnePosition() {
+        // A leaf that has a tree splits only well beyond the capacity, so that a leaf a bulk load
+        // filled near it is not split again by its first rebuilds.
+        let most = leaves[l].tree == nil ? leafCapacity : 2 * leafCapacity
+        if gather.count > most && nodes[n].depth < GEOSPointIndex.maxDepth && !allOnePosition() {
             if let tree = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, tree) }
             leaves[l].tree = nil
             _ = split(n)  // re-homes every gathered slot (their job marks go)
