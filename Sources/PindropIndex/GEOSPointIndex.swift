@@ -71,6 +71,7 @@ public final class GEOSPointIndex: SpatialIndex {
     private var freeLeaves: [Int32] = []
     /// Scratch: the leaves a query needs, and the slots of a leaf being rebuilt.
     private var visit: [Int32] = []
+    private var stack: [Int32] = []
     private var gather: [Int32] = []
     /// Leaves waiting for a (re)build, and the tree being built: its leaf, its slots, how many
     /// are inserted, and whether all are (then the next slice makes GEOS build it).
@@ -358,8 +359,12 @@ public final class GEOSPointIndex: SpatialIndex {
         leaves[l].entries = []; leaves[l].pending = []; leaves[l].stale = 0
         leaves[l].count = gather.count
         if split(Int(leaves[l].node)) { return }
-        leaves[l].entries = gather
-        enqueueIfNeeded(l)
+        // All on one position (a stack larger than the lists a query scans): its tree now.
+        let tree = GEOSSTRtree_create_r(ctx, 10)!
+        for s in gather { insertPoint(tree, s) }
+        GEOSSTRtree_query_r(ctx, tree, buildTrigger, { _, _ in }, nil)
+        leaves[l].tree = tree
+        builds += 1
     }
 
     private func abortJob() {
@@ -511,26 +516,40 @@ public final class GEOSPointIndex: SpatialIndex {
 
     // MARK: - Queries
 
-    /// The leaves whose cells meet the box (a leaf with lists too long to scan is split first).
+    /// The leaves whose cells meet the box, in `visit` (a leaf with lists too long to scan is
+    /// dealt out first, and the walk starts again).
     private func leavesMeeting(_ box: GeoBox) {
-        visit.removeAll(keepingCapacity: true)
-        walk(0, box)
-    }
-
-    private func walk(_ n: Int, _ box: GeoBox) {
-        let node = nodes[n]
-        // Cells on the world's edge reach to infinity.
-        if node.minX > -180 && box.maxLon < node.minX { return }
-        if node.maxX < 180 && box.minLon > node.maxX { return }
-        if node.minY > -90 && box.maxLat < node.minY { return }
-        if node.maxY < 90 && box.minLat > node.maxY { return }
-        if node.child >= 0 {
-            for c in 0..<4 { walk(Int(node.child) + c, box) }
-            return
+        var st = stack
+        stack = []
+        defer { stack = st }
+        while true {
+            visit.removeAll(keepingCapacity: true)
+            st.removeAll(keepingCapacity: true)
+            var crowded: Int32 = -1
+            let limit = scanLimit
+            nodes.withUnsafeBufferPointer { nd in
+                leaves.withUnsafeBufferPointer { lv in
+                    st.append(0)
+                    while let n = st.popLast() {
+                        let node = nd[Int(n)]
+                        // Cells on the world's edge reach to infinity.
+                        if node.minX > -180 && box.maxLon < node.minX { continue }
+                        if node.maxX < 180 && box.minLon > node.maxX { continue }
+                        if node.minY > -90 && box.maxLat < node.minY { continue }
+                        if node.maxY < 90 && box.minLat > node.maxY { continue }
+                        if node.child >= 0 {
+                            st.append(node.child); st.append(node.child + 1); st.append(node.child + 2); st.append(node.child + 3)
+                            continue
+                        }
+                        let leaf = lv[Int(node.leaf)]
+                        if leaf.entries.count + leaf.pending.count > limit { crowded = node.leaf; return }
+                        if leaf.count > 0 { visit.append(node.leaf) }
+                    }
+                }
+            }
+            guard crowded >= 0 else { return }
+            settle(Int(crowded))
         }
-        settle(Int(node.leaf))
-        if nodes[n].child >= 0 { walk(n, box); return }
-        if leaves[Int(nodes[n].leaf)].count > 0 { visit.append(nodes[n].leaf) }
     }
 
     private struct Query {
@@ -580,18 +599,22 @@ public final class GEOSPointIndex: SpatialIndex {
     }
 
     /// GEOS 3.11 can only be queried with a geometry (its envelope), and making one allocates.
-    /// So query geometries are kept, for boxes snapped outward to a grid of a quarter of their
-    /// size (a power of two of degrees): a frame that pans a little, or is drawn again, reuses
-    /// the last one and allocates nothing; hits are then checked against the box itself. A
-    /// degenerate box (a point) is used as it is.
+    /// So the last few query geometries are kept. A box wider or taller than `snapAbove` degrees
+    /// (a frame's) is snapped outward to a grid of a quarter of its size (a power of two of
+    /// degrees): a frame drawn again, or panned a little, reuses the geometry and allocates
+    /// nothing, and hits are checked against the box itself. A smaller box (a tap's, nearby's)
+    /// is used as it is: snapping would bring GEOS more candidates, each checked here at the
+    /// cost of a coordinate read, which costs more than the allocation.
     private struct Envelope { var minX, minY, maxX, maxY: Double; var geometry: OpaquePointer; var used: UInt64 }
     private var envelopes: [Envelope] = []
     private var envelopeClock: UInt64 = 0
     private static let envelopeCacheSize = 8
+    private static let snapAbove = 0.002
 
     private func envelope(_ box: GeoBox) -> (OpaquePointer?, exact: Bool) {
+        let snap = box.maxLon - box.minLon > GEOSPointIndex.snapAbove || box.maxLat - box.minLat > GEOSPointIndex.snapAbove
         @inline(__always) func step(_ w: Double) -> Double {
-            w > 0 ? Double(sign: .plus, exponent: (w / 4).exponent, significand: 1) : 0
+            snap && w > 0 ? Double(sign: .plus, exponent: (w / 4).exponent, significand: 1) : 0
         }
         let sx = step(box.maxLon - box.minLon), sy = step(box.maxLat - box.minLat)
         let x0 = sx > 0 ? (box.minLon / sx).rounded(.down) * sx : box.minLon

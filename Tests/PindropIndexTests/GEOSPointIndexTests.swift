@@ -141,6 +141,18 @@ final class GEOSPointIndexTests: XCTestCase {
         XCTAssertEqual(sorted(index, GeoBox(minLon: 0.5, minLat: 0.5, maxLon: 0.5, maxLat: 0.5)).count, 14)
     }
 
+    /// A stack far larger than the lists a query scans, queried straight after the bulk load
+    /// (and moved into afterwards): it gets its tree at once, and nothing loops.
+    func testAHugeStackRightAfterALoad() {
+        let index = makeIndex(leaf: 4, pending: 2, slice: 1)
+        let n: Int32 = 500
+        let slots = Array(0..<n)
+        index.insert(slots: slots, lon: slots.map { $0 < 450 ? 0.5 : Double($0) / 1000 }, lat: slots.map { $0 < 450 ? 0.25 : 0 })
+        XCTAssertEqual(sorted(index, GeoBox(minLon: 0.5, minLat: 0.25, maxLon: 0.5, maxLat: 0.25)).count, 450)
+        for s in Int32(450)..<n { index.set(s, lon: 0.5, lat: 0.25) }
+        XCTAssertEqual(sorted(index, GeoBox(minLon: 0.4, minLat: 0.2, maxLon: 0.6, maxLat: 0.3)).count, 500)
+    }
+
     /// The map's index reads positions from the pin store's coordinates instead of keeping a copy.
     func testSharedCoordinates() {
         let coords = SlotCoordinates()
