@@ -669,15 +669,4 @@ public final class GEOSPointIndex: SpatialIndex {
     /// Leaves and trees, for the tests and the docs.
     public var leafCount: Int { leaves.count - freeLeaves.count }
     public var builtLeafCount: Int { leaves.reduce(0) { $0 + ($1.tree != nil ? 1 : 0) } }
-
-    public var approximateBytes: Int {
-        // STRtree nodes: an envelope (32 bytes) and two pointers per leaf, ~1/9 more for inner nodes.
-        var entries = 0, lists = 0
-        for l in leaves {
-            if l.tree != nil { entries += l.count + l.stale }
-            lists += (l.entries.capacity + l.pending.capacity) * 4
-        }
-        return entries * 10 / 9 * 48 + home.capacity * 4 + lists + nodes.capacity * 48
-            + (ownsCoordinates ? coords.bytes : 0)
-    }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// Hit tests answered from the frame's grid must be exactly the index's answers: a map that drew
 /// a frame (grid) and a twin that never draws one (index) hold the same pins and camera and are
@@ -41,7 +42,7 @@ final class HitGridTests: XCTestCase {
         for _ in 0..<taps {
             // Mostly on screen (the grid's area), some off screen (the index answers both maps).
             let x = rng.uniform(-60, 860), y = rng.uniform(-60, 660)
-            if a.hitGrid.covers(x, y, version: a.version) { usedGrid += 1 }
+            if a.frame.hits.covers(x, y, version: a.version) { usedGrid += 1 }
             let ha = try! a.hitTest(x: x, y: y), hb = try! b.hitTest(x: x, y: y)
             if ha != hb { XCTFail("\(label): tap (\(x), \(y)) hit \(String(describing: ha)) from the grid, \(String(describing: hb)) from the index"); return }
         }
@@ -59,14 +60,14 @@ final class HitGridTests: XCTestCase {
                                  width: 800, height: 600)
                 try! a.setCamera(cam); try! b.setCamera(cam)
                 try! a.frame(time: Double(round))
-                XCTAssertTrue(a.hitGrid.covers(400, 300, version: a.version))
+                XCTAssertTrue(a.frame.hits.covers(400, 300, version: a.version))
                 assertSameHits(a, b, &rng, "spread \(spread) round \(round)", grid: true)
                 // Changes after the frame: the grid must not answer for them.
                 for _ in 0..<5 {
                     let id = Int64(rng.int(1500)), lon = rng.uniform(-118.25, -118.244), lat = rng.uniform(34.05, 34.0554)
                     try! a.setPosition(id: id, lon: lon, lat: lat); try! b.setPosition(id: id, lon: lon, lat: lat)
                 }
-                XCTAssertFalse(a.hitGrid.covers(400, 300, version: a.version))
+                XCTAssertFalse(a.frame.hits.covers(400, 300, version: a.version))
                 assertSameHits(a, b, &rng, "after moves, round \(round)")
                 try! a.frame(time: Double(round)); assertSameHits(a, b, &rng, "moves redrawn, round \(round)", grid: true)
                 let id = Int64(10_000 + round)
@@ -91,7 +92,7 @@ final class HitGridTests: XCTestCase {
         try! a.setCamera(c1); try! b.setCamera(c2)
         try! a.frame(time: 0)
         try! a.setCamera(c2)
-        XCTAssertFalse(a.hitGrid.covers(400, 300, version: a.version))
+        XCTAssertFalse(a.frame.hits.covers(400, 300, version: a.version))
         assertSameHits(a, b, &rng, "new camera, no frame")
     }
 
@@ -105,6 +106,6 @@ final class HitGridTests: XCTestCase {
         try! a.frame(time: 0)
         XCTAssertEqual(try! a.hitTest(x: 400, y: 300), 1)
         _ = try! a.touch(pointer: 0, phase: .down, x: 400, y: 300, time: 10)
-        XCTAssertFalse(a.hitGrid.covers(400, 300, version: a.version))
+        XCTAssertFalse(a.frame.hits.covers(400, 300, version: a.version))
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// The pin store's id table against a Swift dictionary kept alongside, over long random sequences
 /// of inserts (new and repeated ids), removals, slot reuse and batches taken back; ids are chosen
