@@ -263,13 +263,13 @@ public final class Map {
         if frame.hits.covers(x, y, version: version) {
             // Inside the viewport of a frame drawn since the last change: its grid holds the same
             // pins at the same screen points as the index path would find.
-            var best: Int32 = -1
+            var best = noID
             var bestD2 = r2
-            frame.hits.forEachNear(x, y) { s, px, py in
+            frame.hits.forEachNear(x, y, views: frame.views) { id, px, py in
                 let d2 = (px - x) * (px - x) + (py - y) * (py - y)
-                if d2 < bestD2 || (d2 == bestD2 && (best < 0 || beatsOnTie(s, best))) { best = s; bestD2 = d2 }
+                if d2 < bestD2 || (d2 == bestD2 && (best == noID || beatsOnTie(id: id, best))) { best = id; bestD2 = d2 }
             }
-            return best < 0 ? nil : pins.id(best)
+            return best == noID ? nil : best
         }
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
@@ -305,8 +305,9 @@ public final class Map {
     }
 
     /// The tie rule of hit testing: the pin being edited, then the selected one, then the higher id.
-    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool {
-        let ia = pins.id(a), ib = pins.id(b)
+    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool { beatsOnTie(id: pins.id(a), pins.id(b)) }
+
+    func beatsOnTie(id ia: Int64, _ ib: Int64) -> Bool {
         func rank(_ id: Int64) -> Int { id == editingID ? 2 : id == selectedID ? 1 : 0 }
         let ra = rank(ia), rb = rank(ib)
         return ra != rb ? ra > rb : ia > ib

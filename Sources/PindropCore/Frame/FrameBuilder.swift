@@ -37,12 +37,13 @@ struct FrameBuilder {
     private var bucketStart: [Int] = []
     private var late: [PinView] = []
     private var spare: [PinView] = []
-    /// The pins this frame drew, by screen point, for the hit tests that follow it.
+    /// The pins this frame drew, gridded by screen point for the hit tests that follow it.
     var hits = HitGrid()
 
     /// Builds the frame from `candidates` (slots whose drawn position may lie in the viewport; a
     /// slot may appear twice), keeping the pins drawn within `margin` of the width × height viewport.
-    /// With `grid`, it records them in `hits` for the map at `version` (camera views).
+    /// With `grid`, its views answer the hit tests (`hits`) while the map is at `version` (camera
+    /// views).
     mutating func build<Source: FrameSource>(_ candidates: [Int32], capacity: Int, margin r: Double,
                                              width w: Double, height h: Double, time: Double, _ source: Source,
                                              grid: Bool = false, version: UInt64 = 0) {
@@ -57,7 +58,6 @@ struct FrameBuilder {
             seen[Int(s)] = stamp
             guard let (q, a) = source.frameScreenPoints(s) else { continue }
             guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
-            hits.record(s, q.x, q.y)
             let v = PinView(id: source.frameID(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
                             lift: source.frameLift(s, time: time), flags: source.frameFlags(s))
             if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }

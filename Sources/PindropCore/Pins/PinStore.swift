@@ -9,6 +9,7 @@ public struct PinStore {
     private var bits: [UInt8] = []
     private var slotOf = SlotTable()
     private var free: [Int32] = []
+    private var mercatorCache = MercatorCache()
 
     public init() {}
 
@@ -28,12 +29,14 @@ public struct PinStore {
     }
 
     /// The pin's normalised Web Mercator point, bit for bit `WebMercator.normalized(lon:lat:)` of
-    /// its coordinate. Computed on each call: keeping it cost 16 bytes per pin, and the screen
-    /// positions that hit tests need come from the frame's grid (see docs/index.md).
+    /// its coordinate. Frames project thousands of pins, and a `sin` and an `atanh` per pin were a
+    /// quarter of a frame: the points of recently drawn pins are kept in `MercatorCache`, a
+    /// direct-mapped cache of a fixed size (not one entry per pin: keeping every pin's point cost
+    /// 16 bytes per pin).
     @inline(__always)
     public mutating func mercator(_ slot: Int32) -> (x: Double, y: Double) {
         let p = coordinates.position(slot)
-        return WebMercator.normalized(lon: p.lon, lat: p.lat)
+        return mercatorCache.point(slot, p.lon, p.lat)
     }
 
     public mutating func reserve(_ n: Int) {
@@ -96,5 +99,26 @@ public struct PinStore {
 
     public mutating func setDraggable(_ slot: Int32, _ draggable: Bool) {
         if draggable { bits[Int(slot)] &= ~2 } else { bits[Int(slot)] |= 2 }
+    }
+}
+
+/// Normalised Web Mercator points of recently projected pins: 2^15 entries, the entry of slot s at
+/// s mod 2^15 (neighbouring slots never collide), each valid for the coordinate it was computed
+/// from (compared on every read, so a moved pin needs no invalidation). 1.3 MB once used.
+struct MercatorCache {
+    private static let size = 1 << 15
+    private var entries: [Entry] = []
+    private struct Entry { var slot: Int32 = -1; var lon = 0.0, lat = 0.0, x = 0.0, y = 0.0 }
+
+    @inline(__always)
+    mutating func point(_ slot: Int32, _ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+        if entries.isEmpty { entries = [Entry](repeating: Entry(), count: MercatorCache.size) }
+        let i = Int(slot) & (MercatorCache.size - 1)
+        return entries.withUnsafeMutableBufferPointer { e in
+            if e[i].slot == slot && e[i].lon == lon && e[i].lat == lat { return (e[i].x, e[i].y) }
+            let m = WebMercator.normalized(lon: lon, lat: lat)
+            e[i] = Entry(slot: slot, lon: lon, lat: lat, x: m.x, y: m.y)
+            return m
+        }
     }
 }
