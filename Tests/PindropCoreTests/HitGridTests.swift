@@ -8,15 +8,7 @@ import PindropTestSupport
 /// removals, camera changes, a drag), with spreading on (drawn positions that are not the true
 /// ones) and at a bearing.
 final class HitGridTests: XCTestCase {
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 11
-        }
-        mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() % (1 << 40)) / Double(1 << 40) }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
+    typealias Rng = TestRng
 
     func twins(spread: Bool) -> (grid: Map, index: Map) {
         var o = Options()
@@ -51,7 +43,7 @@ final class HitGridTests: XCTestCase {
 
     func testTheGridAnswersAsTheIndexDoes() {
         for spread in [false, true] {
-            var rng = Rng(state: spread ? 5 : 6)
+            var rng = TestRng(state: spread ? 5 : 6)
             let (a, b) = twins(spread: spread)
             load([a, b], &rng)
             for round in 0..<8 {
@@ -84,7 +76,7 @@ final class HitGridTests: XCTestCase {
     }
 
     func testACameraChangeWithoutAFrameFallsBackToTheIndex() {
-        var rng = Rng(state: 9)
+        var rng = TestRng(state: 9)
         let (a, b) = twins(spread: true)
         load([a, b], &rng)
         let c1 = Camera(centerLon: -118.247, centerLat: 34.0527, zoom: 18, bearingDeg: 0, width: 800, height: 600)

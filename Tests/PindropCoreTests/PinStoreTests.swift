@@ -6,14 +6,7 @@ import PindropTestSupport
 /// of inserts (new and repeated ids), removals, slot reuse and batches taken back; ids are chosen
 /// to collide in the table (multiples of a large power of two) as well as at random.
 final class PinStoreTests: XCTestCase {
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 11
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
+    typealias Rng = TestRng
 
     func randomID(_ rng: inout Rng) -> Int64 {
         switch rng.int(3) {
@@ -33,7 +26,7 @@ final class PinStoreTests: XCTestCase {
     }
 
     func testIdTableAgainstADictionary() {
-        var rng = Rng(state: 7)
+        var rng = TestRng(state: 7)
         var store = PinStore()
         var oracle: [Int64: Int32] = [:]
         var position: [Int32: (Double, Double)] = [:]
@@ -83,7 +76,7 @@ final class PinStoreTests: XCTestCase {
 }
 
 extension Dictionary {
-    func randomElement(using rng: inout PinStoreTests.Rng) -> Element? {
+    func randomElement(using rng: inout TestRng) -> Element? {
         guard !isEmpty else { return nil }
         return self[index(startIndex, offsetBy: rng.int(count))]
     }
