@@ -102,3 +102,12 @@ install: build
 
 clean:
 	rm -rf .build $(OUT)
+
+# pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
+# (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
+.PHONY: bench-deps
+bench: bench-deps
+bench-deps: deps
+	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
+	  $(PYTHON) -m pip install -q setuptools wheel && \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
