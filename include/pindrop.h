@@ -362,6 +362,24 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    finite or out of range, or a tolerance that is negative or not finite. See docs/spreading.md. */
 pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m, double *out_lonlat);
 
+/* Compact spreading for big stacks (behaviour 17, PINDROP_SPREAD_SPIRAL) over a whole data set, for
+   a GIS tool that draws one zoom: groups exactly as pindrop_spread (tolerance_m, index order as id
+   order, centre = the members' mean), then lays each group of n >= 2 out in Web Mercator screen
+   points at `zoom` (256-point tiles: the world is 256·2^zoom points wide), north up, with
+   s = spacing_points / 25:
+     n < 9:  a circle of radius max(spacing, spacing·(n+2)/(2π)) points, pin k at bearing 2πk/n;
+     n >= 9: Leaflet.markercluster's spiral: L = 11s, A = 0; for k = n down to 0: if k < n, pin k at
+             distance L points and bearing A; then A += 28s/L + 0.0005k; L += 5s·2π/A
+   (bearings in radians clockwise from north), writing the drawn positions as lon/lat to
+   out_lonlat. At another zoom the same layout is another set of lon/lat: call it again per zoom
+   (a map does this by itself with spread_mode = PINDROP_SPREAD_SPIRAL). out may alias in;
+   all-or-nothing. n = 0 is OK (pointers may then be NULL; the other arguments are still checked).
+   PINDROP_ERR_INVALID_ARGUMENT for what pindrop_spread refuses, spacing_points not finite or
+   <= 0, zoom outside [0, 30], or a group of two or more centred beyond Web Mercator's ±85.0511°.
+   Since 0.2. */
+pindrop_status pindrop_spread_spiral(const double *lonlat, size_t n, double tolerance_m, double spacing_points,
+                                     double zoom, double *out_lonlat);
+
 #ifdef __cplusplus
 }
 #endif

@@ -456,12 +456,26 @@ class Map:
         lib.pindrop_map_redo(self, time_ms)
 
 
-def spread(lonlat: ArrayLike, tolerance_m: float = 0.0) -> "numpy.ndarray":
+def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,
+           zoom: Optional[float] = None) -> "numpy.ndarray":
     """The drawn positions (n×2 float64 array) of n points (lon, lat) after the spreading rule:
-    points sharing a coordinate (or within tolerance_m of a group's first point) on a ring around it.
+    points sharing a coordinate (or within tolerance_m of a group's first point) spread around it.
+
+    layout="ring" (behaviour 11) draws a group of n on a ring of 3n/2 metres. layout="spiral"
+    (behaviour 17) lays it out in screen points (circle below 9 pins, Leaflet's spiral from 9, pin
+    distance `spacing` points) at Web Mercator `zoom`, which it then needs.
     True coordinates are not changed; the input is not modified."""
+    if layout not in ("ring", "spiral"):
+        raise ValueError(f"layout must be 'ring' or 'spiral', not {layout!r}")
+    if layout == "spiral" and zoom is None:
+        raise ValueError("layout='spiral' is laid out in screen points: it needs the zoom")
+    if layout == "ring" and zoom is not None:
+        raise ValueError("zoom applies to layout='spiral' only (the ring is in metres)")
     np = _np()
     src = np.ascontiguousarray(lonlat, dtype=np.float64).reshape(-1, 2)
     out = np.empty_like(src)
-    lib.pindrop_spread(src.ctypes.data, src.shape[0], tolerance_m, out.ctypes.data)
+    if layout == "ring":
+        lib.pindrop_spread(src.ctypes.data, src.shape[0], tolerance_m, out.ctypes.data)
+    else:
+        lib.pindrop_spread_spiral(src.ctypes.data, src.shape[0], tolerance_m, spacing, zoom, out.ctypes.data)
     return out

@@ -167,6 +167,7 @@ _SIGNATURES = {
     "pindrop_map_undo": (c_int, [_map_p, _d], True),
     "pindrop_map_redo": (c_int, [_map_p, _d], True),
     "pindrop_spread": (c_int, [_buf_p, c_size_t, _d, _buf_p], True),
+    "pindrop_spread_spiral": (c_int, [_buf_p, c_size_t, _d, _d, _d, _buf_p], True),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
