@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../c/trees_csv.h"
+
 typedef struct {
   GtkWidget *window, *layer;
   ShumateMap *map;
@@ -50,7 +52,6 @@ typedef struct {
   pindrop_pin_view *views;
   size_t views_cap, views_n;
   gboolean running;
-  pindrop_id next_id;
 } App;
 
 static const char *event_names[] = {"SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
@@ -385,42 +386,16 @@ static void print_frame(App *app) {
 
 /* ---- set-up ------------------------------------------------------------------------------------- */
 
-/* Reads "id,lon,lat[,...]" rows after a header line and adds them with one batch call. */
+/* Reads the trees (../c/trees_csv.h) and adds them with one batch call. */
 static int load_trees(App *app, const char *path) {
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  size_t n = 0, cap = 0;
-  pindrop_id *ids = NULL;
-  double *lonlat = NULL;
+  pindrop_id *ids;
+  double *lonlat;
+  size_t n;
   int status;
-  if (!f) {
-    perror(path);
-    return -1;
-  }
-  if (!fgets(line, sizeof line, f)) line[0] = '\0';
-  while (fgets(line, sizeof line, f)) {
-    char *end;
-    long long id = strtoll(line, &end, 10);
-    double lon, lat;
-    if (end == line || *end != ',') continue;
-    lon = strtod(end + 1, &end);
-    if (*end != ',') continue;
-    lat = strtod(end + 1, &end);
-    if (n == cap) {
-      cap = cap ? 2 * cap : 1024;
-      ids = g_renew(pindrop_id, ids, cap);
-      lonlat = g_renew(double, lonlat, 2 * cap);
-    }
-    ids[n] = (pindrop_id)id;
-    lonlat[2 * n] = lon;
-    lonlat[2 * n + 1] = lat;
-    if ((pindrop_id)id >= app->next_id) app->next_id = (pindrop_id)id + 1;
-    n++;
-  }
-  fclose(f);
+  if (read_trees_csv(path, &ids, &lonlat, &n) != 0) return -1;
   status = pindrop_map_add_many(app->pd, ids, lonlat, n);
-  g_free(ids);
-  g_free(lonlat);
+  free(ids);
+  free(lonlat);
   report(app, "pindrop_map_add_many", status);
   if (status == PINDROP_OK) printf("LOADED %zu %s\n", n, path);
   return status;
