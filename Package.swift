@@ -19,8 +19,11 @@ let package = Package(
         .target(name: "PindropIndex", dependencies: ["PindropCore", "CGEOS"]),
         // @_cdecl exports and nothing else.
         .target(name: "Pindrop", dependencies: ["CPindrop", "PindropCore", "PindropIndex"]),
-        .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore"]),
-        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropCore"]),
+        // Test doubles and oracles shared by the test targets (a brute-force index, a plain-Swift
+        // polygon area); nothing of it ships in the library.
+        .target(name: "PindropTestSupport", dependencies: ["PindropCore"], path: "Tests/Support"),
+        .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTestSupport"]),
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropCore", "PindropTestSupport"]),
     ]
 )
 

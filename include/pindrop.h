@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define PINDROP_VERSION_MAJOR 0
-#define PINDROP_VERSION_MINOR 1
+#define PINDROP_VERSION_MINOR 2
 #define PINDROP_VERSION_PATCH 0
 
 /* "MAJOR.MINOR.PATCH" of the library actually loaded; static storage. */
@@ -85,9 +85,15 @@ typedef struct pindrop_options {
   int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) */
   double spread_tolerance_m;  /* default 0 = exact same coordinate; >= 0 */
   int32_t outside_policy;     /* PINDROP_OUTSIDE_REVERT (default) | PINDROP_OUTSIDE_SNAP */
+  /* Since 0.2.0 (a caller's struct_size tells an older, smaller struct apart: an old-size struct
+     gets the defaults below). */
+  double cluster_radius;      /* points, default 0 = off; >= 0 (60 is typical) */
+  double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
+  double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
+enum { PINDROP_SPREAD_SPIRAL = 2 };  /* since 0.2.0 */
 enum { PINDROP_OUTSIDE_REVERT = 0, PINDROP_OUTSIDE_SNAP = 1 };
 
 /* Fills the defaults into a caller's struct of struct_size bytes (pass sizeof(pindrop_options)).
@@ -269,9 +275,11 @@ typedef enum pindrop_event_type {
   PINDROP_EVENT_GEOCODE_REQUEST,/* please reverse-geocode lon,lat; answer with request */
   PINDROP_EVENT_CALLOUT_CHANGED,
   PINDROP_EVENT_NEARBY,         /* other = the pin within min_spacing_m, distance_m */
-  PINDROP_EVENT_AUTOPAN         /* please move the camera centre by dx,dy screen points (dx > 0: the
+  PINDROP_EVENT_AUTOPAN,        /* please move the camera centre by dx,dy screen points (dx > 0: the
                                    view moves right, the map content slides left), then update the
                                    camera */
+  PINDROP_EVENT_CLUSTER_TAPPED = 11 /* since 0.2.0: request = the cluster's key, lon/lat = its
+                                   position, id = PINDROP_NO_ID */
 } pindrop_event_type;
 
 typedef struct pindrop_event {
@@ -284,6 +292,7 @@ typedef struct pindrop_event {
 
 enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PINDROP_CAUSE_PLACE = 3,
        PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
+enum { PINDROP_CAUSE_NUDGE = 7 };  /* since 0.2.0 */
 
 /* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
 int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);

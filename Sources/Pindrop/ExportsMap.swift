@@ -41,7 +41,8 @@ private func cOptions(_ o: Options) -> pindrop_options {
         lift_duration_ms: o.liftDurationMs, drop_duration_ms: o.dropDurationMs, tap_max_ms: o.tapMaxMs,
         double_tap_ms: o.doubleTapMs, double_tap_slop: o.doubleTapSlop, autopan_margin: o.autopanMargin,
         autopan_speed: o.autopanSpeed, min_spacing_m: o.minSpacingM, spread_mode: o.spreadMode.rawValue,
-        spread_tolerance_m: o.spreadToleranceM, outside_policy: o.outsidePolicy.rawValue)
+        spread_tolerance_m: o.spreadToleranceM, outside_policy: o.outsidePolicy.rawValue,
+        cluster_radius: o.clusterRadius, cluster_max_zoom: o.clusterMaxZoom, spread_spacing: o.spreadSpacing)
 }
 
 @_cdecl("pindrop_options_init")
@@ -73,8 +74,9 @@ private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropErro
     o.tapMaxMs = c.tap_max_ms; o.doubleTapMs = c.double_tap_ms; o.doubleTapSlop = c.double_tap_slop
     o.autopanMargin = c.autopan_margin; o.autopanSpeed = c.autopan_speed; o.minSpacingM = c.min_spacing_m
     o.spreadToleranceM = c.spread_tolerance_m
+    o.clusterRadius = c.cluster_radius; o.clusterMaxZoom = c.cluster_max_zoom; o.spreadSpacing = c.spread_spacing
     guard let mode = Options.SpreadMode(rawValue: c.spread_mode) else {
-        throw PindropError(.invalidArgument, "options.spread_mode \(c.spread_mode) is not PINDROP_SPREAD_OFF or _RING")
+        throw PindropError(.invalidArgument, "options.spread_mode \(c.spread_mode) is not PINDROP_SPREAD_OFF, _RING or _SPIRAL")
     }
     guard let policy = Options.OutsidePolicy(rawValue: c.outside_policy) else {
         throw PindropError(.invalidArgument, "options.outside_policy \(c.outside_policy) is not PINDROP_OUTSIDE_REVERT or _SNAP")

@@ -164,7 +164,7 @@ public func pindrop_map_frame(_ map: OpaquePointer?, _ time: Double, _ out: Unsa
         for i in 0..<min(capacity, total) {
             let v = views[i]
             out![i] = pindrop_pin_view(id: v.id, x: v.x, y: v.y, anchor_x: v.anchorX, anchor_y: v.anchorY,
-                                       lift: v.lift, flags: v.flags)
+                                       lift: v.lift, flags: v.flags.rawValue)
         }
         h.clearMessage()
         return total

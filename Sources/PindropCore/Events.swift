@@ -1,11 +1,29 @@
+/// How a pin is drawn (`pindrop_pin_view.flags`, `PINDROP_PIN_*`).
+public struct PinFlags: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let selected = PinFlags(rawValue: 1)
+    public static let editing = PinFlags(rawValue: 2)
+    public static let dragging = PinFlags(rawValue: 4)
+    /// Drawn on a spread ring, away from its true coordinate.
+    public static let spread = PinFlags(rawValue: 8)
+    /// Held over a point outside the allowed area.
+    public static let invalid = PinFlags(rawValue: 16)
+    /// Every flag, for the test that reads the header.
+    public static let all: [(name: String, flag: PinFlags)] = [
+        ("SELECTED", .selected), ("EDITING", .editing), ("DRAGGING", .dragging), ("SPREAD", .spread), ("INVALID", .invalid),
+    ]
+}
+
 /// What happened, for the host to drain (`pindrop_event`).
 public struct Event: Sendable, Equatable {
-    public enum Kind: Int32, Sendable {
+    public enum Kind: Int32, Sendable, CaseIterable {
         case selected = 0, deselected, lifted, dragged, dropped, dragCancelled, moved,
-             geocodeRequest, calloutChanged, nearby, autopan
+             geocodeRequest, calloutChanged, nearby, autopan, clusterTapped
     }
-    public enum Cause: Int32, Sendable {
-        case none = 0, drag, tap, place, undo, redo, snap
+    public enum Cause: Int32, Sendable, CaseIterable {
+        case none = 0, drag, tap, place, undo, redo, snap, nudge
     }
 
     public var kind: Kind
@@ -39,7 +57,4 @@ public struct EventQueue {
         if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
         return e
     }
-
-    /// The pending events without draining them (for tests and debugging).
-    public var pending: ArraySlice<Event> { items[head...] }
 }

@@ -15,29 +15,23 @@ public final class Map {
     public internal(set) var selectedID: Int64 = noID
     public internal(set) var editingID: Int64 = noID
 
-    // The rooms of the map, each in its own folder: gestures, spreading, editing.
+    // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
     var gesture = GestureMachine()
-    var spread = SpreadLayout()
+    var spread: SpreadLayout
     var editing = EditingState()
 
     // Scratch buffers reused across calls so that queries do not allocate once warmed up.
     var candidates: [Int32] = []
     public internal(set) var nearbyResults: [NearbyHit] = []
-    public internal(set) var frameViews: [PinView] = []
-    // The frame's scratch: a generation stamp per slot (a candidate seen twice in one frame is
-    // drawn once), and the draw-order sort's keys and spare buffers.
-    var frameSeen: [UInt32] = []
-    var frameGeneration: UInt32 = 0
-    var frameKeys: [FrameKey] = []
-    var frameBucketStart: [Int] = []
-    var frameLate: [PinView] = []
-    var frameSpare: [PinView] = []
+    /// The frame room: what to draw, in drawing order, with its scratch buffers.
+    var frame = FrameBuilder()
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
         self.options = options
         self.factory = factory
         self.index = factory.makeIndex()
+        self.spread = SpreadLayout(options: options, factory: factory)
         self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 
@@ -170,17 +164,18 @@ public final class Map {
 
     // MARK: - Hooks for the layouts (spreading) and gestures
 
-    func pinAdded(_ slot: Int32) { spreadPinAdded(slot) }
+    func pinAdded(_ slot: Int32) { spread.pinAdded(slot, pins, index) }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
-    func pinsAdded(_ slots: [Int32]) { spreadPinsAdded(slots) }
+    func pinsAdded(_ slots: [Int32]) { spread.pinsAdded(slots, pins, index) }
     func pinMoved(_ slot: Int32) {
-        spreadPinMoved(slot)
+        gesturePinMoved(slot)
+        spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
     }
     func pinWillBeRemoved(_ slot: Int32) {
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
-        spreadPinWillBeRemoved(slot)
+        spread.pinWillBeRemoved(slot, pins, index)
     }
 
     /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
@@ -194,13 +189,13 @@ public final class Map {
     @inline(__always)
     func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
         if let p = gestureDrawnPosition(slot) { return p }
-        return spreadDrawnPosition(slot)
+        return spread.drawnPosition(slot)
     }
 
     /// Appends the slots whose drawn position may lie in `box` (a superset is fine).
     func drawnCandidates(_ box: GeoBox, into out: inout [Int32]) {
         box.split { index.query($0, into: &out) }
-        spreadCandidates(box, into: &out)
+        spread.candidates(box, into: &out)
         gestureCandidates(box, into: &out)
     }
 
@@ -318,14 +313,10 @@ public final class Map {
 
     // MARK: - Frame
 
-    public struct PinView: Sendable, Equatable {
-        public var id: Int64
-        public var x, y, anchorX, anchorY, lift: Double
-        public var flags: UInt32
-    }
+    public typealias PinView = PindropCore.PinView
 
-    public static let flagSelected: UInt32 = 1, flagEditing: UInt32 = 2, flagDragging: UInt32 = 4,
-                      flagSpread: UInt32 = 8, flagInvalid: UInt32 = 16
+    /// The views of the last `frame` call, in drawing order.
+    public var frameViews: [PinView] { frame.views }
 
     /// Fills `frameViews` with the pins drawn inside the viewport grown by hit_radius, in drawing
     /// order, and returns their number.
@@ -338,161 +329,45 @@ public final class Map {
             throw .invalid("the host projection failed for the viewport")
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
-        frameViews.removeAll(keepingCapacity: true)
-        frameLate.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         drawnCandidates(box, into: &candidates)
-        let generation = nextFrameGeneration()
-        let camera: CameraTransform? = if case .camera(let c) = view { c } else { nil }
-        for s in candidates {
-            // A pin can be a candidate both by its true and by its drawn position: drawn once.
-            guard frameSeen[Int(s)] != generation else { continue }
-            frameSeen[Int(s)] = generation
-            let over = drawnOverride(s)
-            let q: (x: Double, y: Double), a: (x: Double, y: Double)
-            if let c = camera {
-                let t = c.toScreen(mercator: pins.mercator(s))
-                if let d = over { q = c.toScreen(d.lon, d.lat); a = t } else { q = t; a = t }
-            } else {
-                let d = over ?? pins.position(s)
-                guard let p = view.toScreen(d.lon, d.lat) else { continue }
-                q = p
-                let t = pins.position(s)
-                a = (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q)
-            }
-            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
-            let v = PinView(id: pins.id(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
-                            lift: gestureLift(s, time: time), flags: flags(s))
-            if drawRank(v) == 0 { frameViews.append(v) } else { frameLate.append(v) }
-        }
-        sortFrameViews()
-        return frameViews.count
+        frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self)
+        return frame.views.count
     }
 
-    /// A fresh stamp for `frameSeen`, grown to every slot; cleared only when the counter wraps.
-    private func nextFrameGeneration() -> UInt32 {
-        if frameSeen.count < pins.capacity {
-            frameSeen.append(contentsOf: repeatElement(0, count: pins.capacity - frameSeen.count))
-        }
-        frameGeneration &+= 1
-        if frameGeneration == 0 {
-            for i in frameSeen.indices { frameSeen[i] = 0 }
-            frameGeneration = 1
-        }
-        return frameGeneration
-    }
-
-    /// A view's place in the draw order among the ordinary pins: its y (-0.0 made 0.0), id and index.
-    struct FrameKey {
-        var y: Double
-        var id: Int64
-        var index: Int32
-
-        @inline(__always)
-        static func before(_ a: FrameKey, _ b: FrameKey) -> Bool { a.y != b.y ? a.y < b.y : a.id < b.id }
-    }
-
-    /// Puts `frameViews` (ordinary pins) in drawing order — by y, then id — and appends the
-    /// selected and dragged pins (`frameLate`) after them by rank, y, id. A bucket sort: as many
-    /// buckets as views over the frame's range of y (the bucket of y never decreases as y grows),
-    /// filled by one counting pass, then each bucket — a view or two on average — put in order by
-    /// insertion (a heap sort for a large one, such as pins stacked on one coordinate). No
-    /// allocation once the buffers have grown.
-    private func sortFrameViews() {
-        let n = frameViews.count
-        frameKeys.removeAll(keepingCapacity: true)
-        var lo = Double.infinity, hi = -Double.infinity
-        for v in frameViews { lo = min(lo, v.y); hi = max(hi, v.y) }
-        let last = n - 1
-        let scale = hi > lo ? Double(max(last, 0)) / (hi - lo) : 0
-        @inline(__always) func bucket(_ y: Double) -> Int {
-            let f = (y - lo) * scale
-            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
-        }
-        if frameBucketStart.count < n + 1 {
-            frameBucketStart.append(contentsOf: repeatElement(0, count: n + 1 - frameBucketStart.count))
-        }
-        if frameKeys.capacity < n { frameKeys.reserveCapacity(n) }
-        frameKeys.append(contentsOf: repeatElement(FrameKey(y: 0, id: 0, index: 0), count: n))
-        frameViews.withUnsafeBufferPointer { views in
-            frameKeys.withUnsafeMutableBufferPointer { keys in
-                frameBucketStart.withUnsafeMutableBufferPointer { start in
-                    for b in 0...n { start[b] = 0 }
-                    for v in views { start[bucket(v.y) + 1] += 1 }
-                    for b in 0..<n { start[b + 1] += start[b] }
-                    // start[b] is now where bucket b begins; fill moves it to where b ends.
-                    for i in 0..<n {
-                        let v = views[i], b = bucket(v.y)
-                        keys[start[b]] = FrameKey(y: v.y + 0, id: v.id, index: Int32(truncatingIfNeeded: i))
-                        start[b] += 1
-                    }
-                    var begin = 0
-                    for b in 0..<n {
-                        let end = start[b]
-                        if end - begin > 1 { Map.sortKeys(keys, begin, end) }
-                        begin = end
-                    }
-                }
-            }
-        }
-        frameSpare.removeAll(keepingCapacity: true)
-        for k in frameKeys { frameSpare.append(frameViews[Int(k.index)]) }
-        swap(&frameViews, &frameSpare)
-        if !frameLate.isEmpty {
-            frameLate.sort { a, b in
-                let ka = drawRank(a), kb = drawRank(b)
-                if ka != kb { return ka < kb }
-                return a.y != b.y ? a.y < b.y : a.id < b.id
-            }
-            frameViews.append(contentsOf: frameLate)
-        }
-    }
-
-    /// Sorts keys[begin..<end] by (y, id) in place: insertion for a few, a heap sort for many.
-    private static func sortKeys(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
-        if end - begin <= 24 {
-            for i in (begin + 1)..<end {
-                let k = keys[i]
-                var j = i
-                while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
-                keys[j] = k
-            }
-            return
-        }
-        let count = end - begin
-        @inline(__always) func siftDown(_ root: Int, _ size: Int) {
-            var r = root
-            while true {
-                var child = 2 * r + 1
-                if child >= size { return }
-                if child + 1 < size && FrameKey.before(keys[begin + child], keys[begin + child + 1]) { child += 1 }
-                if !FrameKey.before(keys[begin + r], keys[begin + child]) { return }
-                keys.swapAt(begin + r, begin + child)
-                r = child
-            }
-        }
-        for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
-        for size in stride(from: count - 1, to: 0, by: -1) {
-            keys.swapAt(begin, begin + size)
-            siftDown(0, size)
-        }
-    }
-
-    /// 0 for ordinary pins, then the selected pin, and the dragged pin drawn last of all.
-    @inline(__always)
-    func drawRank(_ v: PinView) -> Int {
-        v.flags & Map.flagDragging != 0 ? 2 : v.flags & Map.flagSelected != 0 ? 1 : 0
-    }
-
-    func flags(_ slot: Int32) -> UInt32 {
+    func flags(_ slot: Int32) -> PinFlags {
         let id = pins.id(slot)
-        var f: UInt32 = 0
-        if id == selectedID { f |= Map.flagSelected }
-        if id == editingID { f |= Map.flagEditing }
-        return f | gestureFlags(slot) | spreadFlags(slot) | editingFlags(slot)
+        var f: PinFlags = []
+        if id == selectedID { f.insert(.selected) }
+        if id == editingID { f.insert(.editing) }
+        if spread.isSpread(slot) { f.insert(.spread) }
+        return f.union(gestureFlags(slot)).union(editingFlags(slot))
     }
 
     // MARK: - Events
 
     public func pollEvent() -> Event? { events.pop() }
+}
+
+// MARK: - What the frame room asks
+
+extension Map: FrameSource {
+    @inline(__always)
+    func frameScreenPoints(_ s: Int32) -> (drawn: (x: Double, y: Double), anchor: (x: Double, y: Double))? {
+        let over = drawnOverride(s)
+        if case .camera(let c) = view {
+            // A pin's true coordinate is projected from its kept Mercator point.
+            let t = c.toScreen(mercator: pins.mercator(s))
+            guard let d = over else { return (t, t) }
+            return (c.toScreen(d.lon, d.lat), t)
+        }
+        let d = over ?? pins.position(s)
+        guard let q = view.toScreen(d.lon, d.lat) else { return nil }
+        let t = pins.position(s)
+        return (q, (t.lon == d.lon && t.lat == d.lat) ? q : (view.toScreen(t.lon, t.lat) ?? q))
+    }
+
+    @inline(__always) func frameID(_ slot: Int32) -> Int64 { pins.id(slot) }
+    @inline(__always) func frameLift(_ slot: Int32, time: Double) -> Double { gestureLift(slot, time: time) }
+    @inline(__always) func frameFlags(_ slot: Int32) -> PinFlags { flags(slot) }
 }

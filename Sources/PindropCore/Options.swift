@@ -1,7 +1,7 @@
 /// The thresholds and modes of a map (`pindrop_options`). Defaults are the documented ones.
 public struct Options: Sendable, Equatable {
-    public enum SpreadMode: Int32, Sendable { case off = 0, ring = 1 }
-    public enum OutsidePolicy: Int32, Sendable { case revert = 0, snap = 1 }
+    public enum SpreadMode: Int32, Sendable, CaseIterable { case off = 0, ring = 1, spiral = 2 }
+    public enum OutsidePolicy: Int32, Sendable, CaseIterable { case revert = 0, snap = 1 }
 
     public var hitRadius = 22.0
     public var dragThreshold = 5.0
@@ -18,6 +18,12 @@ public struct Options: Sendable, Equatable {
     public var spreadMode = SpreadMode.ring
     public var spreadToleranceM = 0.0
     public var outsidePolicy = OutsidePolicy.revert
+    /// Points; 0 = clustering off.
+    public var clusterRadius = 0.0
+    /// Clusters only below this zoom, in [0, 30].
+    public var clusterMaxZoom = 17.0
+    /// Points between pins of a spiral layout (`SpreadMode.spiral`); > 0.
+    public var spreadSpacing = 25.0
 
     public init() {}
 
@@ -30,12 +36,18 @@ public struct Options: Sendable, Equatable {
             ("tap_max_ms", tapMaxMs), ("double_tap_ms", doubleTapMs),
             ("double_tap_slop", doubleTapSlop), ("autopan_margin", autopanMargin),
             ("autopan_speed", autopanSpeed), ("min_spacing_m", minSpacingM),
-            ("spread_tolerance_m", spreadToleranceM),
+            ("spread_tolerance_m", spreadToleranceM), ("cluster_radius", clusterRadius),
+            ("cluster_max_zoom", clusterMaxZoom), ("spread_spacing", spreadSpacing),
         ]
         for (name, value) in fields {
             guard value.isFinite else { throw .invalid("options.\(name) is not finite (\(value))") }
             guard value >= 0 else { throw .invalid("options.\(name) must be >= 0 (got \(value))") }
         }
         guard hitRadius > 0 else { throw .invalid("options.hit_radius must be > 0 (got \(hitRadius))") }
+        guard clusterMaxZoom <= 30 else { throw .invalid("options.cluster_max_zoom must be in [0, 30] (got \(clusterMaxZoom))") }
+        guard spreadSpacing > 0 else { throw .invalid("options.spread_spacing must be > 0 (got \(spreadSpacing))") }
+        guard spreadMode != .spiral else {
+            throw .invalid("options.spread_mode PINDROP_SPREAD_SPIRAL is not supported by this build of the map yet")
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// The outcome of an operation, numbered as `pindrop_status` in include/pindrop.h.
-public enum Status: Int32, Sendable {
+public enum Status: Int32, Sendable, CaseIterable {
     case ok = 0
     case stale = 1
     case invalidArgument = -1

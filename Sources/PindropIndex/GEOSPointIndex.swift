@@ -255,10 +255,4 @@ public final class GEOSPointIndex: SpatialIndex {
             }, qp)
         }
     }
-
-    public var approximateBytes: Int {
-        // STRtree nodes: an envelope (32 bytes) and two pointers per leaf, ~1/9 more for inner nodes.
-        let nodes = (mainEntries + smallSlots.count) * 10 / 9
-        return nodes * 48 + tier.capacity * 18 + tail.capacity * 24 + smallSlots.capacity * 4
-    }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
-/// Behaviour 13: drops outside the allowed area are reverted or snapped to the nearest point inside.
+/// Drops outside the allowed area are reverted or snapped to the nearest point inside.
 final class EditingAreaTests: XCTestCase {
     typealias F = EditingFixture
 

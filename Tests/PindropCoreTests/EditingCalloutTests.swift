@@ -1,5 +1,6 @@
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// Helpers shared by the Editing*Tests files (namespaced so that other test files stay free).
 enum EditingFixture {
@@ -34,7 +35,7 @@ enum EditingFixture {
     }
 }
 
-/// Behaviour 10: the callout follows the pin; stale geocode answers are refused.
+/// The callout follows the pin; stale geocode answers are refused.
 final class EditingCalloutTests: XCTestCase {
     typealias F = EditingFixture
 

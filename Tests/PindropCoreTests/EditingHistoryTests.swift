@@ -1,7 +1,7 @@
 import XCTest
 @testable import PindropCore
 
-/// Behaviour 14: every user move can be undone and redone, exactly.
+/// Every user move can be undone and redone, exactly.
 final class EditingHistoryTests: XCTestCase {
     typealias F = EditingFixture
 

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PindropCore
 
-/// Behaviour 12: a pin placed or moved within min_spacing_m of others is reported, nearest first.
+/// A pin placed or moved within min_spacing_m of others is reported, nearest first.
 final class EditingNearbyTests: XCTestCase {
     typealias F = EditingFixture
     let lon0 = -118.3525, lat0 = 33.9005

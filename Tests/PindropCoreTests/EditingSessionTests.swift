@@ -13,7 +13,7 @@ final class EditingSessionTests: XCTestCase {
         XCTAssertTrue(m.editSession! == (100, true))
         XCTAssertEqual(F.kinds(F.drain(m)), [.calloutChanged, .geocodeRequest])
         XCTAssertEqual(try m.callout(id: 100, .subtitle), "33.90000, -118.35000")
-        XCTAssertEqual(m.flags(try m.slot(100)) & Map.flagEditing, Map.flagEditing)
+        XCTAssertEqual(m.flags(try m.slot(100)).intersection(.editing), .editing)
 
         // Two tap-moves adjust it: each is a MOVED with cause TAP (the true coordinate changed).
         try m.advance(to: 2000)

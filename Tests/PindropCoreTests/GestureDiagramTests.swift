@@ -63,7 +63,7 @@ final class GestureDiagramTests: XCTestCase {
         s.up(600, 400, at: 300)
         XCTAssertEqual(lines, [
             "[tap t=0.0] closed → down → closed",
-            "[pointer t=0.0] idle → down → pressed",
+            "[pointer t=0.0] idle → downOnPin → pressed",
             "[pointer t=250.0] pressed → liftTimeout → lifted",
             "[pointer t=300.0] lifted → up → idle",
         ])
@@ -134,6 +134,16 @@ final class GestureDiagramTests: XCTestCase {
         story { s in _ = s.liftAndStartDrag(600, 400, at: 0); try! s.map.cancelGesture(time: 500); s.up(620, 400, at: 510) }
         story { s in _ = s.liftAndStartDrag(600, 400, at: 0); try! s.map.remove(id: 1); s.up(620, 400, at: 510) }
         story({ $0.liftDelayMs = 0 }) { s in s.down(600, 400, at: 0); s.move(650, 400, at: 10); s.up(650, 400, at: 20) }
+        // Second pointers that land on a pin (pin 2 is drawn at 300, 300), and a dragged finger
+        // that comes back within drag_threshold of where it went down.
+        story { s in s.down(600, 400, at: 0); s.down(300, 300, at: 10, pointer: 1); s.up(600, 400, at: 20); s.down(600, 400, at: 30); s.up(600, 400, at: 40); s.up(300, 300, at: 50, pointer: 1) }
+        story { s in s.down(600, 400, at: 0); s.tick(250); s.down(300, 300, at: 260, pointer: 1); s.up(300, 300, at: 270, pointer: 1); s.up(600, 400, at: 300) }
+        story { s in
+            _ = s.liftAndStartDrag(600, 400, at: 0); s.down(300, 300, at: 500, pointer: 1); s.up(300, 300, at: 505, pointer: 1)
+            s.move(601, 400, at: 510); s.up(601, 400, at: 520)
+        }
+        story { s in s.down(600, 400, at: 0); try! s.map.cancelGesture(time: 10); s.down(300, 300, at: 20, pointer: 1); s.up(300, 300, at: 30, pointer: 1); s.up(600, 400, at: 40) }
+        story { s in s.down(900, 700, at: 0); s.down(300, 300, at: 10, pointer: 1); s.up(900, 700, at: 20); s.up(300, 300, at: 30, pointer: 1) }
         // Touches off the pins and the tap window.
         story { s in
             s.map.editingID = 1

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// A map, a camera and a pen: the stories below touch it at explicit times and read the events.
 final class Story {
@@ -81,7 +82,7 @@ func textbookLonLat(centerLon: Double, centerLat: Double, zoom: Double, width: D
 }
 
 final class GestureTests: XCTestCase {
-    // Behaviour 1: grab easily.
+    // Grab easily.
 
     func testATouchWithinHitRadiusGrabsThePinAndOneBeyondDoesNot() {
         let s = Story()
@@ -111,7 +112,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.map.selectedID, 1, "a tie goes to the pin being edited first")
     }
 
-    // Behaviour 2: pan or drag, decided by a pause.
+    // Pan or drag, decided by a pause.
 
     func testAQuickSwipeStartingOnAPinPansAndTheGestureStaysTheHosts() {
         let s = Story()
@@ -142,7 +143,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(e.map(\.kind), [.lifted])
         XCTAssertEqual(e.first?.id, 1)
         XCTAssertEqual(s.map.nextDeadline, .infinity)
-        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? 0 & Map.flagDragging, Map.flagDragging)
+        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? [], .dragging)
     }
 
     func testATouchThatArrivesAfterAMissedTickStillLiftsFirst() {
@@ -153,7 +154,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [.lifted, .dragged])
     }
 
-    // Behaviour 3: threshold.
+    // Threshold.
 
     func testALiftedPinFollowsOnlyAfterMoreThanDragThreshold() {
         let s = Story()
@@ -170,7 +171,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [.dragged])
     }
 
-    // Behaviour 4: the finger never hides the target.
+    // The finger never hides the target.
 
     func testTheLandingPointIsLiftHeightAboveTheFingerPlusTheGrabOffset() {
         let cam = (lon: -118.2, lat: 33.8, zoom: 18.0)
@@ -191,7 +192,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(v.x, 307, accuracy: 1e-6)
         XCTAssertEqual(v.y, 455, accuracy: 1e-6)
         XCTAssertEqual(v.lift, 1)
-        XCTAssertEqual(v.flags & Map.flagDragging, Map.flagDragging)
+        XCTAssertEqual(v.flags.intersection(.dragging), .dragging)
     }
 
     func testTheLiftedPinRisesSmoothlyOverLiftDuration() {
@@ -213,7 +214,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.view(1, at: 1000)!.y, pin.y - 40, accuracy: 1e-6)
     }
 
-    // Behaviour 5: no hop on release.
+    // No hop on release.
 
     func testReleasingCommitsTheLastDraggedCoordinateBitForBit() {
         let s = Story()
@@ -276,7 +277,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(settled.lift, 0)
     }
 
-    // Behaviour 6: no jitter at any zoom.
+    // No jitter at any zoom.
 
     func testOnePointStepsMoveTheDrawnPinByOnePointAtEveryZoomAndLatitude() {
         for zoom in [0.0, 10, 18, 22, 24] {
@@ -311,7 +312,7 @@ final class GestureTests: XCTestCase {
         }
     }
 
-    // Behaviour 7: cancel restores.
+    // Cancel restores.
 
     func testATouchCancelPutsThePinBackExactly() {
         let s = Story()
@@ -349,7 +350,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
     }
 
-    // Behaviour 8: drag again at once.
+    // Drag again at once.
 
     func testAPinCanBeLiftedAgainOneMillisecondAfterItWasDropped() {
         let s = Story()
@@ -449,7 +450,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
     }
 
-    // Behaviour 9: taps.
+    // Taps.
 
     func testATapOnAPinSelectsItAndATapOnTheMapDeselectsAfterTheDoubleTapWindow() {
         let s = Story()
@@ -537,6 +538,29 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.view(1, at: 390 + 250)!.x, 302, accuracy: 1e-6, "it glides to the tapped point")
     }
 
+    /// An animation never blocks an edit: a tap-to-move can be undone while the pin still glides
+    /// to the tapped point, and it is then drawn at its restored coordinate, not mid-glide.
+    func testUndoRightAfterATapToMoveWorksAtOnce() {
+        let s = Story()
+        s.addPin(1, atScreen: 500, 300); s.map.editingID = 1
+        let home = s.position(1)
+        s.down(200, 600, at: 0); s.up(200, 600, at: 80)
+        s.tick(380)  // the double-tap window closed: the pin moves to the tapped point
+        XCTAssertEqual(s.kinds(), [.moved, .calloutChanged, .geocodeRequest])
+        XCTAssertNotEqual(s.view(1, at: 381)!.x, 200, "the glide to the tapped point is still running")
+        XCTAssertNoThrow(try s.map.undo(time: 382))
+        let e = s.events()
+        XCTAssertEqual(e.first?.kind, .moved)
+        XCTAssertEqual(e.first?.cause, .undo)
+        XCTAssertTrue(s.position(1) == home)
+        let back = s.screen(home.lon, home.lat)
+        let v = s.view(1, at: 393)!
+        XCTAssertEqual(v.x, back.x, accuracy: 1e-6, "drawn where it was restored to")
+        XCTAssertEqual(v.y, back.y, accuracy: 1e-6)
+        XCTAssertNoThrow(try s.map.redo(time: 394), "redo at once too")
+        XCTAssertEqual(s.events().first?.cause, .redo)
+    }
+
     func testADoubleTapNeverMovesTheEditedPin() {
         let s = Story()
         s.addPin(1, atScreen: 600, 400)
@@ -600,7 +624,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(m.kinds(), [])
     }
 
-    // Behaviour 15: auto-pan.
+    // Auto-pan.
 
     func testAutopanSpeedGrowsWithDepthIntoTheMarginAndThePinStaysUnderTheFinger() {
         let s = Story { $0.liftHeight = 0 }
@@ -695,7 +719,7 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(s.kinds(), [])
         s.addPin(2, atScreen: 100, 100)  // reuses the slot: nothing of the old gesture sticks to it
         let v = s.view(2, at: t + 30)!
-        XCTAssertEqual(v.flags, 0)
+        XCTAssertEqual(v.flags, [])
         XCTAssertEqual(v.lift, 0)
         XCTAssertEqual(v.x, 100, accuracy: 1e-6)
     }
@@ -709,13 +733,13 @@ final class GestureTests: XCTestCase {
         s.move(700, 100, at: t + 10)
         var n = try! s.map.frame(time: t + 10)
         XCTAssertEqual(s.map.frameViews[n - 1].id, 0)
-        XCTAssertEqual(s.map.frameViews[n - 1].flags, Map.flagDragging)
+        XCTAssertEqual(s.map.frameViews[n - 1].flags, .dragging)
         s.up(700, 100, at: t + 20)
         var lifts: [Double] = []
         for dt in stride(from: 0.0, through: 250, by: 5) {
             n = try! s.map.frame(time: t + 20 + dt)
             let v = s.map.frameViews[0..<n].first { $0.id == 0 }!
-            XCTAssertEqual(v.flags & Map.flagDragging, 0)
+            XCTAssertEqual(v.flags.intersection(.dragging), [])
             XCTAssertEqual(v.y, 60, accuracy: 1e-6, "the pin stays where it landed while the lift falls")
             lifts.append(v.lift)
         }
@@ -733,7 +757,7 @@ final class GestureTests: XCTestCase {
         s.addPin(2, atScreen: 300, 300)
         s.map.editingID = 1
         s.down(300, 300, at: 0); s.up(300, 300, at: 50)
-        XCTAssertEqual(s.view(1, at: 60)!.flags, Map.flagEditing)
-        XCTAssertEqual(s.view(2, at: 60)!.flags, Map.flagSelected)
+        XCTAssertEqual(s.view(1, at: 60)!.flags, .editing)
+        XCTAssertEqual(s.view(2, at: 60)!.flags, .selected)
     }
 }

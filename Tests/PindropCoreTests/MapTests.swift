@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// The map's pins and queries, with the plain brute-force index, against oracles written here:
 /// the slippy-map projection formula and Vincenty's sphere distance, scanning every pin.
@@ -355,7 +356,7 @@ final class MapTests: XCTestCase {
         for v in views {
             XCTAssertEqual(v.x, inView[v.id]!.0, accuracy: 1e-6); XCTAssertEqual(v.y, inView[v.id]!.1, accuracy: 1e-6)
             XCTAssertEqual(v.anchorX, v.x); XCTAssertEqual(v.anchorY, v.y)
-            XCTAssertEqual(v.lift, 0); XCTAssertEqual(v.flags, 0)
+            XCTAssertEqual(v.lift, 0); XCTAssertEqual(v.flags, [])
         }
         for (a, b) in zip(views, views.dropFirst()) { XCTAssertTrue(a.y < b.y || (a.y == b.y && a.id < b.id)) }
         // The selected pin is drawn after the others.
@@ -363,6 +364,6 @@ final class MapTests: XCTestCase {
         m.setSelected(chosen)
         _ = try m.frame(time: 6)
         XCTAssertEqual(m.frameViews.last?.id, chosen)
-        XCTAssertEqual(m.frameViews.last?.flags, Map.flagSelected)
+        XCTAssertEqual(m.frameViews.last?.flags, .selected)
     }
 }

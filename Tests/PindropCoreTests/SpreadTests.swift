@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// The great-circle destination written independently of the library: rotate the unit vector of
 /// the start point towards the tangent direction of the bearing by the angular distance.
@@ -94,7 +95,7 @@ final class SpreadRingOracleTests: XCTestCase {
                     // The true coordinate never changes.
                     let t = try map.position(id: id)
                     XCTAssertEqual(t.lon, lon); XCTAssertEqual(t.lat, lat)
-                    XCTAssertEqual(map.flags(try map.slot(id)) & Map.flagSpread, Map.flagSpread)
+                    XCTAssertEqual(map.flags(try map.slot(id)).intersection(.spread), .spread)
                 }
             }
         }
@@ -106,7 +107,7 @@ final class SpreadRingOracleTests: XCTestCase {
         try map.add(id: 2, lon: -118.3, lat: 33.9)
         let d = try map.displayPosition(id: 1)
         XCTAssertEqual(d.lon, -118.35259236902644); XCTAssertEqual(d.lat, 33.900539810736184)
-        XCTAssertEqual(map.flags(try map.slot(1)) & Map.flagSpread, 0)
+        XCTAssertEqual(map.flags(try map.slot(1)).intersection(.spread), [])
         let b = try batch([(-118.35259236902644, 33.900539810736184)], tolerance: 0)
         XCTAssertEqual(b[0].lon, -118.35259236902644); XCTAssertEqual(b[0].lat, 33.900539810736184)
     }
@@ -196,15 +197,69 @@ final class SpreadGroupingTests: XCTestCase {
         XCTAssertEqual(map.spread.groupOf[Int(s10)], map.spread.groupOf[Int(s30)])
     }
 
+    /// A(5), B(7) 1.5 m east of A, C(3) 1.5 m east of B, tolerance 2 m: the batch rule takes C
+    /// first, so B joins C and A stays alone, in whatever order the pins arrive or move.
+    func testToleranceGroupsDoNotDependOnTheOrderOfAdds() throws {
+        let east = 1.5 / (Sphere.radius * cos(40 * Double.pi / 180)) * 180 / Double.pi
+        let a = (lon: 10.0, lat: 40.0), b = (lon: 10.0 + east, lat: 40.0), c = (lon: 10.0 + 2 * east, lat: 40.0)
+        let want = try batch([(c.lon, c.lat), (a.lon, a.lat), (b.lon, b.lat)], tolerance: 2)  // ids 3, 5, 7
+        XCTAssertTrue(want[1] == a, "A alone stays put")
+        let orders: [[Int64]] = [[5, 7, 3], [5, 3, 7], [7, 5, 3], [7, 3, 5], [3, 5, 7], [3, 7, 5]]
+        let at: [Int64: (lon: Double, lat: Double)] = [5: a, 7: b, 3: c]
+        for order in orders {
+            let map = try makeMap(tolerance: 2)
+            for id in order { try map.add(id: id, lon: at[id]!.lon, lat: at[id]!.lat) }
+            for (k, id) in [Int64(3), 5, 7].enumerated() {
+                XCTAssertTrue(try map.displayPosition(id: id) == want[k], "order \(order) id \(id)")
+            }
+            // The same after a move away and back, and after a removal and a re-add.
+            try map.setPosition(id: order[0], lon: 20, lat: 0)
+            try map.setPosition(id: order[0], lon: at[order[0]]!.lon, lat: at[order[0]]!.lat)
+            try map.remove(id: order[1])
+            try map.add(id: order[1], lon: at[order[1]]!.lon, lat: at[order[1]]!.lat)
+            for (k, id) in [Int64(3), 5, 7].enumerated() {
+                XCTAssertTrue(try map.displayPosition(id: id) == want[k], "order \(order) after edits, id \(id)")
+            }
+        }
+        // A bulk add in any order agrees too.
+        let map = try makeMap(tolerance: 2)
+        try map.add(id: 5, lon: a.lon, lat: a.lat)
+        let ids: [Int64] = [7, 3], ll = [b.lon, b.lat, c.lon, c.lat]
+        try ids.withUnsafeBufferPointer { i in
+            try ll.withUnsafeBufferPointer { l in do { try map.addMany(ids: i, lonlat: l) } catch { throw error } }
+        }
+        for (k, id) in [Int64(3), 5, 7].enumerated() {
+            XCTAssertTrue(try map.displayPosition(id: id) == want[k], "bulk, id \(id)")
+        }
+    }
+
+    /// With a tolerance, random histories of adds, moves and removals over a few close spots (so
+    /// that groups overlap and pins change leaders) always agree with the batch rule.
+    func testToleranceGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
+        let m: Double = 1.0 / Sphere.radius * 180 / Double.pi
+        var spots: [(Double, Double)] = [(179.99999, 0), (-180, 0), (180, 0)]
+        for k in 0..<8 {
+            let lon: Double = 10 + Double(k) * 1.2 * m, lat: Double = 40 + Double(k % 3) * 0.7 * m
+            spots.append((lon, lat))
+        }
+        try checkRandomHistory(tolerance: 2, spots: spots, ids: 40, every: 25)
+    }
+
     /// With tolerance 0 the groups are the sets of equal coordinates whatever the history, so the
     /// map always agrees with the batch rule over its pins in id order.
     func testExactGroupsFollowAnyHistoryAndMatchTheBatchRule() throws {
-        var rng = SystemRandomNumberGenerator()
         let spots: [(Double, Double)] = [(-118.3, 33.9), (-118.31, 33.9), (179.9999, 0), (-180, 0), (180, 0), (0, -0.0), (-0.0, 0)]
-        let map = try makeMap()
+        try checkRandomHistory(tolerance: 0, spots: spots, ids: 60, every: 50)
+    }
+
+    /// 1500 random adds, moves and removals of `ids` pins over `spots`; every `every` steps the
+    /// map's drawn positions must equal the batch rule over its pins in id order, bit for bit.
+    private func checkRandomHistory(tolerance: Double, spots: [(Double, Double)], ids: Int64, every: Int) throws {
+        var rng = SystemRandomNumberGenerator()
+        let map = try makeMap(tolerance: tolerance)
         var alive: Set<Int64> = []
         for step in 0..<1500 {
-            let id = Int64.random(in: 0..<60, using: &rng)
+            let id = Int64.random(in: 0..<ids, using: &rng)
             let spot = spots[Int.random(in: 0..<spots.count, using: &rng)]
             switch Int.random(in: 0..<3, using: &rng) {
             case 0 where !alive.contains(id):
@@ -216,11 +271,11 @@ final class SpreadGroupingTests: XCTestCase {
             default:
                 continue
             }
-            if step % 50 != 0 { continue }
-            let ids = alive.sorted()
-            let pts = try ids.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
-            let want = try batch(pts, tolerance: 0)
-            for (k, id) in ids.enumerated() {
+            if step % every != 0 { continue }
+            let sorted = alive.sorted()
+            let pts = try sorted.map { id -> (Double, Double) in let p = try map.position(id: id); return (p.lon, p.lat) }
+            let want = try batch(pts, tolerance: tolerance)
+            for (k, id) in sorted.enumerated() {
                 let got = try map.displayPosition(id: id)
                 XCTAssertEqual(got.lon, want[k].lon, "step \(step) id \(id)")
                 XCTAssertEqual(got.lat, want[k].lat, "step \(step) id \(id)")
@@ -368,7 +423,7 @@ final class SpreadMapTests: XCTestCase {
         let d5 = try map.displayPosition(id: 5), t5 = try map.position(id: 5)
         XCTAssertEqual(d5.lon, drop.lon); XCTAssertEqual(d5.lat, drop.lat)
         XCTAssertEqual(t5.lon, drop.lon); XCTAssertEqual(t5.lat, drop.lat)
-        XCTAssertEqual(map.flags(try map.slot(5)) & Map.flagSpread, 0)
+        XCTAssertEqual(map.flags(try map.slot(5)).intersection(.spread), [])
         let rest = (1...n).filter { $0 != 5 }
         for (i, id) in rest.enumerated() {
             let got = try map.displayPosition(id: Int64(id))
@@ -433,7 +488,7 @@ final class SpreadMapTests: XCTestCase {
         let v = try XCTUnwrap(views.first { $0.id == 76 })
         XCTAssertEqual(v.x, 200, accuracy: 1e-6); XCTAssertEqual(v.y, 150, accuracy: 1e-6)
         XCTAssertEqual(v.anchorX, centre.x, accuracy: 1e-6); XCTAssertEqual(v.anchorY, centre.y, accuracy: 1e-6)
-        XCTAssertEqual(v.flags & Map.flagSpread, Map.flagSpread)
+        XCTAssertEqual(v.flags.intersection(.spread), .spread)
         for w in views {
             XCTAssertTrue((70...82).contains(Int(w.id)), "only the ring's nearby pins are in view, got \(w.id)")
         }

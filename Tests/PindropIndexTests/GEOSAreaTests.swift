@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 @testable import PindropIndex
 
 /// Allowed areas read and prepared by GEOS.

@@ -1,5 +1,6 @@
 import XCTest
 import PindropCore
+import PindropTestSupport
 @testable import PindropIndex
 
 /// The GEOS index must answer exactly as the brute-force index under any sequence of changes,

@@ -4,6 +4,7 @@
 #include <pindrop.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static void test_options(void) {
   CHECK(o.lift_duration_ms == 200 && o.drop_duration_ms == 250 && o.tap_max_ms == 250 && o.double_tap_ms == 300);
   CHECK(o.double_tap_slop == 40 && o.autopan_margin == 40 && o.autopan_speed == 600 && o.min_spacing_m == 0);
   CHECK(o.spread_mode == PINDROP_SPREAD_RING && o.spread_tolerance_m == 0 && o.outside_policy == PINDROP_OUTSIDE_REVERT);
+  CHECK(o.cluster_radius == 0 && o.cluster_max_zoom == 17 && o.spread_spacing == 25);
   CHECK_STATUS(pindrop_options_init(NULL, sizeof o), PINDROP_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(pindrop_options_init(&o, 0), PINDROP_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(pindrop_options_init(&o, 8), PINDROP_ERR_INVALID_ARGUMENT);
@@ -107,10 +109,25 @@ static void test_options(void) {
   CHECK(map != NULL);
   pindrop_map_destroy(map);
 
+  /* A 0.1 struct (it ends before cluster_radius) still creates a map; the fields it lacks take
+     their defaults, whatever lies in memory after it. */
+  {
+    unsigned char bytes[sizeof(pindrop_options)];
+    pindrop_options *p = (pindrop_options *)(void *)bytes;
+    uint32_t v01 = (uint32_t)offsetof(pindrop_options, cluster_radius);
+    memset(bytes, 0xFF, sizeof bytes); /* NaN in every field a 0.2 library would read too far */
+    CHECK_STATUS(pindrop_options_init(p, v01), PINDROP_OK);
+    CHECK(p->struct_size == v01 && p->outside_policy == PINDROP_OUTSIDE_REVERT);
+    map = NULL;
+    CHECK_STATUS(pindrop_map_create(p, &map), PINDROP_OK);
+    CHECK(map != NULL);
+    pindrop_map_destroy(map);
+  }
+
   /* Bad options: no map, *out NULL. */
   {
     int field;
-    for (field = 0; field < 7; field++) {
+    for (field = 0; field < 12; field++) {
       pindrop_options_init(&o, sizeof o);
       switch (field) {
         case 0: o.hit_radius = 0; break;
@@ -119,6 +136,11 @@ static void test_options(void) {
         case 3: o.min_spacing_m = INFINITY; break;
         case 4: o.spread_mode = 7; break;
         case 5: o.outside_policy = -1; break;
+        case 6: o.cluster_radius = -1; break;
+        case 7: o.cluster_max_zoom = 31; break;
+        case 8: o.spread_spacing = 0; break;
+        case 9: o.spread_spacing = NAN; break;
+        case 10: o.cluster_max_zoom = -0.5; break;
         default: o.struct_size = 4; break;
       }
       map = (pindrop_map *)&o; /* anything non-NULL: create must reset it */

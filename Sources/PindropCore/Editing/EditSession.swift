@@ -116,25 +116,32 @@ extension Map {
     /// pins removed since are skipped (they left the history with their pin). STATE when there is
     /// nothing to undo, or when a gesture holds the pin.
     public func undo(time: Double) throws(PindropError) {
-        try checkTime(time)
-        guard let e = editing.undoStack.last else { throw PindropError(.state, "nothing to undo" + droppedNote()) }
-        let s = try historySlot(e)
-        try advance(to: time)
-        editing.undoStack.removeLast()
-        editing.redoStack.append(e)
-        applyUserMove(s, lon: e.fromLon, lat: e.fromLat, cause: .undo)
+        try replay(from: \.undoStack, to: \.redoStack, cause: .undo, time: time)
     }
 
     /// Replays the latest undone move (MOVED with cause REDO). STATE when there is nothing to
     /// redo (any new user move clears what could be redone) or when a gesture holds the pin.
     public func redo(time: Double) throws(PindropError) {
+        try replay(from: \.redoStack, to: \.undoStack, cause: .redo, time: time)
+    }
+
+    /// Moves the latest entry of one stack to the other and moves its pin: back to where the move
+    /// started (undo) or again to where it ended (redo).
+    private func replay(from: WritableKeyPath<EditingState, [HistoryEntry]>, to: WritableKeyPath<EditingState, [HistoryEntry]>,
+                        cause: Event.Cause, time: Double) throws(PindropError) {
         try checkTime(time)
-        guard let e = editing.redoStack.last else { throw PindropError(.state, "nothing to redo" + droppedNote()) }
+        guard let e = editing[keyPath: from].last else {
+            throw PindropError(.state, (cause == .undo ? "nothing to undo" : "nothing to redo") + droppedNote())
+        }
         let s = try historySlot(e)
         try advance(to: time)
-        editing.redoStack.removeLast()
-        editing.undoStack.append(e)
-        applyUserMove(s, lon: e.toLon, lat: e.toLat, cause: .redo)
+        editing[keyPath: from].removeLast()
+        editing[keyPath: to].append(e)
+        if cause == .undo {
+            applyUserMove(s, lon: e.fromLon, lat: e.fromLat, cause: .undo)
+        } else {
+            applyUserMove(s, lon: e.toLon, lat: e.toLat, cause: .redo)
+        }
     }
 
     private func historySlot(_ e: HistoryEntry) throws(PindropError) -> Int32 {
@@ -142,7 +149,9 @@ extension Map {
         guard let s = pins.slot(of: e.id) else {
             throw PindropError(.notFound, "pin \(e.id) of the latest move is no longer on the map")
         }
-        guard gestureDrawnPosition(s) == nil else {
+        // Only a finger holding the pin refuses an undo; an animation (the glide after a
+        // tap-to-move, a drop's bounce) never blocks an edit.
+        guard s != gesture.heldSlot else {
             throw PindropError(.state, "pin \(e.id) is held by a gesture; undo or redo after it is dropped")
         }
         return s

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Callouts, geocoding, nearby warnings, the allowed area, the history of user moves and the
-/// edit session (behaviours 10, 12, 13 and 14 of the spec). docs/editing.md tells the rules.
+/// edit session. docs/editing.md tells the rules (callouts and geocoding, nearby warnings, the
+/// allowed area, undo and redo).
 struct EditingState {
     // Callouts: the host's title, and the subtitle (the coordinate, then the geocoder's answer).
     var titles: [Int64: String] = [:]
@@ -79,9 +80,9 @@ extension Map {
     }
 
     /// INVALID while a gesture holds the pin over a point outside the allowed area.
-    func editingFlags(_ slot: Int32) -> UInt32 {
-        guard let area = editing.area, let p = gestureDrawnPosition(slot) else { return 0 }
-        return area.contains(lon: p.lon, lat: p.lat) ? 0 : Map.flagInvalid
+    func editingFlags(_ slot: Int32) -> PinFlags {
+        guard let area = editing.area, let p = gestureDrawnPosition(slot) else { return [] }
+        return area.contains(lon: p.lon, lat: p.lat) ? [] : .invalid
     }
 
     /// Any change of the true coordinate (the host's set_position too) makes the pending geocode
@@ -179,7 +180,7 @@ extension Map {
         events.push(e)
     }
 
-    public enum CalloutPart: Int32, Sendable { case title = 0, subtitle = 1 }
+    public enum CalloutPart: Int32, Sendable, CaseIterable { case title = 0, subtitle = 1 }
 
     /// A pin's title or subtitle ("" when there is none).
     public func callout(id: Int64, _ part: CalloutPart) throws(PindropError) -> String {

@@ -10,7 +10,7 @@ extension Map {
     func heldDrawnPosition() -> (lon: Double, lat: Double)? {
         switch gesture.state {
         case .lifted(let h):
-            let r = raise(h, at: now)
+            let r = GestureMachine.raise(h, at: now, options)
             if r == 0 { return (h.originLon, h.originLat) }
             guard let q = view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
             return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
@@ -25,14 +25,10 @@ extension Map {
     /// lift_height as far as the lift animation has gone. Nil if the view cannot place it.
     @inline(__always)
     func landingPosition(_ h: GestureMachine.Hold, at t: Double) -> (lon: Double, lat: Double)? {
-        let s = landingScreen(h, at: t)
+        let s = GestureMachine.landingScreen(h, at: t, options)
         return lonLat(s.x, s.y)
     }
 
-    @inline(__always)
-    func landingScreen(_ h: GestureMachine.Hold, at t: Double) -> (x: Double, y: Double) {
-        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t))
-    }
 
     /// (lon, lat) under a screen point, longitude wrapped into [-180, 180]; nil if the view fails.
     @inline(__always)
@@ -41,61 +37,10 @@ extension Map {
         return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
     }
 
-    // MARK: - Curves
-
-    /// The lift animation: 0 → 1 over lift_duration_ms, easing out (cubic): quick off the ground,
-    /// gentle at the top.
-    @inline(__always)
-    func liftProgress(from start: Double, at t: Double) -> Double {
-        let d = options.liftDurationMs
-        guard d > 0 else { return 1 }
-        let p = min(1, max(0, (t - start) / d))
-        let q = 1 - p
-        return 1 - q * q * q
-    }
-
-    /// How far above the finger (plus grab offset) the landing point is at time t, in points.
-    @inline(__always)
-    func raise(_ h: GestureMachine.Hold, at t: Double) -> Double {
-        options.liftHeight * liftProgress(from: h.liftStart, at: t)
-    }
-
-    /// The lift value a host draws for a held pin (it rises from where a drop left it).
-    func visualLift(_ h: GestureMachine.Hold, at t: Double) -> Double {
-        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t)
-    }
-
-    /// The drop: for the first 60% of drop_duration_ms the lift falls like a weight (1 − (u/0.6)²),
-    /// then it bounces once below 0, to −12% of where it fell from, and settles at exactly 0.
-    static func dropCurve(_ u: Double) -> Double {
-        if u <= 0 { return 1 }
-        if u >= 1 { return 0 }
-        if u < 0.6 { let v = u / 0.6; return 1 - v * v }
-        return -0.12 * sin(Double.pi * (u - 0.6) / 0.4)
-    }
-
-    /// The glide of the drawn point after a gesture (back after a cancel or an unmoved release,
-    /// onto a spread ring, to a snapped point): 1 → 0 along 1 − smoothstep, never overshooting.
-    static func glideCurve(_ u: Double) -> Double {
-        if u <= 0 { return 1 }
-        if u >= 1 { return 0 }
-        return 1 - u * u * (3 - 2 * u)
-    }
-
-    func dropProgress(_ d: GestureMachine.Drop, at t: Double) -> Double {
-        let dur = options.dropDurationMs
-        guard dur > 0 else { return 1 }
-        return (t - d.start) / dur
-    }
-
-    func dropLift(_ d: GestureMachine.Drop, at t: Double) -> Double {
-        d.fromLift * Map.dropCurve(dropProgress(d, at: t))
-    }
-
     /// Where a pin is drawn while it glides after a gesture, or nil once it is where it belongs.
     func dropDrawnPosition(_ d: GestureMachine.Drop) -> (lon: Double, lat: Double)? {
         guard d.offsetX != 0 || d.offsetY != 0 else { return nil }
-        let k = Map.glideCurve(dropProgress(d, at: now))
+        let k = GestureMachine.glideCurve(GestureMachine.dropProgress(d, at: now, options))
         guard k > 0 else { return nil }
         let base = restingPosition(d.slot)
         guard let q = view.toScreen(base.lon, base.lat) else { return nil }
@@ -105,7 +50,7 @@ extension Map {
     /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
     @inline(__always)
     func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
-        spreadDrawnPosition(slot) ?? pins.position(slot)
+        spread.drawnPosition(slot) ?? pins.position(slot)
     }
 
     /// Starts the animation after a gesture on `slot`, which was drawn at screen point `before`.
@@ -128,7 +73,7 @@ extension Map {
     func autopanVelocity(_ h: GestureMachine.Hold) -> (vx: Double, vy: Double) {
         let m = options.autopanMargin, s = options.autopanSpeed
         guard m > 0, s > 0 else { return (0, 0) }
-        let l = landingScreen(h, at: now)
+        let l = GestureMachine.landingScreen(h, at: now, options)
         func band(_ p: Double, _ size: Double) -> Double {
             let low = min(m, max(0, m - p)), high = min(m, max(0, p - (size - m)))
             return (high - low) / m
@@ -138,5 +83,76 @@ extension Map {
             return abs(vb) > abs(va) ? vb : va
         }
         return (s * axis(h.fingerX, l.x, view.width), s * axis(h.fingerY, l.y, view.height))
+    }
+}
+
+/// The curves of the gesture room: pure functions of the options and the time (static, so that
+/// the drag path reads the map's options in place rather than a copy of the machine).
+extension GestureMachine {
+
+    /// The lift animation: 0 → 1 over lift_duration_ms, easing out (cubic): quick off the ground,
+    /// gentle at the top.
+    @inline(__always)
+    static func liftProgress(from start: Double, at t: Double, _ options: Options) -> Double {
+        let d = options.liftDurationMs
+        guard d > 0 else { return 1 }
+        let p = min(1, max(0, (t - start) / d))
+        let q = 1 - p
+        return 1 - q * q * q
+    }
+
+    /// How far above the finger (plus grab offset) the landing point is at time t, in points.
+    @inline(__always)
+    static func raise(_ h: Hold, at t: Double, _ options: Options) -> Double {
+        options.liftHeight * liftProgress(from: h.liftStart, at: t, options)
+    }
+
+    /// The lift value a host draws for a held pin (it rises from where a drop left it).
+    static func visualLift(_ h: Hold, at t: Double, _ options: Options) -> Double {
+        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t, options)
+    }
+
+    /// The drop: for the first 60% of drop_duration_ms the lift falls like a weight (1 − (u/0.6)²),
+    /// then it bounces once below 0, to −12% of where it fell from, and settles at exactly 0.
+    static func dropCurve(_ u: Double) -> Double {
+        if u <= 0 { return 1 }
+        if u >= 1 { return 0 }
+        if u < 0.6 { let v = u / 0.6; return 1 - v * v }
+        return -0.12 * sin(Double.pi * (u - 0.6) / 0.4)
+    }
+
+    /// The glide of the drawn point after a gesture (back after a cancel or an unmoved release,
+    /// onto a spread ring, to a snapped point): 1 → 0 along 1 − smoothstep, never overshooting.
+    static func glideCurve(_ u: Double) -> Double {
+        if u <= 0 { return 1 }
+        if u >= 1 { return 0 }
+        return 1 - u * u * (3 - 2 * u)
+    }
+
+    static func dropProgress(_ d: Drop, at t: Double, _ options: Options) -> Double {
+        let dur = options.dropDurationMs
+        guard dur > 0 else { return 1 }
+        return (t - d.start) / dur
+    }
+
+    static func dropLift(_ d: Drop, at t: Double, _ options: Options) -> Double {
+        d.fromLift * GestureMachine.dropCurve(dropProgress(d, at: t, options))
+    }
+
+    /// The landing point's screen position at time t: the finger plus the grab offset, raised by
+    /// lift_height as far as the lift animation has gone.
+    @inline(__always)
+    static func landingScreen(_ h: Hold, at t: Double, _ options: Options) -> (x: Double, y: Double) {
+        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t, options))
+    }
+
+    /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
+    static func accountAutopan(_ h: inout Hold, now: Double) {
+        let dt = (now - h.autopan.last) / 1000
+        if dt > 0 {
+            h.autopan.owedX += h.autopan.vx * dt
+            h.autopan.owedY += h.autopan.vy * dt
+        }
+        h.autopan.last = now
     }
 }

@@ -1,5 +1,7 @@
 /// One handler per state of the pointer machine and of the tap window, each an exhaustive switch
-/// over the inputs. A handler sets the next state and returns whether pindrop owns the event
+/// over the inputs. The pointer machine's inputs come classified (`Map.touch` hit-tests a DOWN and
+/// measures a MOVE or UP against the down point), so a handler never hit-tests or measures.
+/// A handler sets the next state and returns whether pindrop owns the event
 /// (the return value of `touch`; ignored for the other inputs). docs/gestures.md draws the same
 /// transitions; GestureDiagramTests checks that the two agree.
 extension Map {
@@ -9,15 +11,14 @@ extension Map {
 
     func idleHandle(_ input: Input) -> Bool {
         switch input {
-        case .down(let pointer, let x, let y):
-            if let id = hit(x, y), let slot = pins.slot(of: id) {
-                gesture.state = .pressed(.init(pointer: pointer, slot: slot, id: id, downX: x, downY: y, downTime: now))
-                return true
-            }
+        case .downOnPin(let pointer, let slot, let id, let x, let y):
+            gesture.state = .pressed(.init(pointer: pointer, slot: slot, id: id, downX: x, downY: y, downTime: now))
+            return true
+        case .downOffPins(let pointer, let x, let y):
             gesture.state = .mapTouch(.init(pointer: pointer, downX: x, downY: y, downTime: now,
                                             secondTap: gesture.downIsSecondTap))
             return false
-        case .move, .up, .cancel:
+        case .move, .moveBeyondThreshold, .up, .cancel:
             return false  // unreachable: in idle no pointer is down, and touch checks the pointer
         case .liftTimeout, .tick, .cancelGesture, .viewChanged, .pinRemoved:
             return false
@@ -26,13 +27,14 @@ extension Map {
 
     func pressedHandle(_ p: GestureMachine.Press, _ input: Input) -> Bool {
         switch input {
-        case .down:
+        case .downOnPin, .downOffPins:
             // A second pointer while the pin is only pressed: a pinch or a two-finger pan.
             gesture.state = .hostGesture
             return false
-        case .move(let pointer, let x, let y):
+        case .move(let pointer, _, _):
+            return pointer == p.pointer
+        case .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == p.pointer else { return false }
-            guard beyondThreshold(p.downX, p.downY, x, y) else { return true }
             if options.liftDelayMs == 0 && pins.isDraggable(p.slot) {
                 // Mouse profile: press and move drags at once.
                 var h = startHold(p, liftStart: now)
@@ -43,10 +45,10 @@ extension Map {
             // Touch profile: a quick swipe that starts on a pin pans the map.
             gesture.state = .hostGesture
             return false
-        case .up(let pointer, let x, let y):
+        case .up(let pointer, _, _, let beyond):
             guard pointer == p.pointer else { return false }
             gesture.state = .idle
-            if now - p.downTime <= options.tapMaxMs && !beyondThreshold(p.downX, p.downY, x, y) {
+            if now - p.downTime <= options.tapMaxMs && !beyond {
                 setSelected(p.id)  // a tap on a pin selects it
             }
             return true
@@ -73,17 +75,22 @@ extension Map {
     func liftedHandle(_ hold: GestureMachine.Hold, _ input: Input) -> Bool {
         var h = hold
         switch input {
-        case .down:
+        case .downOnPin, .downOffPins:
             return false  // other pointers belong to the host during a hold
         case .move(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
             h.fingerX = x; h.fingerY = y
-            if beyondThreshold(h.downX, h.downY, x, y) { startDragging(&h) } else { gesture.state = .lifted(h) }
+            gesture.state = .lifted(h)
             return true
-        case .up(let pointer, let x, let y):
+        case .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
             h.fingerX = x; h.fingerY = y
-            if beyondThreshold(h.downX, h.downY, x, y) {
+            startDragging(&h)
+            return true
+        case .up(let pointer, let x, let y, let beyond):
+            guard pointer == h.pointer else { return false }
+            h.fingerX = x; h.fingerY = y
+            if beyond {
                 // The release point is the last move: follow it, then drop there.
                 startDragging(&h)
                 drop(h)
@@ -109,15 +116,15 @@ extension Map {
     func draggingHandle(_ hold: GestureMachine.Hold, _ input: Input) -> Bool {
         var h = hold
         switch input {
-        case .down:
+        case .downOnPin, .downOffPins:
             return false  // other pointers belong to the host during a drag
-        case .move(let pointer, let x, let y):
+        case .move(let pointer, let x, let y), .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
             h.fingerX = x; h.fingerY = y
             follow(&h)
             gesture.state = .dragging(h)
             return true
-        case .up(let pointer, let x, let y):
+        case .up(let pointer, let x, let y, _):
             guard pointer == h.pointer else { return false }
             h.fingerX = x; h.fingerY = y
             follow(&h)
@@ -131,7 +138,7 @@ extension Map {
             return false
         case .tick:
             follow(&h)
-            accountAutopan(&h)
+            GestureMachine.accountAutopan(&h, now: now)
             if h.autopan.owedX != 0 || h.autopan.owedY != 0 {
                 var e = Event(.autopan, id: h.id, time: now)
                 e.dx = h.autopan.owedX; e.dy = h.autopan.owedY
@@ -155,14 +162,16 @@ extension Map {
 
     func mapTouchHandle(_ t: GestureMachine.MapTouch, _ input: Input) -> Bool {
         switch input {
-        case .down:
+        case .downOnPin, .downOffPins:
             gesture.state = .hostGesture  // a second finger: the host's pinch or pan
-        case .move(let pointer, let x, let y):
-            if pointer == t.pointer && beyondThreshold(t.downX, t.downY, x, y) { gesture.state = .hostGesture }
-        case .up(let pointer, let x, let y):
+        case .move:
+            break
+        case .moveBeyondThreshold(let pointer, _, _):
+            if pointer == t.pointer { gesture.state = .hostGesture }
+        case .up(let pointer, let x, let y, let beyond):
             guard pointer == t.pointer else { return false }
             gesture.state = .idle
-            if !t.secondTap && now - t.downTime <= options.tapMaxMs && !beyondThreshold(t.downX, t.downY, x, y),
+            if !t.secondTap && now - t.downTime <= options.tapMaxMs && !beyond,
                let p = view.toLonLatUnwrapped(x, y) {
                 let tap = GestureMachine.PendingTap(x: x, y: y, lon: Sphere.normalizeLon(p.lon),
                                                     lat: min(90, max(-90, p.lat)),
@@ -184,7 +193,8 @@ extension Map {
         switch input {
         case .up, .cancel:
             if gesture.pointers.isEmpty { gesture.state = .idle }
-        case .down, .move, .liftTimeout, .tick, .cancelGesture, .viewChanged, .pinRemoved:
+        case .downOnPin, .downOffPins, .move, .moveBeyondThreshold, .liftTimeout, .tick, .cancelGesture, .viewChanged,
+             .pinRemoved:
             break
         }
         return false
@@ -192,11 +202,11 @@ extension Map {
 
     func finishedHandle(_ pointer: Int32, _ input: Input) -> Bool {
         switch input {
-        case .down:
+        case .downOnPin, .downOffPins:
             return false
-        case .move(let p, _, _):
+        case .move(let p, _, _), .moveBeyondThreshold(let p, _, _):
             return p == pointer
-        case .up(let p, _, _), .cancel(let p):
+        case .up(let p, _, _, _), .cancel(let p):
             guard p == pointer else { return false }
             gesture.state = pointersLeftState()
             return true
@@ -299,19 +309,9 @@ extension Map {
             e.lon = p.lon; e.lat = p.lat
             events.push(e)
         }
-        accountAutopan(&h)
+        GestureMachine.accountAutopan(&h, now: now)
         let v = autopanVelocity(h)
         h.autopan.vx = v.vx; h.autopan.vy = v.vy
-    }
-
-    /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
-    func accountAutopan(_ h: inout GestureMachine.Hold) {
-        let dt = (now - h.autopan.last) / 1000
-        if dt > 0 {
-            h.autopan.owedX += h.autopan.vx * dt
-            h.autopan.owedY += h.autopan.vy * dt
-        }
-        h.autopan.last = now
     }
 
     /// Releases a dragged pin: DROPPED where it was, then the user move (MOVED, bit for bit the
@@ -319,7 +319,7 @@ extension Map {
     func drop(_ h: GestureMachine.Hold) {
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         e.lon = h.landingLon; e.lat = h.landingLat
         events.push(e)
@@ -336,7 +336,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dropped, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat
@@ -350,7 +350,7 @@ extension Map {
         let drawn = heldDrawnPosition()
         gesture.state = next
         gesture.heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: now))
+        let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))
         var e = Event(.dragCancelled, id: h.id, time: now)
         let t = pins.position(h.slot)
         e.lon = t.lon; e.lat = t.lat

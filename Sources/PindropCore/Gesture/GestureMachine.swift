@@ -1,6 +1,7 @@
 import Foundation
 
-/// The gesture state machine (behaviours 1–9 and 15 of the spec), sans-IO: the host passes touches
+/// The gesture state machine (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
+/// tap-to-move, auto-pan), sans-IO: the host passes touches
 /// with their times, `tick` resolves timeouts, `nextDeadline` says when the next tick is due, and
 /// what happened comes out as events. No timers, threads or clocks inside.
 ///
@@ -44,11 +45,20 @@ struct GestureMachine {
         }
     }
 
-    /// What the pointer machine reacts to.
+    /// What the pointer machine reacts to, classified where touches come in (`Map.touch`): a DOWN
+    /// is hit-tested, a MOVE or UP of the pointer the machine follows is measured against where it
+    /// went down (drag_threshold). The handlers only transition.
     enum Input {
-        case down(pointer: Int32, x: Double, y: Double)
+        /// A pointer went down within hit_radius of a pin's drawn position (the winner of the hit test).
+        case downOnPin(pointer: Int32, slot: Int32, id: Int64, x: Double, y: Double)
+        case downOffPins(pointer: Int32, x: Double, y: Double)
+        /// A move that crosses no threshold: within drag_threshold of the followed pointer's down
+        /// point, or a move of a pointer the machine does not follow.
         case move(pointer: Int32, x: Double, y: Double)
-        case up(pointer: Int32, x: Double, y: Double)
+        /// The followed pointer is more than drag_threshold from where it went down.
+        case moveBeyondThreshold(pointer: Int32, x: Double, y: Double)
+        /// `beyondThreshold`: the followed pointer lifted more than drag_threshold from where it went down.
+        case up(pointer: Int32, x: Double, y: Double, beyondThreshold: Bool)
         case cancel(pointer: Int32)
         /// lift_delay_ms has passed since the press.
         case liftTimeout
@@ -63,8 +73,10 @@ struct GestureMachine {
 
         var name: StaticString {
             switch self {
-            case .down: "down"
+            case .downOnPin: "downOnPin"
+            case .downOffPins: "downOffPins"
             case .move: "move"
+            case .moveBeyondThreshold: "moveBeyondThreshold"
             case .up: "up"
             case .cancel: "cancel"
             case .liftTimeout: "liftTimeout"
@@ -203,7 +215,7 @@ public struct GestureTransition: CustomStringConvertible {
 }
 
 /// The phase of a touch (`pindrop_touch_phase`).
-public enum TouchPhase: Int32, Sendable {
+public enum TouchPhase: Int32, Sendable, CaseIterable {
     case down = 0, move, up, cancel
 }
 
@@ -240,16 +252,34 @@ extension Map {
         case .down:
             gesture.pointers.append(pointer)
             gesture.downIsSecondTap = tapWindowHandle(.down(x: x, y: y))
-            return gestureHandle(.down(pointer: pointer, x: x, y: y))
+            if let id = hit(x, y), let slot = pins.slot(of: id) {
+                return gestureHandle(.downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y))
+            }
+            return gestureHandle(.downOffPins(pointer: pointer, x: x, y: y))
         case .move:
+            if beyondDownPoint(pointer, x, y) { return gestureHandle(.moveBeyondThreshold(pointer: pointer, x: x, y: y)) }
             return gestureHandle(.move(pointer: pointer, x: x, y: y))
         case .up:
             removePointer(pointer)
-            return gestureHandle(.up(pointer: pointer, x: x, y: y))
+            return gestureHandle(.up(pointer: pointer, x: x, y: y, beyondThreshold: beyondDownPoint(pointer, x, y)))
         case .cancel:
             removePointer(pointer)
             return gestureHandle(.cancel(pointer: pointer))
         }
+    }
+
+    /// Whether (x, y) is more than drag_threshold from where the pointer the machine follows went
+    /// down (false for any other pointer): the classification of a MOVE or UP.
+    @inline(__always)
+    func beyondDownPoint(_ pointer: Int32, _ x: Double, _ y: Double) -> Bool {
+        let d: (x: Double, y: Double)
+        switch gesture.state {
+        case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
+        case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
+        case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
+        case .idle, .pressed, .lifted, .dragging, .mapTouch, .hostGesture, .finished: return false
+        }
+        return beyondThreshold(d.x, d.y, x, y)
     }
 
     /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
@@ -378,20 +408,27 @@ extension Map {
         if let d = gesture.drop, d.slot != gesture.heldSlot { out.append(d.slot) }
     }
 
-    func gestureFlags(_ slot: Int32) -> UInt32 {
-        slot == gesture.heldSlot ? Map.flagDragging : 0
+    func gestureFlags(_ slot: Int32) -> PinFlags {
+        slot == gesture.heldSlot ? .dragging : []
     }
 
     /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
     func gestureLift(_ slot: Int32, time: Double) -> Double {
         if slot == gesture.heldSlot {
             switch gesture.state {
-            case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
+            case .lifted(let h), .dragging(let h): return GestureMachine.visualLift(h, at: time, options)
             case .idle, .pressed, .mapTouch, .hostGesture, .finished: return 0
             }
         }
-        if let d = gesture.drop, d.slot == slot { return dropLift(d, at: time) }
+        if let d = gesture.drop, d.slot == slot { return GestureMachine.dropLift(d, at: time, options) }
         return 0
+    }
+
+    /// A pin's true coordinate changed (an undo, the host): an animation still running from where
+    /// it was is dropped, so the pin is drawn where it now is. A gesture that moves the pin starts
+    /// its own animation afterwards.
+    func gesturePinMoved(_ slot: Int32) {
+        if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
     }
 
     func gesturePinWillBeRemoved(_ slot: Int32) {

@@ -1,5 +1,5 @@
 /// A point index over pin slots, answering box queries. Core defines it; PindropIndex implements
-/// it with GEOS; tests also use `BruteForceIndex`. Positions are lon/lat degrees; boxes handed to
+/// it with GEOS; tests use `BruteForceIndex` (Tests/Support). Positions are lon/lat degrees; boxes handed to
 /// `query` lie inside [-180, 180] × [-90, 90].
 public protocol SpatialIndex: AnyObject {
     /// Empties the index.
@@ -13,8 +13,6 @@ public protocol SpatialIndex: AnyObject {
     func remove(_ slot: Int32)
     /// Appends every indexed slot whose position lies inside the box (edges included) to `out`.
     func query(_ box: GeoBox, into out: inout [Int32])
-    /// Resident bytes the index holds (an estimate of its native structures plus its arrays).
-    var approximateBytes: Int { get }
 }
 
 extension SpatialIndex {
@@ -32,28 +30,4 @@ public protocol IndexFactory {
     /// Reads an allowed area (WKT or GeoJSON Polygon / MultiPolygon, lon/lat); `.parse` when the
     /// text is not one (see Editing/AllowedArea.swift).
     func parseArea(_ text: String) throws(PindropError) -> AllowedArea
-}
-
-/// The index written as plainly as possible: a list scanned in full. The oracle for tests.
-public final class BruteForceIndex: SpatialIndex {
-    private var position: [Int32: (Double, Double)] = [:]
-
-    public init() {}
-    public func removeAll() { position.removeAll() }
-    public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
-        for i in slots.indices { position[slots[i]] = (lonlat[2 * i], lonlat[2 * i + 1]) }
-    }
-    public func set(_ slot: Int32, lon: Double, lat: Double) { position[slot] = (lon, lat) }
-    public func remove(_ slot: Int32) { position[slot] = nil }
-    public func query(_ box: GeoBox, into out: inout [Int32]) {
-        for (slot, p) in position where p.0 >= box.minLon && p.0 <= box.maxLon && p.1 >= box.minLat && p.1 <= box.maxLat {
-            out.append(slot)
-        }
-    }
-    public var approximateBytes: Int { position.count * 32 }
-}
-
-public struct BruteForceFactory: IndexFactory {
-    public init() {}
-    public func makeIndex() -> SpatialIndex { BruteForceIndex() }
 }

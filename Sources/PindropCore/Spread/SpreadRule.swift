@@ -1,6 +1,6 @@
 import Foundation
 
-/// The spreading rule of behaviour 11, shared by the map and the batch function: where pin i of a
+/// The spreading rule (docs/spreading.md: pins sharing a spot drawn on a ring), shared by the map and the batch function: where pin i of a
 /// group of n is drawn, how a group's centre is found, and how points are grouped.
 public enum SpreadRule {
     /// Ring radius in metres for a group of n: 3n/2.
@@ -56,6 +56,72 @@ public enum SpreadRule {
         }
     }
 
+    // MARK: - Grouping
+
+    /// The groups of n points taken in id order (point i before point j when i < j).
+    struct Grouping {
+        /// Per point: its group (numbered in the order groups are formed) and its place in it.
+        var groupOf: [Int32]
+        var rank: [Int32]
+        /// Per group: its size, its first point, and (tolerance > 0) its centre.
+        var size: [Int32] = []
+        var leader: [Int32] = []
+        var centres: [Centre] = []
+
+        /// A group's centre: its first point for tolerance 0 (bit for bit), else the members' mean.
+        @inline(__always)
+        func centre(_ k: Int, _ coordinate: (Int) -> (lon: Double, lat: Double)) -> (lon: Double, lat: Double) {
+            centres.isEmpty ? coordinate(Int(leader[k])) : centres[k].value
+        }
+    }
+
+    /// The one grouper of rule 11, used by `pindrop_spread` and by the map (which hands it the
+    /// pins a change can affect, see SpreadLayout): in ascending id order, each point joins the
+    /// first-formed (lowest-id) group whose first point is within the tolerance (`joins`), or starts
+    /// a group and is its first point. Only first points are compared, so nothing chains.
+    /// Tolerance 0 finds a group through a table of exact coordinates, a tolerance > 0 through a
+    /// grid of first points (`LeaderGrid`); both cost O(n) expected.
+    @inline(__always)
+    static func group(count n: Int, tolerance: Double,
+                      _ coordinate: (Int) -> (lon: Double, lat: Double)) -> Grouping {
+        var r = Grouping(groupOf: [Int32](repeating: 0, count: n), rank: [Int32](repeating: 0, count: n))
+        if tolerance == 0 {
+            var table = CoordinateTable(expected: n)
+            for i in 0..<n {
+                let (x, y) = coordinate(i)
+                let g = table.findOrInsert(x, y, Int32(r.size.count)) { g in
+                    let l = coordinate(Int(r.leader[Int(g)]))
+                    return (l.lon, l.lat)
+                }
+                if Int(g) == r.size.count { r.size.append(0); r.leader.append(Int32(i)) }
+                r.groupOf[i] = g; r.rank[i] = r.size[Int(g)]; r.size[Int(g)] += 1
+            }
+            return r
+        }
+        var grid = LeaderGrid(tolerance: tolerance, expected: n)
+        for i in 0..<n {
+            let (x, y) = coordinate(i)
+            var best = Int32.max
+            grid.forEachNear(lon: x, lat: y) { g in
+                if g < best {
+                    let l = coordinate(Int(r.leader[Int(g)]))
+                    if joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) { best = g }
+                }
+            }
+            let g: Int32
+            if best == Int32.max {
+                g = Int32(r.size.count)
+                r.size.append(0); r.centres.append(Centre(lon: x, lat: y)); r.leader.append(Int32(i))
+                grid.insert(lon: x, lat: y, g)
+            } else {
+                g = best
+            }
+            r.centres[Int(g)].add(lon: x, lat: y)
+            r.groupOf[i] = g; r.rank[i] = r.size[Int(g)]; r.size[Int(g)] += 1
+        }
+        return r
+    }
+
     // MARK: - Batch
 
     /// `pindrop_spread`: rule 11 over n points (lonlat[2i], lonlat[2i+1]) taken in index order as
@@ -68,9 +134,9 @@ public enum SpreadRule {
         }
     }
 
-    /// The grouping of the batch rule with any layout: `layout(centreLon, centreLat, n, place)`
-    /// calls `place(i, lon, lat)` for each pin i (in id order) of a group of n >= 2, or throws
-    /// (before anything is written to `out`).
+    /// The batch rule's grouping with any layout (the ring, or `SpiralRule`'s spiral):
+    /// `layout(centreLon, centreLat, n, place)` calls `place(i, lon, lat)` for each pin i (in id
+    /// order) of a group of n >= 2, or throws, before anything is written to `out`.
     static func spread(lonlat: UnsafeBufferPointer<Double>, tolerance: Double,
                        into out: UnsafeMutableBufferPointer<Double>,
                        layout: (Double, Double, Int, (Int, Double, Double) -> Void) throws(PindropError) -> Void)
@@ -92,46 +158,8 @@ public enum SpreadRule {
         }
 
         // Pass 1 reads every input: each point's group and rank in it, each group's centre.
-        var groupOf = [Int32](repeating: 0, count: n)
-        var rank = [Int32](repeating: 0, count: n)
-        var size: [Int32] = []
-        var centres: [Centre] = []
-        if tolerance == 0 {
-            var table = CellTable(expected: n)
-            for i in 0..<n {
-                let x = lonlat[2 * i], y = lonlat[2 * i + 1]
-                // + 0 turns -0.0 into 0.0: equal numbers, one key.
-                let key = ((x + 0).bitPattern, (y + 0).bitPattern)
-                let g = table.findOrInsert(key, Int32(size.count))
-                if Int(g) == size.count { size.append(0); centres.append(Centre(lon: x, lat: y)) }
-                groupOf[i] = g; rank[i] = size[Int(g)]; size[Int(g)] += 1
-            }
-        } else {
-            var grid = LeaderGrid(tolerance: tolerance, expected: n)
-            var leaderOf: [Int32] = []  // group -> its first point
-            for i in 0..<n {
-                let x = lonlat[2 * i], y = lonlat[2 * i + 1]
-                var best = Int32.max
-                grid.forEachNear(lon: x, lat: y) { g in
-                    if g < best {
-                        let l = Int(leaderOf[Int(g)])
-                        if joins(leaderLon: lonlat[2 * l], leaderLat: lonlat[2 * l + 1], lon: x, lat: y, tolerance: tolerance) {
-                            best = g
-                        }
-                    }
-                }
-                let g: Int32
-                if best == Int32.max {
-                    g = Int32(size.count)
-                    size.append(0); centres.append(Centre(lon: x, lat: y)); leaderOf.append(Int32(i))
-                    grid.insert(lon: x, lat: y, g)
-                } else {
-                    g = best
-                }
-                centres[Int(g)].add(lon: x, lat: y)
-                groupOf[i] = g; rank[i] = size[Int(g)]; size[Int(g)] += 1
-            }
-        }
+        let grouping = group(count: n, tolerance: tolerance) { i in (lonlat[2 * i], lonlat[2 * i + 1]) }
+        let groupOf = grouping.groupOf, rank = grouping.rank, size = grouping.size
 
         // Pass 2 writes: a point alone stays put (copied only when out is other memory).
         // Each group is laid out once into `ring` (its pins' positions in rank order, from `start`),
@@ -141,7 +169,7 @@ public enum SpreadRule {
         for k in size.indices where size[k] > 1 { start[k] = total; total += Int(size[k]) }
         var ring = [Double](repeating: 0, count: 2 * total)
         for k in size.indices where size[k] > 1 {
-            let c = centres[k].value, s0 = start[k]
+            let c = grouping.centre(k) { i in (lonlat[2 * i], lonlat[2 * i + 1]) }, s0 = start[k]
             try layout(c.lon, c.lat, Int(size[k])) { i, lon, lat in
                 ring[2 * (s0 + i)] = lon; ring[2 * (s0 + i) + 1] = lat
             }
@@ -162,7 +190,7 @@ public enum SpreadRule {
 /// clockwise from north, 3n/2 metres away on the 6378137 m sphere, by the great-circle destination
 /// formula (`Sphere.destination`), with the terms every pin of the ring shares computed once.
 struct RingFrame {
-    let l1, sinP1, cosD, a, b, c: Double
+    let l1, sinP1, cosD, a, b: Double
     let n: Int
 
     init(centerLon: Double, centerLat: Double, n: Int) {
@@ -172,7 +200,7 @@ struct RingFrame {
         l1 = centerLon * Sphere.radians
         sinP1 = sin(p1); cosD = cos(d)
         let cosP1 = cos(p1)
-        a = sinP1 * cosD; b = cosP1 * sinD; c = sinD * cosP1
+        a = sinP1 * cosD; b = cosP1 * sinD
         self.n = n
     }
 
@@ -181,7 +209,7 @@ struct RingFrame {
         let bearing = 2 * Double.pi * Double(i) / Double(n)
         let sinP2 = a + b * cos(bearing)
         let p2 = asin(max(-1, min(1, sinP2)))
-        let l2 = l1 + atan2(sin(bearing) * c, cosD - sinP1 * sinP2)
+        let l2 = l1 + atan2(sin(bearing) * b, cosD - sinP1 * sinP2)
         return (Sphere.normalizeLon(l2 * Sphere.degrees), p2 * Sphere.degrees)
     }
 }

@@ -31,16 +31,17 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "InvalidArgument", "NotFound", "DuplicateId", "ParseError", "StateError", "GeosError",
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
-           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE"]
+           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
+SPREAD_SPIRAL = 2
 OUTSIDE_REVERT, OUTSIDE_SNAP = 0, 1
 PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID = 1, 2, 4, 8, 16
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = 0, 1, 2, 3
 EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_CANCELLED", "MOVED",
-               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN"]
-CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP"]
+               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]
+CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"]
 TITLE, SUBTITLE = 0, 1
 
 #: Touch phases by name, for `Map.touch(pointer, "down", x, y, t)`.
@@ -82,6 +83,9 @@ class Options:
     spread_mode: int = SPREAD_RING    #: SPREAD_RING draws pins sharing a spot on a ring; SPREAD_OFF
     spread_tolerance_m: float = 0.0   #: pins this close to a group's first pin join its ring
     outside_policy: int = OUTSIDE_REVERT  #: a drop outside the allowed area: OUTSIDE_REVERT / _SNAP
+    cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
+    cluster_max_zoom: float = 17.0    #: clusters only below this zoom, in [0, 30]
+    spread_spacing: float = 25.0      #: points between pins of a SPREAD_SPIRAL layout
 
     def _to_c(self) -> _ffi.Options:
         c = _ffi.Options()

@@ -50,7 +50,9 @@ class Options(Structure):
                 ("drop_duration_ms", c_double), ("tap_max_ms", c_double), ("double_tap_ms", c_double),
                 ("double_tap_slop", c_double), ("autopan_margin", c_double), ("autopan_speed", c_double),
                 ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
-                ("outside_policy", c_int32)]
+                ("outside_policy", c_int32),
+                # since 0.2.0
+                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double)]
 
 
 class Camera(Structure):

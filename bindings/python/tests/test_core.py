@@ -270,7 +270,8 @@ def test_options_defaults_and_validation():
     assert lib.pindrop_options_init(ctypes.byref(c), 4) == _ffi.ERR_INVALID_ARGUMENT
     for bad in [dict(hit_radius=0), dict(hit_radius=-1), dict(drag_threshold=float("nan")),
                 dict(lift_delay_ms=-0.5), dict(autopan_speed=float("inf")), dict(min_spacing_m=-1),
-                dict(spread_mode=5), dict(outside_policy=2), dict(spread_tolerance_m=float("-inf"))]:
+                dict(spread_mode=5), dict(outside_policy=2), dict(spread_tolerance_m=float("-inf")),
+                dict(cluster_radius=-1), dict(cluster_max_zoom=31), dict(spread_spacing=0)]:
         with pytest.raises(pindrop.InvalidArgument):
             pindrop.Map(pindrop.Options(**bad))
     out = ctypes.c_void_p(1234)

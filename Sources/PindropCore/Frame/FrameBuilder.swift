@@ -1,0 +1,175 @@
+/// What the host draws for one pin (`pindrop_pin_view`).
+public struct PinView: Sendable, Equatable {
+    public var id: Int64
+    /// The screen point the pin marks (where it is drawn / will land), and the screen point of its
+    /// true coordinate (the end of a spread leg).
+    public var x, y, anchorX, anchorY: Double
+    /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
+    public var lift: Double
+    public var flags: PinFlags
+}
+
+/// What the frame room asks of the map for each candidate pin. The map answers from its rooms
+/// (where a gesture or a spread ring draws the pin, the lift of a held or dropping pin, the
+/// flags); the frame room never sees them.
+protocol FrameSource: AnyObject {
+    /// The pin's drawn screen point and the screen point of its true coordinate, or nil when the
+    /// view cannot place it.
+    func frameScreenPoints(_ slot: Int32) -> (drawn: (x: Double, y: Double), anchor: (x: Double, y: Double))?
+    func frameID(_ slot: Int32) -> Int64
+    func frameLift(_ slot: Int32, time: Double) -> Double
+    func frameFlags(_ slot: Int32) -> PinFlags
+}
+
+/// The frame room: the pins drawn inside the viewport (grown by a margin), in drawing order, and
+/// the scratch buffers that let a warmed frame run without allocating.
+///
+/// Drawing order: ordinary pins by y (top first), then id; then the selected pin; the dragged pin
+/// last of all. What it may touch: its own buffers, and the map only through `FrameSource`.
+struct FrameBuilder {
+    /// The last frame's views, in drawing order.
+    private(set) var views: [PinView] = []
+    // A generation stamp per slot (a candidate seen twice in one frame is drawn once), and the
+    // draw-order sort's keys and spare buffers.
+    private var seen: [UInt32] = []
+    private var generation: UInt32 = 0
+    private var keys: [FrameKey] = []
+    private var bucketStart: [Int] = []
+    private var late: [PinView] = []
+    private var spare: [PinView] = []
+
+    /// Builds the frame from `candidates` (slots whose drawn position may lie in the viewport; a
+    /// slot may appear twice), keeping the pins drawn within `margin` of the width × height viewport.
+    mutating func build<Source: FrameSource>(_ candidates: [Int32], capacity: Int, margin r: Double,
+                                             width w: Double, height h: Double, time: Double, _ source: Source) {
+        views.removeAll(keepingCapacity: true)
+        late.removeAll(keepingCapacity: true)
+        let stamp = nextGeneration(capacity)
+        for s in candidates {
+            // A pin can be a candidate both by its true and by its drawn position: drawn once.
+            guard seen[Int(s)] != stamp else { continue }
+            seen[Int(s)] = stamp
+            guard let (q, a) = source.frameScreenPoints(s) else { continue }
+            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            let v = PinView(id: source.frameID(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
+                            lift: source.frameLift(s, time: time), flags: source.frameFlags(s))
+            if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }
+        }
+        sortViews()
+    }
+
+    /// A fresh stamp for `seen`, grown to every slot; cleared only when the counter wraps.
+    private mutating func nextGeneration(_ capacity: Int) -> UInt32 {
+        if seen.count < capacity {
+            seen.append(contentsOf: repeatElement(0, count: capacity - seen.count))
+        }
+        generation &+= 1
+        if generation == 0 {
+            for i in seen.indices { seen[i] = 0 }
+            generation = 1
+        }
+        return generation
+    }
+
+    /// 0 for ordinary pins, then the selected pin, and the dragged pin drawn last of all.
+    @inline(__always)
+    static func drawRank(_ v: PinView) -> Int {
+        v.flags.contains(.dragging) ? 2 : v.flags.contains(.selected) ? 1 : 0
+    }
+
+    /// A view's place in the draw order among the ordinary pins: its y (-0.0 made 0.0), id and index.
+    struct FrameKey {
+        var y: Double
+        var id: Int64
+        var index: Int32
+
+        @inline(__always)
+        static func before(_ a: FrameKey, _ b: FrameKey) -> Bool { a.y != b.y ? a.y < b.y : a.id < b.id }
+    }
+
+    /// Puts `views` (ordinary pins) in drawing order — by y, then id — and appends the selected
+    /// and dragged pins (`late`) after them by rank, y, id. A bucket sort: as many buckets as views
+    /// over the frame's range of y (the bucket of y never decreases as y grows), filled by one
+    /// counting pass, then each bucket — a view or two on average — put in order by insertion (a
+    /// heap sort for a large one, such as pins stacked on one coordinate). No allocation once the
+    /// buffers have grown.
+    private mutating func sortViews() {
+        let n = views.count
+        keys.removeAll(keepingCapacity: true)
+        var lo = Double.infinity, hi = -Double.infinity
+        for v in views { lo = min(lo, v.y); hi = max(hi, v.y) }
+        let last = n - 1
+        let scale = hi > lo ? Double(max(last, 0)) / (hi - lo) : 0
+        @inline(__always) func bucket(_ y: Double) -> Int {
+            let f = (y - lo) * scale
+            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
+        }
+        if bucketStart.count < n + 1 {
+            bucketStart.append(contentsOf: repeatElement(0, count: n + 1 - bucketStart.count))
+        }
+        if keys.capacity < n { keys.reserveCapacity(n) }
+        keys.append(contentsOf: repeatElement(FrameKey(y: 0, id: 0, index: 0), count: n))
+        views.withUnsafeBufferPointer { views in
+            keys.withUnsafeMutableBufferPointer { keys in
+                bucketStart.withUnsafeMutableBufferPointer { start in
+                    for b in 0...n { start[b] = 0 }
+                    for v in views { start[bucket(v.y) + 1] += 1 }
+                    for b in 0..<n { start[b + 1] += start[b] }
+                    // start[b] is now where bucket b begins; fill moves it to where b ends.
+                    for i in 0..<n {
+                        let v = views[i], b = bucket(v.y)
+                        keys[start[b]] = FrameKey(y: v.y + 0, id: v.id, index: Int32(truncatingIfNeeded: i))
+                        start[b] += 1
+                    }
+                    var begin = 0
+                    for b in 0..<n {
+                        let end = start[b]
+                        if end - begin > 1 { FrameBuilder.sortKeys(keys, begin, end) }
+                        begin = end
+                    }
+                }
+            }
+        }
+        spare.removeAll(keepingCapacity: true)
+        for k in keys { spare.append(views[Int(k.index)]) }
+        swap(&views, &spare)
+        if !late.isEmpty {
+            late.sort { a, b in
+                let ka = FrameBuilder.drawRank(a), kb = FrameBuilder.drawRank(b)
+                if ka != kb { return ka < kb }
+                return a.y != b.y ? a.y < b.y : a.id < b.id
+            }
+            views.append(contentsOf: late)
+        }
+    }
+
+    /// Sorts keys[begin..<end] by (y, id) in place: insertion for a few, a heap sort for many.
+    private static func sortKeys(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
+        if end - begin <= 24 {
+            for i in (begin + 1)..<end {
+                let k = keys[i]
+                var j = i
+                while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
+                keys[j] = k
+            }
+            return
+        }
+        let count = end - begin
+        @inline(__always) func siftDown(_ root: Int, _ size: Int) {
+            var r = root
+            while true {
+                var child = 2 * r + 1
+                if child >= size { return }
+                if child + 1 < size && FrameKey.before(keys[begin + child], keys[begin + child + 1]) { child += 1 }
+                if !FrameKey.before(keys[begin + r], keys[begin + child]) { return }
+                keys.swapAt(begin + r, begin + child)
+                r = child
+            }
+        }
+        for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
+        for size in stride(from: count - 1, to: 0, by: -1) {
+            keys.swapAt(begin, begin + size)
+            siftDown(0, size)
+        }
+    }
+}
