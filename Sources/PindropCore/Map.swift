@@ -31,8 +31,9 @@ public final class Map {
         self.options = options
         self.factory = factory
         self.index = factory.makeIndex()
-        self.spread = SpreadLayout(options: options, factory: factory)
-        self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
+        let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
+        self.view = view
+        self.spread = SpreadLayout(options: options, factory: factory, view: view)
     }
 
     // MARK: - Time
@@ -59,6 +60,7 @@ public final class Map {
     public func setCamera(_ camera: Camera) throws(PindropError) {
         try camera.validate()
         view = .camera(CameraTransform(camera))
+        spread.viewChanged(view)
         gestureViewChanged()
     }
 
@@ -67,6 +69,7 @@ public final class Map {
             throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
         }
         view = .host(projection)
+        spread.viewChanged(view)
         gestureViewChanged()
     }
 
