@@ -358,6 +358,23 @@ pindrop_status pindrop_map_undo(pindrop_map *map, double time_ms);
 pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
+ * Keyboard moves
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Moves the selected pin by (dx, dy) screen points (x right, y down), from where it is drawn (its
+   place in a spread layout, else its true coordinate): the keyboard alternative to a drag (WCAG
+   2.2, 2.5.7). A host sends 1 point per arrow key, 10 with Shift. A user move: MOVED with cause
+   PINDROP_CAUSE_NUDGE (PINDROP_CAUSE_SNAP when the allowed area snaps it), the callout, a
+   geocode request and NEARBY warnings. Nudges of one pin less than 1000 ms apart are one undo
+   step (a run of key presses is taken back by one undo); any other move, undo, redo or commit in
+   between starts a new step. (0, 0) moves nothing. Returns PINDROP_ERR_STATE when no pin is
+   selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
+   non-finite dx or dy, a time earlier than the last, a pin or target the view cannot place, or a
+   target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
+   Since 0.2.0. */
+pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
  * Batch spreading for GIS tools
  * ---------------------------------------------------------------------------------------------- */
 

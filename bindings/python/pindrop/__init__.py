@@ -459,6 +459,12 @@ class Map:
         """Redoes the latest undone move (MOVED, cause REDO). StateError when there is none."""
         lib.pindrop_map_redo(self, time_ms)
 
+    def nudge(self, dx: float, dy: float, time_ms: float) -> None:
+        """Moves the selected pin by (dx, dy) screen points from where it is drawn (an arrow key:
+        1, with Shift 10): MOVED with cause NUDGE. Nudges of one pin less than 1000 ms apart are
+        one undo step. StateError when nothing is selected or a gesture holds the pin."""
+        lib.pindrop_map_nudge(self, dx, dy, time_ms)
+
 
 def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,
            zoom: Optional[float] = None) -> "numpy.ndarray":

@@ -168,6 +168,7 @@ _SIGNATURES = {
     "pindrop_map_set_allowed_area": (c_int, [_map_p, c_char_p], True),
     "pindrop_map_undo": (c_int, [_map_p, _d], True),
     "pindrop_map_redo": (c_int, [_map_p, _d], True),
+    "pindrop_map_nudge": (c_int, [_map_p, _d, _d, _d], True),
     "pindrop_spread": (c_int, [_buf_p, c_size_t, _d, _buf_p], True),
     "pindrop_spread_spiral": (c_int, [_buf_p, c_size_t, _d, _d, _d, _buf_p], True),
 }
