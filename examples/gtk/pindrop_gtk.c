@@ -16,11 +16,13 @@
  *   --size WxH         window size (default 800x600)                --bearing DEG (default 0)
  *   --touch            touch-screen profile (lift after 250 ms, pin 40 points above the finger);
  *                      the default is the mouse profile (lift_delay_ms = 0, lift_height = 0)
- *   --spread ring|spiral|off   how stacks are drawn (default ring)
+ *   --spread ring|spiral|off   how stacks are drawn: on a ring in metres (the default), on a
+ *                      spiral in points (behaviour 17), or not at all
  *   --check            compare Shumate's and pindrop's projections at several cameras and exit
  *
- * Keys: Esc cancels the gesture, e edits the selected tree (then a tap on the map moves it), Return
- * commits, u / r undo / redo, + / - zoom, f prints the frame, q quits.
+ * Keys: Esc cancels the gesture, arrows move the selected tree by a point (Shift: ten), e edits the
+ * selected tree (then a tap on the map moves it), Return commits, u / r undo / redo, + / - zoom,
+ * f prints the frame, q quits.
  *
  * Every pindrop event is printed on stdout, one a line ("EVENT MOVED id=... lon=... lat=..."), with
  * coordinates to 17 significant digits: examples/gtk/tests drive the app under Xvfb with real X
@@ -57,7 +59,7 @@ typedef struct {
 static const char *event_names[] = {"SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
                                     "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED",
                                     "NEARBY", "AUTOPAN"};
-static const char *cause_names[] = {"NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP"};
+static const char *cause_names[] = {"NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"};
 
 /* ---- time and camera ---------------------------------------------------------------------------- */
 
@@ -111,7 +113,7 @@ static void drain(App *app) {
     switch (e.type) {
     case PINDROP_EVENT_MOVED:
       printf(" lon=%.17g lat=%.17g from_lon=%.17g from_lat=%.17g cause=%s", e.lon, e.lat, e.from_lon,
-             e.from_lat, (e.cause >= 0 && e.cause <= PINDROP_CAUSE_SNAP) ? cause_names[e.cause] : "OTHER");
+             e.from_lat, (e.cause >= 0 && e.cause <= PINDROP_CAUSE_NUDGE) ? cause_names[e.cause] : "OTHER");
       break;
     case PINDROP_EVENT_DRAGGED:
     case PINDROP_EVENT_DRAG_CANCELLED:
@@ -233,7 +235,7 @@ static void zoom_by(App *app, double dz) {
 
 static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state, App *app) {
   pindrop_id sel = PINDROP_NO_ID;
-  (void)c; (void)keycode; (void)state;
+  (void)c; (void)keycode;
   sync_camera(app);
   switch (keyval) {
   case GDK_KEY_Escape:
@@ -264,6 +266,19 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, Gd
   case GDK_KEY_KP_Subtract:
     zoom_by(app, -1);
     break;
+  case GDK_KEY_Left:
+  case GDK_KEY_Right:
+  case GDK_KEY_Up:
+  case GDK_KEY_Down: {
+    /* The keyboard alternative to a drag: the selected tree moves by a point, ten with Shift. */
+    double step = (state & GDK_SHIFT_MASK) ? 10 : 1;
+    double dx = keyval == GDK_KEY_Left ? -step : keyval == GDK_KEY_Right ? step : 0;
+    double dy = keyval == GDK_KEY_Up ? -step : keyval == GDK_KEY_Down ? step : 0;
+    int status = pindrop_map_nudge(app->pd, dx, dy, now_ms(app));
+    if (status == PINDROP_ERR_STATE) printf("NUDGE refused: %s\n", pindrop_map_last_error(app->pd));
+    else report(app, "pindrop_map_nudge", status);
+    break;
+  }
   case GDK_KEY_f:
     print_frame(app);
     break;
@@ -484,6 +499,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(spread, "off")) app.options.spread_mode = PINDROP_SPREAD_OFF;
     else if (!strcmp(spread, "ring")) app.options.spread_mode = PINDROP_SPREAD_RING;
+    else if (!strcmp(spread, "spiral")) app.options.spread_mode = PINDROP_SPREAD_SPIRAL;
     else {
       fprintf(stderr, "%s: --spread %s is not known to this build\n", argv[0], spread);
       return 2;
