@@ -112,3 +112,11 @@ test-gtk: build deps-gtk
 	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
+# pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
+# (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
+.PHONY: bench-deps
+bench: bench-deps
+bench-deps: deps
+	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
+	  $(PYTHON) -m pip install -q setuptools wheel && \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }

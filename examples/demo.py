@@ -7,9 +7,11 @@
    host's zoom), a single tap moves the tree there once the double-tap window has passed.
 3. Spreading: 305 trees of the inventory share one coordinate (and 261 another, 30 m away).
    pindrop draws them on rings, with legs to the true spot; one is then dragged out of its ring.
+4. Clusters: the whole LA county inventory (916,114 trees, ../shared/data/la_trees.csv next to the
+   checkout) on a 1200×800 screen at zoom 10 and at zoom 15 over Long Beach.
 
 It prints the events pindrop reports and writes pictures (PNG) into the output folder:
-drag_path.png, stack_before.png, stack_after.png.
+drag_path.png, stack_before.png, stack_after.png, and clusters_la.png when the county file is there.
 """
 from __future__ import annotations
 
@@ -297,6 +299,61 @@ def draw_stack(plt, spread, views, path: Path, after: bool):
     plt.close(fig)
 
 
+COUNTY = HERE.parent.parent / "shared" / "data" / "la_trees.csv"
+COUNTY_VIEW = (-118.25, 34.05)          # zoom 10: most of the county on the screen
+
+
+def scene_clusters(path: Path = COUNTY):
+    """The county inventory, clustered with a 60-point radius, at zoom 10 and zoom 15."""
+    lonlat = np.loadtxt(path, delimiter=",", skiprows=1, usecols=(3, 2))
+    ids = np.arange(len(lonlat), dtype=np.int64)
+    views = []
+    with pindrop.Map(cluster_radius=60) as m:
+        m.add_many(ids, lonlat)
+        print(f"\n4. Clusters: {len(m)} street trees of LA county, cluster_radius 60 points")
+        # Zoom 15: the middle of Long Beach's trees (the median of those within ~5 km of downtown).
+        near = lonlat[(np.abs(lonlat[:, 0] + 118.17) < 0.05) & (np.abs(lonlat[:, 1] - 33.80) < 0.05)]
+        street = tuple(np.median(near, axis=0))
+        for zoom, centre in ((10, COUNTY_VIEW), (15, street)):
+            m.set_camera(*centre, zoom, 1200, 800)
+            pins = m.frame(0, array=True)
+            clusters = m.clusters(0, array=True)
+            biggest = clusters[np.argmax(clusters["count"])] if len(clusters) else None
+            print(f"   zoom {zoom}: {len(clusters)} clusters holding {int(clusters['count'].sum())} trees, "
+                  f"{len(pins)} single trees in view" +
+                  (f"; the biggest: {int(biggest['count'])} trees, comes apart at zoom "
+                   f"{m.cluster_expansion_zoom(int(biggest['key'])):g}" if biggest is not None else ""))
+            views.append((zoom, centre, pins, clusters))
+    return views
+
+
+def draw_clusters(plt, views, path: Path):
+    fig = plt.figure(figsize=(12, 4.6), dpi=100)
+    for i, (zoom, centre, pins, clusters) in enumerate(views):
+        ax = fig.add_axes([0.005 + 0.5 * i, 0.0, 0.49, 0.86])
+        ax.set_xlim(0, 1200)
+        ax.set_ylim(800, 0)
+        ax.set_aspect("equal")
+        ax.set_facecolor("#eef2ea")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.scatter(pins["x"], pins["y"], s=8, color="#5a8f4e", zorder=2)
+        sizes = 120 + 90 * np.log10(clusters["count"])
+        ax.scatter(clusters["x"], clusters["y"], s=sizes, color="#b03a2e", alpha=0.85, zorder=3,
+                   edgecolors="white", linewidths=0.8)
+        for c in clusters:
+            label = f"{c['count'] / 1000:.0f}k" if c["count"] >= 10000 else f"{int(c['count'])}"
+            ax.text(c["x"], c["y"], label, ha="center", va="center", fontsize=6.5, color="white", zorder=4,
+                    clip_on=True)
+        ax.set_title(f"zoom {zoom} at ({centre[0]:.3f}, {centre[1]:.3f}): {len(clusters)} clusters, "
+                     f"{len(pins)} single trees", fontsize=9.5)
+        _scale_bar(ax, metres_per_point(centre[1], zoom), 1200, 800, 10000 if zoom == 10 else 200)
+    fig.suptitle("The 916,114 street trees of LA county, clustered (60 points), on a 1200×800 screen",
+                 fontsize=11, y=0.995, va="top")
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="out", help="folder for the pictures (default: out)")
@@ -309,6 +366,9 @@ def main(argv=None) -> int:
     drag = scene_drag(ids, lonlat, species)
     scene_tap(drag)
     spread = scene_spread(ids, lonlat)
+    county = scene_clusters() if COUNTY.exists() else None
+    if county is None:
+        print(f"\n4. Clusters: skipped, the county inventory is not at {COUNTY}")
 
     import matplotlib
     matplotlib.use("Agg")
@@ -317,6 +377,9 @@ def main(argv=None) -> int:
     draw_drag(plt, drag, pictures[0])
     draw_stack(plt, spread, spread["before"], pictures[1], after=False)
     draw_stack(plt, spread, spread["after"], pictures[2], after=True)
+    if county is not None:
+        pictures.append(out / "clusters_la.png")
+        draw_clusters(plt, county, pictures[-1])
     print("\npictures:")
     for p in pictures:
         print(f"    {p}")

@@ -232,6 +232,39 @@ enum { PINDROP_PIN_SELECTED = 1, PINDROP_PIN_EDITING = 2, PINDROP_PIN_DRAGGING =
    the last error. time_ms follows the rule of never decreasing. */
 size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out, size_t capacity);
 
+/* Clusters (since 0.2.0). With cluster_radius > 0 and a view whose zoom is below cluster_max_zoom
+   (a host projection's zoom is the Web Mercator zoom with the same ground resolution at the
+   viewport centre), pins drawn within cluster_radius points of each other are drawn as one
+   cluster: the levels follow supercluster's greedy rule, kept up to date as pins are added,
+   removed and moved. pindrop_map_frame then returns only the unclustered pins (and always the
+   selected, the edited and the held pin, which are never in a cluster); the clusters come from
+   pindrop_map_frame_clusters. Hit tests and touches see what is drawn: a clustered pin cannot be
+   touched, a touch on a cluster is PINDROP_EVENT_CLUSTER_TAPPED (a tap) or the host's (a move). */
+typedef struct pindrop_cluster_view {
+  uint64_t key;           /* names the cluster in the calls below until pins or the view change */
+  double x, y;            /* screen point: the members' mean Web Mercator point */
+  double lon, lat;        /* the same point on the map (degrees) */
+  uint32_t count;         /* members, >= 2 */
+  uint32_t flags;         /* none yet: 0 */
+} pindrop_cluster_view;
+
+/* The clusters whose drawn point is inside the viewport grown by cluster_radius, for the view at
+   time_ms (the time follows the rule of never decreasing; pass the frame's). Returns how many
+   there are (0 when clustering is off or the zoom is at or above cluster_max_zoom); min(capacity,
+   total) are written to out (NULL when capacity is 0). Bad arguments return 0 and set the last
+   error. Since 0.2.0. */
+size_t pindrop_map_frame_clusters(pindrop_map *map, double time_ms, pindrop_cluster_view *out, size_t capacity);
+
+/* The ids of a cluster's members. Returns how many there are; min(capacity, total) are written to
+   out_ids (NULL when capacity is 0). An unknown or stale key returns 0 and sets the last error
+   (PINDROP_ERR_NOT_FOUND's message). Since 0.2.0. */
+size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *out_ids, size_t capacity);
+
+/* The lowest zoom at which the cluster's members are no longer all in one cluster (at most
+   cluster_max_zoom): where a tap on it should take the camera. PINDROP_ERR_NOT_FOUND for an
+   unknown or stale key; out_zoom NULL: PINDROP_ERR_INVALID_ARGUMENT. Since 0.2.0. */
+pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key, double *out_zoom);
+
 /* ------------------------------------------------------------------------------------------------
  * Input (sans-IO: no threads, no timers inside)
  * ---------------------------------------------------------------------------------------------- */

@@ -25,6 +25,11 @@ public final class Map {
     public internal(set) var nearbyResults: [NearbyHit] = []
     /// The frame room: what to draw, in drawing order, with its scratch buffers.
     var frame = FrameBuilder()
+    /// The cluster room (nil when cluster_radius is 0): the levels of clusters, kept up to date
+    /// through the pin hooks; the selected, edited and held pins are kept out of it.
+    let clusters: ClusterRoom?
+    /// The clusters of the last `frameClusters` call.
+    public internal(set) var clusterViews: [ClusterView] = []
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -34,6 +39,7 @@ public final class Map {
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
         self.spread = SpreadLayout(options: options, factory: factory, view: view)
+        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
     }
 
     // MARK: - Time
@@ -167,18 +173,29 @@ public final class Map {
 
     // MARK: - Hooks for the layouts (spreading) and gestures
 
-    func pinAdded(_ slot: Int32) { spread.pinAdded(slot, pins, index) }
+    func pinAdded(_ slot: Int32) {
+        spread.pinAdded(slot, pins, index)
+        clusters?.pinAdded(slot, id: pins.id(slot), mercator: pins.mercator(slot))
+    }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
-    func pinsAdded(_ slots: [Int32]) { spread.pinsAdded(slots, pins, index) }
+    func pinsAdded(_ slots: [Int32]) {
+        spread.pinsAdded(slots, pins, index)
+        if let room = clusters {
+            room.reserve(slots: pins.capacity)
+            for s in slots { room.pinAdded(s, id: pins.id(s), mercator: pins.mercator(s)) }
+        }
+    }
     func pinMoved(_ slot: Int32) {
         gesturePinMoved(slot)
         spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
+        clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
         spread.pinWillBeRemoved(slot, pins, index)
+        clusters?.pinWillBeRemoved(slot)
     }
 
     /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
@@ -293,7 +310,8 @@ public final class Map {
         candidates = []
         defer { candidates = found }
         found.removeAll(keepingCapacity: true)
-        drawnCandidates(box, into: &found)
+        // A clustered view draws (and so offers) only the unclustered pins and the kept-out ones.
+        if !clusterPins(near: x, y, radius: r, into: &found) { drawnCandidates(box, into: &found) }
         var best: Int32 = -1
         var bestD2 = r2
         @inline(__always) func consider(_ s: Int32, _ q: (x: Double, y: Double)) {
@@ -369,7 +387,7 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         candidates.removeAll(keepingCapacity: true)
-        drawnCandidates(box, into: &candidates)
+        if !clusterFrame(margin: r, box: box, pins: &candidates) { drawnCandidates(box, into: &candidates) }
         frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self)
         return frame.views.count
     }
@@ -381,6 +399,88 @@ public final class Map {
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
         return f.union(gestureFlags(slot)).union(editingFlags(slot))
+    }
+
+    // MARK: - Clusters (the cluster room, asked by the frame, hit tests and touches)
+
+    /// Tells the cluster room which pins to keep out: the selected and edited pins and the pin a
+    /// gesture holds.
+    func syncClusterExclusions() {
+        guard let room = clusters else { return }
+        var out: [Int32] = []
+        for id in [selectedID, editingID] where id != noID {
+            if let s = pins.slot(of: id) { out.append(s) }
+        }
+        switch gesture.state {
+        case .pressed(let p): out.append(p.slot)
+        case .lifted(let h), .dragging(let h): out.append(h.slot)
+        case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: break
+        }
+        room.setExcluded(out)
+    }
+
+    /// The frame's candidates in a clustered view: the unclustered pins in view and the kept-out
+    /// ones; the clusters go to `clusterViews`. False when the view is
+    /// not clustered.
+    func clusterFrame(margin r: Double, box: GeoBox, pins out: inout [Int32]) -> Bool {
+        guard let room = clusters else { return false }
+        syncClusterExclusions()
+        clusterViews.removeAll(keepingCapacity: true)
+        guard room.query(view, pinMargin: r, clusters: &clusterViews, pins: &out) else { return false }
+        out.append(contentsOf: room.excluded)
+        return true
+    }
+
+    /// Hit-test candidates in a clustered view (false when the view is not clustered).
+    func clusterPins(near x: Double, _ y: Double, radius r: Double, into out: inout [Int32]) -> Bool {
+        guard let room = clusters else { return false }
+        syncClusterExclusions()
+        guard room.pins(view, near: x, y, radius: r, into: &out) else { return false }
+        out.append(contentsOf: room.excluded)
+        return true
+    }
+
+    /// The cluster drawn nearest to (x, y) within hit_radius, if the view is clustered.
+    func clusterHit(_ x: Double, _ y: Double) -> ClusterView? {
+        guard let room = clusters else { return nil }
+        syncClusterExclusions()
+        return room.hit(view, x: x, y: y, radius: options.hitRadius)?.view
+    }
+
+    /// Fills `clusterViews` with the clusters drawn in the viewport (grown by cluster_radius) at
+    /// `time`, the view and time of the frame whose pins are then the unclustered ones; returns
+    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom).
+    @discardableResult
+    public func frameClusters(time: Double) throws(PindropError) -> Int {
+        try checkTime(time)
+        let r = options.hitRadius
+        guard let box = view.box(x0: -r, y0: -r, x1: view.width + r, y1: view.height + r) else {
+            throw .invalid("the host projection failed for the viewport")
+        }
+        try advance(to: time)
+        clusterViews.removeAll(keepingCapacity: true)
+        var scratch: [Int32] = []
+        _ = clusterFrame(margin: r, box: box, pins: &scratch)
+        return clusterViews.count
+    }
+
+    /// The ids of a cluster's pins (a key from the latest frame).
+    public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
+        var slots: [Int32] = []
+        syncClusterExclusions()
+        guard let room = clusters, room.members(key, into: &slots) else {
+            throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
+        }
+        return slots.map { pins.id($0) }
+    }
+
+    /// The lowest zoom at which a cluster's pins are no longer one cluster (<= cluster_max_zoom).
+    public func clusterExpansionZoom(key: UInt64) throws(PindropError) -> Double {
+        syncClusterExclusions()
+        guard let room = clusters, let z = room.expansionZoom(key) else {
+            throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
+        }
+        return z
     }
 
     // MARK: - Events

@@ -160,6 +160,43 @@ final class GestureDiagramTests: XCTestCase {
         story { s in s.down(900, 700, at: 0); s.down(100, 700, at: 10, pointer: 1); s.up(900, 700, at: 20); s.up(100, 700, at: 30, pointer: 1) }
         story { s in s.down(900, 700, at: 0); try! s.map.cancelGesture(time: 10); s.up(900, 700, at: 20) }
 
+        // Clusters (zoom 14, radius 60): pins 1 and 2 form a cluster drawn near (605, 400), pins 4
+        // and 5 another near (303, 600); pin 3 at (100, 100) is alone.
+        func clusterStory(_ body: (Story) -> Void) {
+            let s = Story({ $0.clusterRadius = 60 }, zoom: 14)
+            s.addPin(1, atScreen: 600, 400); s.addPin(2, atScreen: 610, 400)
+            s.addPin(3, atScreen: 100, 100)
+            s.addPin(4, atScreen: 300, 600); s.addPin(5, atScreen: 306, 600)
+            s.map.gestureTrace = { t in
+                seen.insert(Transition(machine: "\(t.machine)", from: "\(t.from)", input: "\(t.input)", to: "\(t.to)"))
+            }
+            body(s)
+        }
+        func removeFar(_ s: Story) { s.addPin(9, atScreen: 50, 750); try! s.map.remove(id: 9) }
+        clusterStory { s in s.down(605, 400, at: 0); s.move(606, 400, at: 10); removeFar(s); s.up(606, 400, at: 50) }
+        clusterStory { s in s.down(605, 400, at: 0); s.cancel(at: 10) }
+        clusterStory { s in s.down(605, 400, at: 0); s.move(680, 400, at: 10); s.up(680, 400, at: 20) }
+        clusterStory { s in
+            s.down(605, 400, at: 0); s.down(100, 100, at: 10, pointer: 1); s.down(303, 600, at: 15, pointer: 2)
+            s.up(605, 400, at: 20); s.up(100, 100, at: 30, pointer: 1); s.up(303, 600, at: 40, pointer: 2)
+        }
+        clusterStory { s in s.down(605, 400, at: 0); s.down(900, 700, at: 10, pointer: 1); s.up(605, 400, at: 20); s.up(900, 700, at: 30, pointer: 1) }
+        clusterStory { s in s.down(605, 400, at: 0); s.down(303, 600, at: 10, pointer: 1); s.up(605, 400, at: 20); s.up(303, 600, at: 30, pointer: 1) }
+        clusterStory { s in
+            s.down(605, 400, at: 0); try! s.map.cancelGesture(time: 10)
+            s.down(303, 600, at: 20, pointer: 1); s.up(303, 600, at: 30, pointer: 1); s.up(605, 400, at: 40)
+        }
+        clusterStory { s in s.down(100, 100, at: 0); s.down(303, 600, at: 10, pointer: 1); s.up(100, 100, at: 20); s.up(303, 600, at: 30, pointer: 1) }
+        clusterStory { s in s.down(900, 700, at: 0); s.down(303, 600, at: 10, pointer: 1); s.up(900, 700, at: 20); s.up(303, 600, at: 30, pointer: 1) }
+        clusterStory { s in
+            s.down(100, 100, at: 0); s.tick(250); s.down(303, 600, at: 260, pointer: 1)
+            s.up(303, 600, at: 270, pointer: 1); s.up(100, 100, at: 300)
+        }
+        clusterStory { s in
+            let t = s.liftAndStartDrag(100, 100, at: 0); s.down(303, 600, at: t + 10, pointer: 1)
+            s.up(303, 600, at: t + 20, pointer: 1); s.up(110, 100, at: t + 30)
+        }
+
         let doc = try documented()
         XCTAssertGreaterThan(doc.count, 50, "the diagram was read")
         for t in seen.subtracting(doc).sorted(by: { $0.description < $1.description }) {

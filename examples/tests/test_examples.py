@@ -166,3 +166,20 @@ def test_readme_pictures_are_committed():
     for name in ("drag_path.png", "stack_before.png", "stack_after.png"):
         png_size(ROOT / "docs" / "img" / name)
         assert f"docs/img/{name}" in (ROOT / "README.md").read_text()
+
+
+COUNTY = ROOT.parent / "shared" / "data" / "la_trees.csv"
+
+
+@pytest.mark.skipif(not COUNTY.exists(), reason="the LA county inventory is not at ../shared/data")
+def test_demo_clusters_the_county(demo):
+    text, out = demo
+    counts = {int(z): (int(c), int(t), int(p)) for z, c, t, p in re.findall(
+        r"zoom (\d+): (\d+) clusters holding (\d+) trees, (\d+) single trees in view", text)}
+    assert set(counts) == {10, 15}
+    assert counts[10][0] < 60 and counts[10][1] > 500_000   # the county in a few dozen clusters
+    assert counts[15][0] > counts[10][0]                    # finer at street level
+    width, height = png_size(out / "clusters_la.png")
+    assert (abs(width - 1200) <= 2 and abs(height - 460) <= 2), (width, height)
+    png_size(ROOT / "docs" / "img" / "clusters_la.png")
+    assert "docs/img/clusters_la.png" in (ROOT / "README.md").read_text()

@@ -16,7 +16,7 @@ extension Map {
             return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
         case .dragging(let h):
             return landingPosition(h, at: now) ?? (h.landingLon, h.landingLat)
-        case .idle, .pressed, .mapTouch, .hostGesture, .finished:
+        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
         }
     }

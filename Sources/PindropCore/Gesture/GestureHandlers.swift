@@ -18,6 +18,9 @@ extension Map {
             gesture.state = .mapTouch(.init(pointer: pointer, downX: x, downY: y, downTime: now,
                                             secondTap: gesture.downIsSecondTap))
             return false
+        case .downOnCluster(let pointer, let cluster, let x, let y):
+            gesture.state = .clusterPress(.init(pointer: pointer, cluster: cluster, downX: x, downY: y, downTime: now))
+            return true
         case .move, .moveBeyondThreshold, .up, .cancel:
             return false  // unreachable: in idle no pointer is down, and touch checks the pointer
         case .liftTimeout, .tick, .cancelGesture, .viewChanged, .pinRemoved:
@@ -27,7 +30,7 @@ extension Map {
 
     func pressedHandle(_ p: GestureMachine.Press, _ input: Input) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins:
+        case .downOnPin, .downOffPins, .downOnCluster:
             // A second pointer while the pin is only pressed: a pinch or a two-finger pan.
             gesture.state = .hostGesture
             return false
@@ -75,7 +78,7 @@ extension Map {
     func liftedHandle(_ hold: GestureMachine.Hold, _ input: Input) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins:
+        case .downOnPin, .downOffPins, .downOnCluster:
             return false  // other pointers belong to the host during a hold
         case .move(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -116,7 +119,7 @@ extension Map {
     func draggingHandle(_ hold: GestureMachine.Hold, _ input: Input) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins:
+        case .downOnPin, .downOffPins, .downOnCluster:
             return false  // other pointers belong to the host during a drag
         case .move(let pointer, let x, let y), .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -162,7 +165,7 @@ extension Map {
 
     func mapTouchHandle(_ t: GestureMachine.MapTouch, _ input: Input) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins:
+        case .downOnPin, .downOffPins, .downOnCluster:
             gesture.state = .hostGesture  // a second finger: the host's pinch or pan
         case .move:
             break
@@ -189,11 +192,44 @@ extension Map {
         return false
     }
 
+    func clusterPressHandle(_ c: GestureMachine.ClusterPress, _ input: Input) -> Bool {
+        switch input {
+        case .downOnPin, .downOffPins, .downOnCluster:
+            gesture.state = .hostGesture  // a second finger: the host's pinch or pan
+            return false
+        case .move(let pointer, _, _):
+            return pointer == c.pointer
+        case .moveBeyondThreshold(let pointer, _, _):
+            guard pointer == c.pointer else { return false }
+            gesture.state = .hostGesture  // a finger that moves from a cluster pans
+            return false
+        case .up(let pointer, _, _, let beyond):
+            guard pointer == c.pointer else { return false }
+            gesture.state = .idle
+            if now - c.downTime <= options.tapMaxMs && !beyond {
+                var e = Event(.clusterTapped, id: noID, time: now)
+                e.request = c.cluster.key
+                e.lon = c.cluster.lon; e.lat = c.cluster.lat
+                events.push(e)
+            }
+            return true
+        case .cancel(let pointer):
+            guard pointer == c.pointer else { return false }
+            gesture.state = .idle
+            return true
+        case .cancelGesture:
+            gesture.state = .finished(pointer: c.pointer)
+            return false
+        case .liftTimeout, .tick, .viewChanged, .pinRemoved:
+            return false  // a press on a cluster never lifts anything
+        }
+    }
+
     func hostGestureHandle(_ input: Input) -> Bool {
         switch input {
         case .up, .cancel:
             if gesture.pointers.isEmpty { gesture.state = .idle }
-        case .downOnPin, .downOffPins, .move, .moveBeyondThreshold, .liftTimeout, .tick, .cancelGesture, .viewChanged,
+        case .downOnPin, .downOffPins, .downOnCluster, .move, .moveBeyondThreshold, .liftTimeout, .tick, .cancelGesture, .viewChanged,
              .pinRemoved:
             break
         }
@@ -202,7 +238,7 @@ extension Map {
 
     func finishedHandle(_ pointer: Int32, _ input: Input) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins:
+        case .downOnPin, .downOffPins, .downOnCluster:
             return false
         case .move(let p, _, _), .moveBeyondThreshold(let p, _, _):
             return p == pointer

@@ -26,6 +26,9 @@ struct GestureMachine {
         case dragging(Hold)
         /// One pointer is down off every pin: the host's, but it may turn out to be a tap on the map.
         case mapTouch(MapTouch)
+        /// One pointer is down on a cluster (and off every pin): a tap on it is CLUSTER_TAPPED; it
+        /// never lifts anything, and moving it pans.
+        case clusterPress(ClusterPress)
         /// Every pointer belongs to the host until all are up (a pan, a pinch, an abandoned press).
         case hostGesture
         /// pindrop's gesture ended early (cancel_gesture, or its pin was removed): the rest of this
@@ -39,6 +42,7 @@ struct GestureMachine {
             case .lifted: "lifted"
             case .dragging: "dragging"
             case .mapTouch: "mapTouch"
+            case .clusterPress: "clusterPress"
             case .hostGesture: "hostGesture"
             case .finished: "finished"
             }
@@ -52,6 +56,8 @@ struct GestureMachine {
         /// A pointer went down within hit_radius of a pin's drawn position (the winner of the hit test).
         case downOnPin(pointer: Int32, slot: Int32, id: Int64, x: Double, y: Double)
         case downOffPins(pointer: Int32, x: Double, y: Double)
+        /// A pointer went down off every pin, within hit_radius of a cluster's drawn point.
+        case downOnCluster(pointer: Int32, cluster: ClusterView, x: Double, y: Double)
         /// A move that crosses no threshold: within drag_threshold of the followed pointer's down
         /// point, or a move of a pointer the machine does not follow.
         case move(pointer: Int32, x: Double, y: Double)
@@ -75,6 +81,7 @@ struct GestureMachine {
             switch self {
             case .downOnPin: "downOnPin"
             case .downOffPins: "downOffPins"
+            case .downOnCluster: "downOnCluster"
             case .move: "move"
             case .moveBeyondThreshold: "moveBeyondThreshold"
             case .up: "up"
@@ -121,6 +128,12 @@ struct GestureMachine {
     struct Autopan {
         var vx = 0.0, vy = 0.0, last = 0.0, owedX = 0.0, owedY = 0.0
         var isActive: Bool { vx != 0 || vy != 0 || owedX != 0 || owedY != 0 }
+    }
+
+    struct ClusterPress {
+        var pointer: Int32
+        var cluster: ClusterView
+        var downX, downY, downTime: Double
     }
 
     struct MapTouch {
@@ -263,6 +276,9 @@ extension Map {
             if let id = hit(x, y), let slot = pins.slot(of: id) {
                 return gestureHandle(.downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y))
             }
+            if let c = clusterHit(x, y) {
+                return gestureHandle(.downOnCluster(pointer: pointer, cluster: c, x: x, y: y))
+            }
             return gestureHandle(.downOffPins(pointer: pointer, x: x, y: y))
         case .move:
             if beyondDownPoint(pointer, x, y) { return gestureHandle(.moveBeyondThreshold(pointer: pointer, x: x, y: y)) }
@@ -285,7 +301,8 @@ extension Map {
         case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
         case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
         case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
-        case .idle, .pressed, .lifted, .dragging, .mapTouch, .hostGesture, .finished: return false
+        case .clusterPress(let c) where c.pointer == pointer: d = (c.downX, c.downY)
+        case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .hostGesture, .finished: return false
         }
         return beyondThreshold(d.x, d.y, x, y)
     }
@@ -339,6 +356,7 @@ extension Map {
         case .lifted(let h): owns = liftedHandle(h, input)
         case .dragging(let h): owns = draggingHandle(h, input)
         case .mapTouch(let t): owns = mapTouchHandle(t, input)
+        case .clusterPress(let c): owns = clusterPressHandle(c, input)
         case .hostGesture: owns = hostGestureHandle(input)
         case .finished(let p): owns = finishedHandle(p, input)
         }
@@ -394,7 +412,7 @@ extension Map {
     func gestureViewChanged() {
         switch gesture.state {
         case .lifted, .dragging: gestureHandle(.viewChanged)
-        case .idle, .pressed, .mapTouch, .hostGesture, .finished: break
+        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
         }
     }
 }
@@ -425,7 +443,7 @@ extension Map {
         if slot == gesture.heldSlot {
             switch gesture.state {
             case .lifted(let h), .dragging(let h): return GestureMachine.visualLift(h, at: time, options)
-            case .idle, .pressed, .mapTouch, .hostGesture, .finished: return 0
+            case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
             }
         }
         if let d = gesture.drop, d.slot == slot { return GestureMachine.dropLift(d, at: time, options) }

@@ -31,7 +31,7 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "InvalidArgument", "NotFound", "DuplicateId", "ParseError", "StateError", "GeosError",
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
-           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL"]
+           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
@@ -159,6 +159,40 @@ class PinView:
     anchor_y: float
     lift: float
     flags: int
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    """One cluster of a clustered view: `key` names it (in `Map.cluster_members` and
+    `Map.cluster_expansion_zoom`) until pins or the view change; (x, y) its screen point, the mean
+    Web Mercator point of its `count` pins, and (lon, lat) the same point on the map."""
+    key: int
+    x: float
+    y: float
+    lon: float
+    lat: float
+    count: int
+    flags: int
+
+
+_DTYPES: dict = {}
+
+
+def _dtype(structure: Any) -> Any:
+    """The NumPy dtype with a ctypes Structure's exact layout (NumPy reads it from ctypes)."""
+    d = _DTYPES.get(structure)
+    if d is None:
+        d = _DTYPES[structure] = _np().dtype(structure)
+    return d
+
+
+def __getattr__(name: str) -> Any:
+    """`PIN_VIEW_DTYPE` and `CLUSTER_VIEW_DTYPE`, made on first use (NumPy is not imported before)."""
+    if name == "PIN_VIEW_DTYPE":
+        return _dtype(_ffi.PinView)
+    if name == "CLUSTER_VIEW_DTYPE":
+        return _dtype(_ffi.ClusterView)
+    raise AttributeError(name)
 
 
 ProjectFn = Callable[[float, float], Tuple[float, float]]
@@ -336,14 +370,65 @@ class Map:
         total = lib.pindrop_map_nearby(self, lon, lat, radius_m, ids, dist, n)
         return [(ids[i], dist[i]) for i in range(min(n, total))]
 
-    def frame(self, time_ms: float) -> List[PinView]:
-        """The pins to draw at time_ms (inside the viewport), in drawing order: the dragged pin last."""
+    def frame(self, time_ms: float, array: bool = False) -> Union[List[PinView], "numpy.ndarray"]:
+        """The pins to draw at time_ms (inside the viewport), in drawing order: the dragged pin last.
+
+        With ``array=True``: one NumPy structured array (dtype `PIN_VIEW_DTYPE`: id, x, y, anchor_x,
+        anchor_y, lift, flags) instead of a Python object per pin. In a clustered view these are
+        the unclustered pins; the clusters come from `clusters`."""
+        if array:
+            return self._fill("_frame_buf", lib.pindrop_map_frame, time_ms, _dtype(_ffi.PinView), "pindrop_map_frame")
         total = lib.pindrop_map_frame(self, time_ms, None, 0)
         if total == 0 and self.last_error:
             _ffi.raise_for(-1, self._handle, "pindrop_map_frame")
         buf = (_ffi.PinView * max(total, 1))()
         total = lib.pindrop_map_frame(self, time_ms, buf, total)
         return [PinView(v.id, v.x, v.y, v.anchor_x, v.anchor_y, v.lift, v.flags) for v in buf[:total]]
+
+    def _fill(self, attr: str, fn: Callable, arg: Any, dtype: Any, name: str) -> "numpy.ndarray":
+        """Calls a C function that fills a buffer of `dtype` records and returns how many exist,
+        into a buffer kept on the map (grown when short); returns a copy of the filled part."""
+        np = _np()
+        buf = getattr(self, attr, None)
+        if buf is None:
+            buf = np.empty(256, dtype=dtype)
+        while True:
+            total = fn(self, arg, buf.ctypes.data, len(buf))
+            if total == 0 and self.last_error:
+                _ffi.raise_for(-1, self._handle, name)
+            if total <= len(buf):
+                break
+            buf = np.empty(total + total // 4, dtype=dtype)
+        setattr(self, attr, buf)
+        return buf[:total].copy()
+
+    def clusters(self, time_ms: float, array: bool = False) -> Union[List["ClusterView"], "numpy.ndarray"]:
+        """The clusters to draw at time_ms (inside the viewport grown by cluster_radius): empty
+        when clustering is off or the zoom is at or above cluster_max_zoom. With ``array=True``: a
+        NumPy structured array (dtype `CLUSTER_VIEW_DTYPE`: key, x, y, lon, lat, count, flags)."""
+        a = self._fill("_cluster_buf", lib.pindrop_map_frame_clusters, time_ms, _dtype(_ffi.ClusterView),
+                       "pindrop_map_frame_clusters")
+        if array:
+            return a
+        return [ClusterView(int(v["key"]), float(v["x"]), float(v["y"]), float(v["lon"]), float(v["lat"]),
+                            int(v["count"]), int(v["flags"])) for v in a]
+
+    def cluster_members(self, key: int) -> "numpy.ndarray":
+        """The ids of a cluster's pins (an int64 array). NotFound for an unknown or stale key."""
+        np = _np()
+        total = lib.pindrop_map_cluster_members(self, key, None, 0)
+        if total == 0:
+            _ffi.raise_for(-2, self._handle, "pindrop_map_cluster_members")
+        out = np.empty(total, dtype=np.int64)
+        total = lib.pindrop_map_cluster_members(self, key, out.ctypes.data, total)
+        return out[:total]
+
+    def cluster_expansion_zoom(self, key: int) -> float:
+        """The lowest zoom at which the cluster's pins are no longer one cluster (at most
+        cluster_max_zoom): where a tap on it should take the camera."""
+        z = c_double()
+        lib.pindrop_map_cluster_expansion_zoom(self, key, byref(z))
+        return z.value
 
     # -- input ------------------------------------------------------------------------------------
     def touch(self, pointer: int, phase: Union[int, str], x: float, y: float, time_ms: float) -> bool:

@@ -65,6 +65,11 @@ class PinView(Structure):
                 ("anchor_y", c_double), ("lift", c_double), ("flags", c_uint32)]
 
 
+class ClusterView(Structure):
+    _fields_ = [("key", c_uint64), ("x", c_double), ("y", c_double), ("lon", c_double), ("lat", c_double),
+                ("count", c_uint32), ("flags", c_uint32)]
+
+
 class Event(Structure):
     _fields_ = [("type", c_int32), ("cause", c_int32), ("id", c_int64), ("other", c_int64),
                 ("lon", c_double), ("lat", c_double), ("from_lon", c_double), ("from_lat", c_double),
@@ -171,6 +176,9 @@ _SIGNATURES = {
     "pindrop_map_nudge": (c_int, [_map_p, _d, _d, _d], True),
     "pindrop_spread": (c_int, [_buf_p, c_size_t, _d, _buf_p], True),
     "pindrop_spread_spiral": (c_int, [_buf_p, c_size_t, _d, _d, _d, _buf_p], True),
+    "pindrop_map_frame_clusters": (c_size_t, [_map_p, _d, c_void_p, c_size_t], False),
+    "pindrop_map_cluster_members": (c_size_t, [_map_p, c_uint64, c_void_p, c_size_t], False),
+    "pindrop_map_cluster_expansion_zoom": (c_int, [_map_p, c_uint64, _pd], True),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]

@@ -11,6 +11,10 @@
   QGIS moves the point back, and pindrop follows.
 - Points that share a coordinate (Lawndale's 305 trees on one spot) are drawn spread on a ring,
   each with a leg to the true spot, so each can be grabbed and dragged out.
+- Below street zoom (Web Mercator zoom 16) points within 60 pixels of each other are
+  drawn as clusters with their count; a click on a cluster zooms to where it comes apart. Only
+  what is in view is asked for and drawn, so a whole county's inventory stays responsive.
+- A drop on a layer that cannot be edited says why instead of snapping back silently.
 
 pindrop works in WGS84 (lon, lat); the tool converts through QGIS's own transforms, so the layer and
 the canvas can be in any CRS. pindrop sees the canvas through a host projection: pixel <-> lon/lat.
@@ -22,10 +26,12 @@ import time
 from typing import Callable, Dict, List, Optional, Tuple
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsFeatureRequest,
-                       QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer, QgsWkbTypes)
+                       QgsGeometry, QgsPointXY, QgsProject, QgsRectangle, QgsVectorDataProvider, QgsVectorLayer,
+                       QgsWkbTypes)
 from qgis.gui import QgsMapCanvas, QgsMapMouseEvent, QgsMapTool, QgsRubberBand
-from qgis.PyQt.QtCore import QEvent, QObject, Qt, QTimer, pyqtSignal
-from qgis.PyQt.QtGui import QColor, QKeyEvent
+from qgis.PyQt.QtCore import QEvent, QObject, QRectF, Qt, QTimer, pyqtSignal
+from qgis.PyQt.QtGui import QBrush, QColor, QFont, QKeyEvent, QPen
+from qgis.PyQt.QtWidgets import QGraphicsItem
 
 import pindrop
 
@@ -33,6 +39,41 @@ WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 MOUSE = dict(lift_delay_ms=0.0, lift_height=0.0)
 ARROWS = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
 TOUCH = dict(lift_delay_ms=250.0, lift_height=40.0)
+CLUSTERS = dict(cluster_radius=60.0, cluster_max_zoom=16.0)  # street level and closer: every point
+
+
+class ClusterOverlay(QGraphicsItem):
+    """The clusters of the view, drawn in one paint: a disc sized by the count, the count on it.
+    Positions are canvas pixels (the scene of a QgsMapCanvas is its viewport)."""
+
+    def __init__(self, canvas: QgsMapCanvas):
+        super().__init__()
+        self.canvas = canvas
+        self.items: List[Tuple[float, float, int]] = []
+        self.setZValue(100)
+        self._font = QFont()
+        self._font.setPointSizeF(8)
+        canvas.scene().addItem(self)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
+        size = self.canvas.mapSettings().outputSize()
+        return QRectF(0, 0, size.width(), size.height())
+
+    def set_items(self, items: List[Tuple[float, float, int]]) -> None:
+        self.prepareGeometryChange()
+        self.setPos(0, 0)
+        self.items = items
+        self.update()
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setFont(self._font)
+        painter.setPen(QPen(QColor(255, 255, 255), 1.5))
+        brush = QBrush(QColor(176, 58, 46, 200))
+        for x, y, count in self.items:
+            r = 9 + 3 * math.log10(max(count, 1))
+            painter.setBrush(brush)
+            painter.drawEllipse(QRectF(x - r, y - r, 2 * r, 2 * r))
+            painter.drawText(QRectF(x - r, y - r, 2 * r, 2 * r), Qt.AlignCenter, str(count))
 
 
 def _to_map(m2p, x: float, y: float) -> QgsPointXY:
@@ -50,6 +91,8 @@ class PindropMapTool(QgsMapTool):
     """
 
     moved = pyqtSignal(int, float, float)
+    #: Why a drop could not be written to the layer (the plugin shows it in the message bar).
+    refused = pyqtSignal(str)
 
     def __init__(self, canvas: QgsMapCanvas, layer: QgsVectorLayer, touch: bool = False,
                  clock: Optional[Callable[[], float]] = None):
@@ -77,6 +120,10 @@ class PindropMapTool(QgsMapTool):
         self._pins.setIcon(QgsRubberBand.ICON_CIRCLE)
         self._pins.setIconSize(7)
         self._pins.setColor(QColor(176, 58, 46))
+        self._clusters = ClusterOverlay(canvas)
+        self.clusters: List[pindrop.ClusterView] = []  # the clusters drawn now
+        self.legs: List[List[QgsPointXY]] = []
+        self.messages: List[str] = []  # every refusal, for the curious
         self._rebuild()
         layer.geometryChanged.connect(self._geometry_changed)
         layer.featureAdded.connect(self._rebuild)
@@ -111,7 +158,7 @@ class PindropMapTool(QgsMapTool):
         if self.map is not None:
             self.map.close()
         self._to_wgs84, self._from_wgs84, self._to_canvas, self._from_canvas = self._transforms()
-        self.map = pindrop.Map(**(TOUCH if self.touch_mode else MOUSE))
+        self.map = pindrop.Map(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
         ids, lonlat = [], []
         request = QgsFeatureRequest().setNoAttributes()
         for f in self.layer.getFeatures(request):
@@ -236,14 +283,64 @@ class PindropMapTool(QgsMapTool):
             self.events.append(e)
             if e.type == "MOVED":
                 self._write(e)
+            elif e.type == "CLUSTER_TAPPED":
+                self._zoom_into(e)
         self._schedule()
         self._redraw()
+
+    def _zoom_into(self, e: pindrop.Event) -> None:
+        """A click on a cluster: zoom in to where its points come apart, centred on it."""
+        try:
+            zoom = self.map.cluster_expansion_zoom(e.request)
+        except pindrop.NotFound:
+            return
+        # The canvas scale that has the ground resolution of that Web Mercator zoom at the cluster.
+        ground = math.cos(math.radians(e.lat)) * 2 * math.pi * 6378137.0 / (256 * 2 ** zoom)
+        now = self.canvas.mapUnitsPerPixel() * self._ground_per_unit()
+        factor = ground / now if now > 0 else 1
+        centre = self._to_canvas.transform(QgsPointXY(e.lon, e.lat))
+        extent = self.canvas.extent()
+        w, h = extent.width() * factor / 2, extent.height() * factor / 2
+        self.canvas.setExtent(QgsRectangle(centre.x() - w, centre.y() - h, centre.x() + w, centre.y() + h))
+        self.canvas.refresh()
+
+    def _ground_per_unit(self) -> float:
+        """Metres on the ground per canvas map unit at the view's centre (along x)."""
+        c = self.canvas.extent().center()
+        d = self.canvas.mapUnitsPerPixel()
+        a = self._from_canvas.transform(c)
+        b = self._from_canvas.transform(QgsPointXY(c.x() + d, c.y()))
+        ra, rb = math.radians(a.y()), math.radians(b.y())
+        h = math.sin((rb - ra) / 2) ** 2 + math.cos(ra) * math.cos(rb) * math.sin(math.radians(b.x() - a.x()) / 2) ** 2
+        return 2 * 6378137.0 * math.asin(math.sqrt(h)) / d
+
+    def _why_read_only(self) -> Optional[str]:
+        """Why the layer's geometries cannot be changed, or None if they can."""
+        layer = self.layer
+        if layer.readOnly():
+            return "the layer is read-only"
+        provider = layer.dataProvider()
+        if provider is None or not (provider.capabilities() & QgsVectorDataProvider.ChangeGeometries):
+            name = provider.name() if provider is not None else "no"
+            return f"its data source ({name} provider) cannot change geometries"
+        return None
+
+    def _refuse(self, e: pindrop.Event, why: str) -> None:
+        """Puts the point back and says why the move was not saved."""
+        self.map.set_position(e.id, e.from_lon, e.from_lat)
+        message = f"The move of point {e.id} in {self.layer.name()!r} was not saved: {why}."
+        self.messages.append(message)
+        self.refused.emit(message)
 
     def _write(self, e: pindrop.Event) -> None:
         """A drop: one undoable edit of the layer."""
         layer = self.layer
+        why = self._why_read_only()
+        if why is not None:
+            self._refuse(e, why)
+            return
         if not layer.isEditable() and not layer.startEditing():
-            self.map.set_position(e.id, e.from_lon, e.from_lat)  # read-only layer: put it back
+            self._refuse(e, "editing could not be started on the layer")
             return
         p = self._from_wgs84.transform(QgsPointXY(e.lon, e.lat))
         self._writing = True
@@ -259,7 +356,7 @@ class PindropMapTool(QgsMapTool):
         if ok:
             self.moved.emit(e.id, p.x(), p.y())
         else:
-            self.map.set_position(e.id, e.from_lon, e.from_lat)
+            self._refuse(e, "the layer refused the new geometry")
         layer.triggerRepaint()
 
     def _geometry_changed(self, fid: int, geometry: QgsGeometry) -> None:
@@ -276,15 +373,17 @@ class PindropMapTool(QgsMapTool):
 
     # -- drawing ----------------------------------------------------------------------------------
     def drawn(self) -> List[pindrop.PinView]:
-        """What pindrop asks to draw now (pins in view, in drawing order)."""
+        """What pindrop asks to draw now (pins in view, in drawing order; below street zoom only
+        the unclustered ones)."""
         if self.map is None:
             return []
         self._set_view()
         return self.map.frame(self._now())
 
     def _redraw(self, *args) -> None:
-        """Draws the spread pins with their legs, and the dragged pin with a leg to where it was."""
-        if self.map is None:
+        """Draws the clusters in view, the spread pins with their legs, and the dragged pin with a
+        leg to where it was. Nothing while another map tool is active."""
+        if self.map is None or not self.isActive():
             return
         legs: List[List[QgsPointXY]] = []
         pins: List[QgsPointXY] = []
@@ -301,12 +400,28 @@ class PindropMapTool(QgsMapTool):
             self._legs.setToGeometry(QgsGeometry.fromMultiPolylineXY(legs), crs)
             self._pins.setToGeometry(QgsGeometry.fromMultiPointXY(pins), crs)
         self.legs = legs  # in canvas coordinates: (true spot, drawn position)
+        self.clusters = self.map.clusters(self._t)
+        self._clusters.set_items([(c.x, c.y, c.count) for c in self.clusters])
+        self._clusters.show()
+
+    def _hide_overlay(self) -> None:
+        self._legs.reset(QgsWkbTypes.LineGeometry)
+        self._pins.reset(QgsWkbTypes.PointGeometry)
+        self._clusters.set_items([])
+        self._clusters.hide()
+        self.legs, self.clusters = [], []
 
     # -- lifetime ---------------------------------------------------------------------------------
+    def activate(self) -> None:
+        super().activate()
+        self._redraw()
+
     def deactivate(self) -> None:
+        """Another map tool was chosen: the drag in progress is cancelled and the overlay goes."""
         if self.map is not None:
             self.cancel()
         super().deactivate()
+        self._hide_overlay()
 
     def close(self) -> None:
         """Releases the pindrop map and the overlay."""
@@ -323,6 +438,7 @@ class PindropMapTool(QgsMapTool):
         self._pins.reset(QgsWkbTypes.PointGeometry)
         self.canvas.scene().removeItem(self._legs)
         self.canvas.scene().removeItem(self._pins)
+        self.canvas.scene().removeItem(self._clusters)
         if self.map is not None:
             self.map.close()
             self.map = None

@@ -56,6 +56,7 @@ class PindropDragPlugin:
         canvas = self.iface.mapCanvas()
         self.tool = PindropMapTool(canvas, layer, touch=self.touch_action.isChecked())
         self.tool.setAction(self.drag_action)
+        self.tool.refused.connect(lambda message: self.iface.messageBar().pushWarning("pindrop", message))
         canvas.setMapTool(self.tool)
         return self.tool
 

@@ -1,0 +1,171 @@
+/// The cell lists of one cluster level: items hashed into square cells of a fixed side (in
+/// normalised Web Mercator units), each cell a singly linked list threaded through `next`.
+///
+/// The table maps a cell's hash to the head of its list by open addressing (linear probing over
+/// flat arrays: 12 bytes per slot, no per-cell allocation). Two cells whose hashes collide share
+/// one list; that is harmless, because every query checks distances, never cell membership.
+/// Emptied cells keep their slot until the next growth drops them.
+struct ClusterGrid {
+    static let end = UInt32.max
+    private static let vacant = UInt64.max
+
+    /// Side of a cell; a query of radius `cell` around a point needs the 3×3 cells around its own.
+    let cell: Double
+    private(set) var keys: [UInt64]
+    private(set) var heads: [UInt32]
+    /// next[i]: the item after item i in its cell's list.
+    var next: [UInt32] = []
+    private var used = 0
+
+    init(cell: Double, capacity: Int = 16) {
+        self.cell = cell
+        var c = 16
+        while c < 2 * capacity { c <<= 1 }
+        keys = [UInt64](repeating: Self.vacant, count: c)
+        heads = [UInt32](repeating: Self.end, count: c)
+    }
+
+    var bytes: Int { keys.capacity * 8 + heads.capacity * 4 + next.capacity * 4 }
+
+    /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
+    @inline(__always)
+    func coordinate(_ v: Double) -> Int64 {
+        let c = (v / cell).rounded(.down)
+        if c.isNaN { return 0 }
+        return Int64(Swift.max(-4.0e18, Swift.min(4.0e18, c)))
+    }
+
+    /// The key of a cell: its two coordinates side by side, so distinct cells have distinct
+    /// keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the world down to
+    /// 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists then merge,
+    /// which queries tolerate (`forEachNear` walks a list once even if two of its cells share it).
+    @inline(__always)
+    static func hash(_ cx: Int64, _ cy: Int64) -> UInt64 {
+        let h = UInt64(UInt32(truncatingIfNeeded: cx)) << 32 | UInt64(UInt32(truncatingIfNeeded: cy))
+        return h == vacant ? vacant - 1 : h
+    }
+
+    @inline(__always)
+    private func find(_ h: UInt64) -> Int {
+        let mask = keys.count - 1
+        // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
+        var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while true {
+            let k = keys[i]
+            if k == h || k == Self.vacant { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// The first item of the cell with this hash, or `end`.
+    @inline(__always)
+    func head(_ h: UInt64) -> UInt32 {
+        let i = find(h)
+        return keys[i] == h ? heads[i] : Self.end
+    }
+
+    /// Adds item `item` at (x, y); `next` must already have room for it.
+    mutating func insert(_ item: UInt32, x: Double, y: Double) {
+        let h = Self.hash(coordinate(x), coordinate(y))
+        var i = find(h)
+        if keys[i] != h {
+            if 2 * (used + 1) > keys.count { grow(); i = find(h) }
+            keys[i] = h; used += 1
+        }
+        next[Int(item)] = heads[i]
+        heads[i] = item
+    }
+
+    /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
+    mutating func remove(_ item: UInt32, x: Double, y: Double) {
+        let i = find(Self.hash(coordinate(x), coordinate(y)))
+        var cur = heads[i]
+        if cur == item { heads[i] = next[Int(item)]; return }
+        while cur != Self.end {
+            let n = next[Int(cur)]
+            if n == item { next[Int(cur)] = next[Int(item)]; return }
+            cur = n
+        }
+        preconditionFailure("cluster grid: item \(item) is not in its cell")
+    }
+
+    /// Whether (x0, y0) and (x1, y1) lie in the same cell.
+    @inline(__always)
+    func sameCell(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
+        coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
+    }
+
+    mutating func removeAll() {
+        for i in keys.indices { keys[i] = Self.vacant; heads[i] = Self.end }
+        used = 0
+    }
+
+    /// Doubles the table, dropping cells that have become empty.
+    private mutating func grow() {
+        let oldKeys = keys, oldHeads = heads
+        var live = 0
+        for h in oldHeads where h != Self.end { live += 1 }
+        var c = 16
+        while c < 4 * (live + 1) { c <<= 1 }
+        keys = [UInt64](repeating: Self.vacant, count: c)
+        heads = [UInt32](repeating: Self.end, count: c)
+        used = 0
+        for i in oldKeys.indices where oldHeads[i] != Self.end {
+            let j = find(oldKeys[i])
+            keys[j] = oldKeys[i]; heads[j] = oldHeads[i]; used += 1
+        }
+    }
+
+    /// Calls `body` with every item in the 3×3 cells around (x, y): a superset of the items within
+    /// `cell` of it, each once.
+    @inline(__always)
+    func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
+        let cx = coordinate(x), cy = coordinate(y)
+        if cx < 1 || cy < 1 || cx >= 0xFFFF_FFFE || cy >= 0xFFFF_FFFE {
+            forEachNearDistinct(cx, cy, body)
+            return
+        }
+        for dy: Int64 in -1...1 {
+            for dx: Int64 in -1...1 {
+                var i = head(Self.hash(cx + dx, cy + dy))
+                while i != Self.end { body(i); i = next[Int(i)] }
+            }
+        }
+    }
+
+    /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
+    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ body: (UInt32) -> Void) {
+        var seen: [UInt64] = []
+        for dy: Int64 in -1...1 {
+            for dx: Int64 in -1...1 {
+                let h = Self.hash(cx &+ dx, cy &+ dy)
+                if seen.contains(h) { continue }
+                seen.append(h)
+                var i = head(h)
+                while i != Self.end { body(i); i = next[Int(i)] }
+            }
+        }
+    }
+
+    /// Calls `body` with every item in the cells that cover the box (a superset of the items
+    /// inside it). Returns false without calling anything when the box spans more than `maxCells`
+    /// cells (the caller then scans its items instead).
+    func forEachInBox(minX: Double, minY: Double, maxX: Double, maxY: Double, maxCells: Int,
+                      _ body: (UInt32) -> Void) -> Bool {
+        let x0 = coordinate(minX), x1 = coordinate(maxX), y0 = coordinate(minY), y1 = coordinate(maxY)
+        guard x1 >= x0, y1 >= y0 else { return true }
+        let w = Double(x1 - x0) + 1, h = Double(y1 - y0) + 1
+        guard w * h <= Double(maxCells) else { return false }
+        var cy = y0
+        while cy <= y1 {
+            var cx = x0
+            while cx <= x1 {
+                var i = head(Self.hash(cx, cy))
+                while i != Self.end { body(i); i = next[Int(i)] }
+                cx += 1
+            }
+            cy += 1
+        }
+        return true
+    }
+}

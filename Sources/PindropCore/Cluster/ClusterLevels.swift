@@ -1,0 +1,763 @@
+import Foundation
+
+/// The cluster levels of SPEC behaviour 16, kept up to date as pins come, go and move.
+///
+/// Level `levelCount` is the pins themselves (the base); level z < `levelCount` holds the items
+/// drawn at integer zoom z, each made of whole items of level z + 1. Positions are normalised Web
+/// Mercator points (the world is 1 wide); `radius` is in points, so at level z two items are
+/// "near" when they are within `radius / (256·2^z)` of each other.
+///
+/// The rule is supercluster's greedy one, with a fixed order: every item carries an order key
+/// (a pin's is a bijective mix of its id; a cluster's is its seed's, which is also its members'
+/// smallest), and level z is what this produces when the items of level z + 1 are visited in key
+/// order, each one not yet absorbed absorbing the not-yet-absorbed items within the radius. That
+/// is the same as the local definition used for updates:
+///
+///     j is a seed  ⇔  no seed k with key(k) < key(j) lies within the radius of j
+///     a non-seed j belongs to the near seed with the smallest key
+///
+/// so a change can alter only items within the radius of where something was or is, and from
+/// there only through seeds that flip; `update()` re-decides exactly those, in key order, level by
+/// level, and passes the items that changed to the level below. docs/clusters.md has the argument
+/// and the costs.
+///
+/// Slots: a base slot is the caller's (the map's pin slot); other levels allocate their own and
+/// reuse freed ones. Nothing here knows ids beyond the order key.
+public final class ClusterLevels {
+    /// `parent` values that are not a slot.
+    static let dead = UInt32.max          // no item in this slot
+    static let unassigned = UInt32.max - 1 // alive, not yet placed in the level below (or level 0)
+    static let excluded = UInt32.max - 2  // base only: a pin kept out of every cluster
+
+    public let radius: Double
+    public let maxZoom: Double
+    /// Levels 0..<levelCount are clustered; `levelCount` is the base.
+    public let levelCount: Int
+
+    final class Level {
+        var x: [Double] = [], y: [Double] = []
+        var key: [UInt64] = []
+        var parent: [UInt32] = []
+        var count: [UInt32] = []      // members' pins (not kept for the base: always 1)
+        // The members' pins' points summed in fixed point (`fixed`), kept current as members
+        // come, go and move; the item's point is their mean. Not kept for the base.
+        var sx: [Int64] = [], sy: [Int64] = []
+        var seed: [UInt32] = []       // the item of the level above that absorbed the others
+        var free: [UInt32] = []
+        var alive = 0
+        var grid: ClusterGrid
+        init(cell: Double) { grid = ClusterGrid(cell: cell) }
+
+        /// Gives back the growth slack of a level just built (a rebuilt level grew by appending).
+        func trim() {
+            func tight<T>(_ a: [T]) -> [T] {
+                var b = [T]()
+                b.reserveCapacity(a.count)
+                b.append(contentsOf: a)
+                return b
+            }
+            x = tight(x); y = tight(y); key = tight(key); parent = tight(parent); count = tight(count)
+            seed = tight(seed); sx = tight(sx); sy = tight(sy); grid.next = tight(grid.next)
+        }
+
+        var bytes: Int {
+            x.capacity * 8 + y.capacity * 8 + key.capacity * 8 + parent.capacity * 4 + count.capacity * 4
+                + sx.capacity * 8 + sy.capacity * 8
+                + seed.capacity * 4 + free.capacity * 4 + grid.bytes
+        }
+    }
+
+    /// One item of a level that changed: its slot, where it was, which item below held it, and
+    /// how its sums changed while it was there (what that item must add).
+    struct Change {
+        var slot: UInt32; var x: Double; var y: Double; var parent: UInt32
+        var dx: Int64 = 0, dy: Int64 = 0, dn: Int64 = 0
+    }
+
+    /// Fixed point of a normalised coordinate: units of 2^-32 of the world (under 1 cm). Sums of
+    /// integers do not depend on the order they are taken in, so a level kept up to date and one
+    /// built from scratch agree bit for bit.
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded()) }
+
+    /// The mean point of a sum of `n` fixed points.
+    @inline(__always)
+    static func mean(_ s: Int64, _ n: UInt32) -> Double { Double(s) / Double(n) / 4_294_967_296 }
+
+    var levels: [Level]
+    /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
+    var pending: [Change] = []
+    var needsRebuild = false
+    // Scratch of `update`, kept to avoid allocating per call.
+    private var heap: [(key: UInt64, slot: UInt32)] = []
+    private var lastPopped = UInt64.max
+    private var changesIn: [Change] = [], changesOut: [Change] = []
+    private var touched = SlotSet()
+    /// The sums of each touched item when the pass first touched it.
+    private var touchedWas: [(x: Int64, y: Int64, n: UInt32)] = []
+    // Seeds that are new or moved in the current pass, hashed by level z's cells.
+    private var extras = SlotSet()
+    private var extraCells: [UInt64: [UInt32]] = [:]
+
+    /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
+    public init(radius: Double, maxZoom: Double) {
+        precondition(radius > 0 && radius.isFinite, "cluster radius must be > 0")
+        self.radius = radius
+        self.maxZoom = maxZoom
+        levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
+        levels = []
+        for z in 0...levelCount { levels.append(Level(cell: cellSide(z))) }
+    }
+
+    /// The radius at level z in normalised units.
+    @inline(__always)
+    public func levelRadius(_ z: Int) -> Double { radius / (256 * exp2(Double(z))) }
+    /// The cell side of level z's grid: the radius of the level below, the one its items are
+    /// clustered at.
+    private func cellSide(_ z: Int) -> Double { levelRadius(z - 1) }
+
+    /// The order key of a pin id: splitmix64's finaliser, a bijection, so that the order is fixed
+    /// per pin, total, and unrelated to where ids were handed out (ids that grow along a street
+    /// would otherwise let one change ripple down the whole street).
+    @inline(__always)
+    public static func orderKey(id: Int64) -> UInt64 {
+        var z = UInt64(bitPattern: id) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    // MARK: - Pins (the base level)
+
+    private var base: Level { levels[levelCount] }
+
+    @inline(__always)
+    private static func clamp(_ v: Double) -> Double { v.isNaN ? 0 : Swift.min(1, Swift.max(0, v)) }
+
+    private func reserveBase(_ n: Int) {
+        let b = base
+        guard n > b.parent.count else { return }
+        let extra = n - b.parent.count
+        if extra == 1 {
+            b.x.append(0); b.y.append(0); b.key.append(0); b.parent.append(Self.dead); b.grid.next.append(ClusterGrid.end)
+            return
+        }
+        b.x.append(contentsOf: repeatElement(0, count: extra))
+        b.y.append(contentsOf: repeatElement(0, count: extra))
+        b.key.append(contentsOf: repeatElement(0, count: extra))
+        b.parent.append(contentsOf: repeatElement(Self.dead, count: extra))
+        b.grid.next.append(contentsOf: repeatElement(ClusterGrid.end, count: extra))
+    }
+
+    /// Base slots 0..<n, empty until inserted: a bulk load extends the arrays once instead of per pin.
+    public func reserve(slots n: Int) {
+        let b = base
+        b.x.reserveCapacity(n); b.y.reserveCapacity(n); b.key.reserveCapacity(n)
+        b.parent.reserveCapacity(n); b.grid.next.reserveCapacity(n)
+        reserveBase(n)
+    }
+
+    public var pinCount: Int { base.alive }
+
+    @inline(__always)
+    public func contains(slot: Int32) -> Bool {
+        Int(slot) < base.parent.count && base.parent[Int(slot)] != Self.dead
+    }
+
+    public func isExcluded(slot: Int32) -> Bool {
+        contains(slot: slot) && base.parent[Int(slot)] == Self.excluded
+    }
+
+    private func record(_ c: Change) {
+        if needsRebuild { return }
+        if pending.count >= Swift.max(4096, base.alive / 32) {
+            needsRebuild = true
+            pending = []
+            return
+        }
+        pending.append(c)
+    }
+
+    /// Adds a pin at a normalised point (clamped to the world) under a slot that holds nothing.
+    public func insert(slot: Int32, key: UInt64, x: Double, y: Double, excluded: Bool = false) {
+        let i = Int(slot)
+        reserveBase(i + 1)
+        let b = base
+        precondition(b.parent[i] == Self.dead, "cluster slot \(slot) is taken")
+        let cx = Self.clamp(x), cy = Self.clamp(y)
+        b.x[i] = cx; b.y[i] = cy; b.key[i] = key
+        b.alive += 1
+        if excluded { b.parent[i] = Self.excluded; return }
+        b.parent[i] = Self.unassigned
+        b.grid.insert(UInt32(i), x: cx, y: cy)
+        record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
+    }
+
+    public func remove(slot: Int32) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let p = b.parent[i]
+        b.parent[i] = Self.dead
+        b.alive -= 1
+        if p == Self.excluded { return }
+        b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+        record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
+                      dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
+    }
+
+    public func move(slot: Int32, x: Double, y: Double) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let nx = Self.clamp(x), ny = Self.clamp(y)
+        let ox = b.x[i], oy = b.y[i]
+        if nx == ox && ny == oy { return }
+        b.x[i] = nx; b.y[i] = ny
+        let p = b.parent[i]
+        if p == Self.excluded { return }
+        if !b.grid.sameCell(ox, oy, nx, ny) {
+            b.grid.remove(UInt32(i), x: ox, y: oy)
+            b.grid.insert(UInt32(i), x: nx, y: ny)
+        }
+        record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
+                      dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0))
+    }
+
+    /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
+    public func setExcluded(slot: Int32, _ excluded: Bool) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let was = b.parent[i] == Self.excluded
+        if was == excluded { return }
+        if excluded {
+            let p = b.parent[i]
+            b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+            b.parent[i] = Self.excluded
+            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
+                          dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
+        } else {
+            b.parent[i] = Self.unassigned
+            b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
+            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
+        }
+    }
+
+    /// Whether `update()` has work to do.
+    public var isStale: Bool { needsRebuild || !pending.isEmpty }
+
+    // MARK: - Keeping the levels
+
+    /// Brings every level up to date with the pins: locally when few pins changed, by a rebuild
+    /// when many did.
+    public func update() {
+        if needsRebuild { rebuild(); return }
+        if pending.isEmpty { return }
+        swap(&pending, &changesIn)
+        pending.removeAll(keepingCapacity: true)
+        var z = levelCount - 1
+        while z >= 0 && !changesIn.isEmpty {
+            changesOut.removeAll(keepingCapacity: true)
+            updateLevel(z, changesIn, into: &changesOut)
+            swap(&changesIn, &changesOut)
+            z -= 1
+        }
+        changesIn.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    private func isAlive(_ l: Level, _ i: UInt32) -> Bool {
+        let p = l.parent[Int(i)]
+        return p != Self.dead && p != Self.excluded
+    }
+
+    /// Whether item k of `up` is the seed of its item in `lv` (the level below).
+    @inline(__always)
+    private func isSeed(_ up: Level, _ lv: Level, _ k: UInt32) -> Bool {
+        let p = up.parent[Int(k)]
+        return p < Self.excluded && lv.seed[Int(p)] == k
+    }
+
+    private func push(_ k: UInt32, _ key: UInt64) {
+        heap.append((key, k))
+        var c = heap.count - 1
+        while c > 0 {
+            let p = (c - 1) / 2
+            if heap[p].key <= heap[c].key { break }
+            heap.swapAt(p, c); c = p
+        }
+    }
+
+    private func popMin() -> UInt32? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < heap.count && heap[l].key < heap[m].key { m = l }
+                if r < heap.count && heap[r].key < heap[m].key { m = r }
+                if m == p { break }
+                heap.swapAt(p, m); p = m
+            }
+        }
+        return top.slot
+    }
+
+    /// Marks the items of `up` within the radius of (x, y) that belong to item p of the level below.
+    private func pushMembers(_ up: Level, of p: UInt32, near x: Double, _ y: Double, _ r2: Double) {
+        up.grid.forEachNear(x, y) { k in
+            let i = Int(k)
+            guard up.parent[i] == p else { return }
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+        }
+    }
+
+    /// Marks the items of `up` within the radius of a seed at (x, y) with key `key` that it would
+    /// win: later than it, and unplaced or held by a later seed.
+    private func pushCapturable(_ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64, _ r2: Double) {
+        up.grid.forEachNear(x, y) { k in
+            let i = Int(k)
+            let kk = up.key[i]
+            guard kk > key else { return }
+            let p = up.parent[i]
+            guard p >= Self.excluded || lv.key[Int(p)] > key else { return }
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            if dx * dx + dy * dy <= r2 { push(k, kk) }
+        }
+    }
+
+    /// The seed (an item of `up`) with the smallest key below `before` within the radius of
+    /// (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items of
+    /// level z they seed (a cluster lies within the radius of its seed, so within twice the radius
+    /// of (x, y): the 3×3 cells of level z's grid); seeds that are new or moved in this pass are in
+    /// `extras`.
+    private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
+                              before: UInt64, _ r2: Double) -> UInt32 {
+        var best = ClusterGrid.end, bestKey = before
+        @inline(__always) func consider(_ k: UInt32) {
+            let i = Int(k)
+            let kk = up.key[i]
+            guard kk < bestKey else { return }
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
+            best = k; bestKey = kk
+        }
+        lv.grid.forEachNear(x, y) { p in
+            // Only live items are in the grid; an item's key is its seed's.
+            let kk = lv.key[Int(p)]
+            guard kk < bestKey else { return }
+            let k = lv.seed[Int(p)], i = Int(k)
+            let dx = up.x[i] - x, dy = up.y[i] - y
+            guard dx * dx + dy * dy <= r2, up.parent[i] == p else { return }
+            best = k; bestKey = kk
+        }
+        if extras.count <= SlotSet.small {
+            for k in extras.items { consider(k) }
+        } else {
+            let cx = lv.grid.coordinate(x), cy = lv.grid.coordinate(y)
+            for dy: Int64 in -1...1 {
+                for dx: Int64 in -1...1 {
+                    if let list = extraCells[ClusterGrid.hash(cx &+ dx, cy &+ dy)] { for k in list { consider(k) } }
+                }
+            }
+        }
+        return best
+    }
+
+    private func addExtra(_ up: Level, _ lv: Level, _ k: UInt32) {
+        guard extras.insert(k) else { return }
+        if extras.count <= SlotSet.small { return }
+        if extras.count == SlotSet.small + 1 {
+            for e in extras.items where e != k {
+                extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[Int(e)]), lv.grid.coordinate(up.y[Int(e)])), default: []].append(e)
+            }
+        }
+        let i = Int(k)
+        extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[i]), lv.grid.coordinate(up.y[i])), default: []].append(k)
+    }
+
+    private func allocate(_ lv: Level, seed: UInt32, key: UInt64) -> UInt32 {
+        lv.alive += 1
+        if let f = lv.free.popLast() {
+            let i = Int(f)
+            lv.seed[i] = seed; lv.key[i] = key; lv.count[i] = 0; lv.parent[i] = Self.unassigned
+            lv.sx[i] = 0; lv.sy[i] = 0
+            return f
+        }
+        lv.x.append(0); lv.y.append(0); lv.key.append(key); lv.parent.append(Self.unassigned)
+        lv.count.append(0); lv.seed.append(seed); lv.grid.next.append(ClusterGrid.end)
+        lv.sx.append(0); lv.sy.append(0)
+        return UInt32(lv.x.count - 1)
+    }
+
+    @inline(__always)
+    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.count[i] }
+
+    /// The sums an item of level z adds to its item below: a pin's fixed point, or its own sums.
+    @inline(__always)
+    private func contribution(_ z: Int, _ l: Level, _ i: Int) -> (x: Int64, y: Int64, n: UInt32) {
+        z == levelCount ? (Self.fixed(l.x[i]), Self.fixed(l.y[i]), 1) : (l.sx[i], l.sy[i], l.count[i])
+    }
+
+    /// Notes that item p of `lv` is about to change in this pass (first time: its sums as they were).
+    @inline(__always)
+    private func touch(_ lv: Level, _ p: UInt32) {
+        if touched.insert(p) {
+            let i = Int(p)
+            touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+        }
+    }
+
+    @inline(__always)
+    private func add(_ lv: Level, _ p: UInt32, _ c: (x: Int64, y: Int64, n: UInt32), _ sign: Int64) {
+        let i = Int(p)
+        lv.sx[i] &+= sign &* c.x; lv.sy[i] &+= sign &* c.y
+        lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + sign * Int64(c.n))
+    }
+
+    /// Re-decides level z after the items of level z + 1 in `changes` changed; returns the items
+    /// of level z that changed in turn.
+    private func updateLevel(_ z: Int, _ changes: [Change], into out: inout [Change]) {
+        let up = levels[z + 1], lv = levels[z]
+        let r = levelRadius(z), r2 = r * r
+        heap.removeAll(keepingCapacity: true)
+        touched.removeAll()
+        touchedWas.removeAll(keepingCapacity: true)
+        extras.removeAll()
+        if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
+
+        // Who may decide differently now: each changed item itself, and the members of a changed
+        // item that was a seed (they were absorbed for where it was). What a changed item did to
+        // the sums of the item that held it is settled first.
+        for c in changes {
+            let p = c.parent
+            if p < Self.excluded {
+                touch(lv, p)
+                let i = Int(p)
+                lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
+                lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
+                if lv.seed[i] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
+            }
+            if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
+        }
+
+        // Re-decide in key order: when j comes out, every item before it is final.
+        lastPopped = .max
+        while let j = popMin() {
+            let ji = Int(j)
+            // An item marked twice comes out twice in a row (keys are unique in a level).
+            if up.key[ji] == lastPopped { continue }
+            lastPopped = up.key[ji]
+            let jx = up.x[ji], jy = up.y[ji], jk = up.key[ji]
+            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, r2)
+            let wasSeed = isSeed(up, lv, j)
+            let old = up.parent[ji]
+            let mine = contribution(z + 1, up, ji)
+            var target: UInt32
+            if best == ClusterGrid.end {
+                if wasSeed {
+                    target = old
+                } else {
+                    target = allocate(lv, seed: j, key: jk)
+                    addExtra(up, lv, j)
+                }
+                // A new seed, or one that moved, may capture later items from later seeds.
+                if !wasSeed || extras.contains(j) { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
+            } else {
+                target = up.parent[Int(best)]
+                // A demoted seed's members must find new seeds.
+                if wasSeed { pushMembers(up, of: old, near: jx, jy, r2) }
+            }
+            if target != old {
+                if old < Self.excluded { touch(lv, old); add(lv, old, mine, -1) }
+                touch(lv, target); add(lv, target, mine, 1)
+                up.parent[ji] = target
+            }
+        }
+
+        // Settle the touched items of level z: dissolve the seedless, place the rest at their mean.
+        let below = z > 0
+        for (t, p) in touched.items.enumerated() {
+            let pi = Int(p)
+            guard lv.parent[pi] != Self.dead else { continue }
+            let was = touchedWas[t]
+            let isNew = was.n == 0
+            let s = lv.seed[pi]
+            if up.parent[Int(s)] != p {
+                // Seedless: every member has left (its sums are back to zero).
+                if !isNew {
+                    lv.grid.remove(p, x: lv.x[pi], y: lv.y[pi])
+                    if below {
+                        out.append(Change(slot: p, x: lv.x[pi], y: lv.y[pi], parent: lv.parent[pi],
+                                          dx: -was.x, dy: -was.y, dn: -Int64(was.n)))
+                    }
+                }
+                lv.parent[pi] = Self.dead; lv.count[pi] = 0; lv.sx[pi] = 0; lv.sy[pi] = 0
+                lv.free.append(p); lv.alive -= 1
+                continue
+            }
+            let n = lv.count[pi]
+            if !isNew && n == was.n && lv.sx[pi] == was.x && lv.sy[pi] == was.y { continue }
+            let (nx, ny) = point(z, pi)
+            if isNew {
+                lv.x[pi] = nx; lv.y[pi] = ny
+                lv.grid.insert(p, x: nx, y: ny)
+                if below { out.append(Change(slot: p, x: nx, y: ny, parent: Self.unassigned)) }
+            } else {
+                let ox = lv.x[pi], oy = lv.y[pi]
+                if below {
+                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.parent[pi], dx: lv.sx[pi] &- was.x,
+                                      dy: lv.sy[pi] &- was.y, dn: Int64(n) - Int64(was.n)))
+                }
+                if !lv.grid.sameCell(ox, oy, nx, ny) {
+                    lv.grid.remove(p, x: ox, y: oy)
+                    lv.grid.insert(p, x: nx, y: ny)
+                }
+                lv.x[pi] = nx; lv.y[pi] = ny
+            }
+        }
+    }
+
+    /// The point of item i of level z < levelCount: its pins' mean, or for a single pin exactly
+    /// the pin's point.
+    @inline(__always)
+    private func point(_ z: Int, _ i: Int) -> (Double, Double) {
+        let lv = levels[z]
+        let n = lv.count[i]
+        if n == 1 {
+            let leaf = Int(UInt32(bitPattern: leaf(level: z, slot: UInt32(i))))
+            return (base.x[leaf], base.y[leaf])
+        }
+        return (Self.mean(lv.sx[i], n), Self.mean(lv.sy[i], n))
+    }
+
+    // MARK: - Building from scratch
+
+    /// Builds every level from the pins: the greedy rule itself, visiting items in key order.
+    public func rebuild() {
+        pending = []
+        needsRebuild = false
+        guard levelCount > 0 else { return }
+        let b = base
+        var order: [UInt32] = []
+        order.reserveCapacity(b.alive)
+        for i in 0..<b.parent.count where isAlive(b, UInt32(i)) {
+            b.parent[i] = Self.unassigned
+            order.append(UInt32(i))
+        }
+        Self.sortByKey(&order, b.key)
+        var z = levelCount - 1
+        while z >= 0 {
+            let lv = Level(cell: cellSide(z))
+            levels[z] = lv
+            buildLevel(z, order)
+            lv.trim()
+            order = Array(0..<UInt32(lv.x.count))   // allocated in key order
+            z -= 1
+        }
+    }
+
+    private func buildLevel(_ z: Int, _ order: [UInt32]) {
+        let up = levels[z + 1], lv = levels[z]
+        let r = levelRadius(z), r2 = r * r
+        for j in order where up.parent[Int(j)] == Self.unassigned {
+            let ji = Int(j)
+            let q = allocate(lv, seed: j, key: up.key[ji])
+            let qi = Int(q)
+            up.parent[ji] = q
+            add(lv, q, contribution(z + 1, up, ji), 1)
+            let jx = up.x[ji], jy = up.y[ji]
+            up.grid.forEachNear(jx, jy) { k in
+                let ki = Int(k)
+                guard up.parent[ki] == Self.unassigned else { return }
+                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
+                guard dx * dx + dy * dy <= r2 else { return }
+                up.parent[ki] = q
+                add(lv, q, contribution(z + 1, up, ki), 1)
+            }
+            (lv.x[qi], lv.y[qi]) = point(z, qi)
+            lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
+        }
+    }
+
+    /// Sorts slots by their keys: least significant digit radix sort, 11 bits a pass (six passes;
+    /// the 2048 counters of a pass stay in the first-level cache), all histograms in one read.
+    static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
+        let n = slots.count
+        guard n > 1 else { return }
+        let bits = 11, passes = 6, buckets = 1 << bits, mask = UInt64(buckets - 1)
+        var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
+            for i in 0..<n { buf[i] = keys[Int(slots[i])] }
+            c = n
+        }
+        var counts = [Int](repeating: 0, count: buckets * passes)
+        counts.withUnsafeMutableBufferPointer { cnt in
+            for v in k {
+                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(p * bits)) & mask)] += 1 }
+            }
+        }
+        var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
+        for p in 0..<passes {
+            let shift = UInt64(p * bits), base = p * buckets
+            var sum = 0
+            for i in 0..<buckets { let c = counts[base + i]; counts[base + i] = sum; sum += c }
+            k.withUnsafeBufferPointer { src in
+                slots.withUnsafeBufferPointer { srcSlots in
+                    k2.withUnsafeMutableBufferPointer { dst in
+                        s2.withUnsafeMutableBufferPointer { dstSlots in
+                            counts.withUnsafeMutableBufferPointer { cnt in
+                                for i in 0..<n {
+                                    let d = base + Int((src[i] >> shift) & mask)
+                                    let o = cnt[d]; cnt[d] = o + 1
+                                    dst[o] = src[i]; dstSlots[o] = srcSlots[i]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&k, &k2); swap(&slots, &s2)
+        }
+    }
+
+    // MARK: - Queries (call `update()` first)
+
+    /// The level a view at `zoom` draws, or nil when nothing is clustered at that zoom.
+    public func level(forZoom zoom: Double) -> Int? {
+        guard levelCount > 0, zoom < maxZoom else { return nil }
+        return Swift.min(levelCount - 1, Swift.max(0, Int(zoom.rounded(.down))))
+    }
+
+    /// The slots of level z's items whose point lies in the box (normalised units), appended.
+    public func items(level z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                      into out: inout [UInt32]) {
+        let lv = levels[z]
+        @inline(__always) func consider(_ k: UInt32) {
+            let i = Int(k)
+            guard isAlive(lv, k) else { return }
+            let x = lv.x[i], y = lv.y[i]
+            if x >= minX && x <= maxX && y >= minY && y <= maxY { out.append(k) }
+        }
+        let scanned = lv.grid.forEachInBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                           maxCells: Swift.max(64, lv.alive / 4)) { consider($0) }
+        if !scanned { for k in 0..<UInt32(lv.parent.count) { consider(k) } }
+    }
+
+    public func isItem(level z: Int, slot: UInt32) -> Bool {
+        z >= 0 && z <= levelCount && Int(slot) < levels[z].parent.count && isAlive(levels[z], slot)
+    }
+
+    @inline(__always)
+    public func point(level z: Int, slot: UInt32) -> (x: Double, y: Double) {
+        (levels[z].x[Int(slot)], levels[z].y[Int(slot)])
+    }
+
+    @inline(__always)
+    public func count(level z: Int, slot: UInt32) -> UInt32 { weight(z, levels[z], Int(slot)) }
+
+    /// The item's order key: the smallest of its pins' keys.
+    public func key(level z: Int, slot: UInt32) -> UInt64 { levels[z].key[Int(slot)] }
+
+    /// The base slot at the bottom of an item's chain of seeds (for a single pin: the pin).
+    @inline(__always)
+    public func leaf(level z: Int, slot: UInt32) -> Int32 {
+        var s = slot
+        for l in z..<levelCount { s = levels[l].seed[Int(s)] }
+        return Int32(bitPattern: s)
+    }
+
+    /// The item of level z that holds base slot `slot`, or nil when the pin is kept out or absent.
+    public func item(holding slot: Int32, level z: Int) -> UInt32? {
+        guard contains(slot: slot), !isExcluded(slot: slot) else { return nil }
+        var s = UInt32(bitPattern: slot)
+        var l = levelCount
+        while l > z {
+            let p = levels[l].parent[Int(s)]
+            guard p < Self.excluded else { return nil }
+            s = p; l -= 1
+        }
+        return s
+    }
+
+    /// Calls `body` with every item of level z + 1 that item p of level z is made of.
+    public func forEachChild(level z: Int, slot p: UInt32, _ body: (UInt32) -> Void) {
+        let up = levels[z + 1]
+        let s = Int(levels[z].seed[Int(p)])
+        let r = levelRadius(z), r2 = r * r
+        up.grid.forEachNear(up.x[s], up.y[s]) { k in
+            let ki = Int(k)
+            guard up.parent[ki] == p else { return }
+            let dx = up.x[ki] - up.x[s], dy = up.y[ki] - up.y[s]
+            if dx * dx + dy * dy <= r2 { body(k) }
+        }
+    }
+
+    /// The base slots of an item's pins, appended.
+    public func members(level z: Int, slot: UInt32, into out: inout [Int32]) {
+        if z == levelCount { out.append(Int32(bitPattern: slot)); return }
+        var stack: [(Int, UInt32)] = [(z, slot)]
+        while let (l, p) = stack.popLast() {
+            forEachChild(level: l, slot: p) { c in
+                if l + 1 == levelCount { out.append(Int32(bitPattern: c)) } else { stack.append((l + 1, c)) }
+            }
+        }
+    }
+
+    /// The first level below z (a higher zoom) at which item p's pins are no longer one item;
+    /// `levelCount` when they stay together down to the last clustered level.
+    public func expansionLevel(level z: Int, slot p: UInt32) -> Int {
+        var l = z, s = p
+        while l + 1 < levelCount {
+            var children = 0, only: UInt32 = 0
+            forEachChild(level: l, slot: s) { c in children += 1; only = c }
+            if children != 1 { return l + 1 }
+            l += 1; s = only
+        }
+        return levelCount
+    }
+
+    /// Items alive at level z.
+    public func itemCount(level z: Int) -> Int { levels[z].alive }
+
+    /// Bytes held by every level (base included), by capacity.
+    public var bytes: Int {
+        levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
+    }
+}
+
+/// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
+/// sets of one update pass nearly always are.
+struct SlotSet {
+    static let small = 24
+    private(set) var items: [UInt32] = []
+    private var big = Set<UInt32>()
+
+    var count: Int { items.count }
+
+    /// True when k was not in the set.
+    @discardableResult
+    @inline(__always)
+    mutating func insert(_ k: UInt32) -> Bool {
+        if items.count < Self.small {
+            if items.contains(k) { return false }
+            items.append(k)
+            return true
+        }
+        if big.isEmpty { big = Set(items) }
+        guard big.insert(k).inserted else { return false }
+        items.append(k)
+        return true
+    }
+
+    @inline(__always)
+    func contains(_ k: UInt32) -> Bool {
+        items.count <= Self.small ? items.contains(k) : big.contains(k)
+    }
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        if !big.isEmpty { big.removeAll(keepingCapacity: true) }
+    }
+}

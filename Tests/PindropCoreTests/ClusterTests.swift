@@ -1,0 +1,411 @@
+import Foundation
+import XCTest
+@testable import PindropCore
+
+/// Real pins from the LA tree inventory (../shared/data/la_trees.csv next to the repository).
+enum LATrees {
+    struct Tree { var id: Int64; var lon: Double; var lat: Double }
+
+    static let file: Data? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try? Data(contentsOf: root.appendingPathComponent("../shared/data/la_trees.csv"))
+    }()
+
+    /// One city's trees (the file is grouped by city). Ids are the line's byte offset: unique.
+    static func city(_ name: String) throws -> [Tree] {
+        guard let data = file, let start = data.range(of: Data("\n\(name),".utf8))?.lowerBound else {
+            throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
+        }
+        var out: [Tree] = []
+        var pos = start + 1
+        let prefix = Data("\(name),".utf8)
+        while pos < data.endIndex, data[pos..<min(data.endIndex, pos + prefix.count)] == prefix {
+            let end = data[pos...].firstIndex(of: 10) ?? data.endIndex
+            let f = String(decoding: data[pos..<end], as: UTF8.self).split(separator: ",")
+            if f.count == 4, let lat = Double(f[2]), let lon = Double(f[3]) {
+                out.append(Tree(id: Int64(pos), lon: lon, lat: lat))
+            }
+            pos = end + 1
+        }
+        return out
+    }
+}
+
+/// An independent O(n²) implementation of the rule of SPEC behaviour 16 (supercluster's greedy
+/// levels, items visited by order key), written from the rule's text.
+struct ClusterOracle {
+    struct Item { var key: UInt64; var x: Double; var y: Double; var count: Int; var ids: [Int64] }
+    /// levels[z] for z in 0...levelCount; levels[levelCount] are the pins.
+    var levels: [[Item]] = []
+
+    init(points: [(id: Int64, x: Double, y: Double)], radius: Double, levelCount: Int) {
+        var items = points.map { Item(key: ClusterLevels.orderKey(id: $0.id), x: $0.x, y: $0.y, count: 1, ids: [$0.id]) }
+        var pin: [Int64: (x: Double, y: Double)] = [:]
+        for p in points { pin[p.id] = (p.x, p.y) }
+        levels = Array(repeating: [], count: levelCount + 1)
+        levels[levelCount] = items
+        for z in stride(from: levelCount - 1, through: 0, by: -1) {
+            let r = radius / (256 * pow(2, Double(z)))
+            items.sort { $0.key < $1.key }
+            var absorbed = [Bool](repeating: false, count: items.count)
+            var next: [Item] = []
+            for i in items.indices where !absorbed[i] {
+                absorbed[i] = true
+                var group = [items[i]]
+                for j in (i + 1)..<items.count where !absorbed[j] {
+                    let dx = items[j].x - items[i].x, dy = items[j].y - items[i].y
+                    if dx * dx + dy * dy <= r * r { absorbed[j] = true; group.append(items[j]) }
+                }
+                if group.count == 1 { next.append(items[i]); continue }
+                // The mean of the members' pins, each pin's point rounded to 2^-32 of the world.
+                let ids = group.flatMap(\.ids)
+                var sx = 0, sy = 0
+                for id in ids {
+                    sx += Int((pin[id]!.x * 4_294_967_296).rounded()); sy += Int((pin[id]!.y * 4_294_967_296).rounded())
+                }
+                let n = Double(ids.count)
+                next.append(Item(key: items[i].key, x: Double(sx) / n / 4_294_967_296, y: Double(sy) / n / 4_294_967_296,
+                                 count: ids.count, ids: ids))
+            }
+            items = next
+            levels[z] = items
+        }
+    }
+}
+
+final class ClusterTests: XCTestCase {
+    /// A cluster room over pins with their own slots (reused after removal, as the map's are).
+    final class Harness {
+        let levels: ClusterLevels
+        var slotOf: [Int64: Int32] = [:]
+        var idOf: [Int32: Int64] = [:]
+        var point: [Int64: (x: Double, y: Double)] = [:]
+        var excluded: Set<Int64> = []
+        var free: [Int32] = []
+        var nextSlot: Int32 = 0
+
+        init(radius: Double, maxZoom: Double) { levels = ClusterLevels(radius: radius, maxZoom: maxZoom) }
+
+        func add(_ id: Int64, _ x: Double, _ y: Double, excluded ex: Bool = false) {
+            let s = free.popLast() ?? { nextSlot += 1; return nextSlot - 1 }()
+            slotOf[id] = s; idOf[s] = id; point[id] = (x, y)
+            if ex { excluded.insert(id) }
+            levels.insert(slot: s, key: ClusterLevels.orderKey(id: id), x: x, y: y, excluded: ex)
+        }
+        func remove(_ id: Int64) {
+            let s = slotOf.removeValue(forKey: id)!
+            idOf[s] = nil; point[id] = nil; excluded.remove(id); free.append(s)
+            levels.remove(slot: s)
+        }
+        func move(_ id: Int64, _ x: Double, _ y: Double) {
+            point[id] = (x, y)
+            levels.move(slot: slotOf[id]!, x: x, y: y)
+        }
+        func exclude(_ id: Int64, _ on: Bool) {
+            if on { excluded.insert(id) } else { excluded.remove(id) }
+            levels.setExcluded(slot: slotOf[id]!, on)
+        }
+
+        /// Every level as key → (count, sorted ids, x, y).
+        func snapshot() -> [[UInt64: (Int, [Int64], Double, Double)]] {
+            levels.update()
+            var out: [[UInt64: (Int, [Int64], Double, Double)]] = []
+            for z in 0..<levels.levelCount {
+                var items: [UInt32] = []
+                levels.items(level: z, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &items)
+                var d: [UInt64: (Int, [Int64], Double, Double)] = [:]
+                for s in items {
+                    var m: [Int32] = []
+                    levels.members(level: z, slot: s, into: &m)
+                    let p = levels.point(level: z, slot: s)
+                    d[levels.key(level: z, slot: s)] = (Int(levels.count(level: z, slot: s)),
+                                                        m.map { idOf[$0]! }.sorted(), p.x, p.y)
+                }
+                out.append(d)
+            }
+            return out
+        }
+
+        func oracle() -> [[UInt64: (Int, [Int64], Double, Double)]] {
+            let pts = point.filter { !excluded.contains($0.key) }.map { (id: $0.key, x: $0.value.x, y: $0.value.y) }
+            let o = ClusterOracle(points: pts, radius: levels.radius, levelCount: levels.levelCount)
+            return (0..<levels.levelCount).map { z in
+                Dictionary(uniqueKeysWithValues: o.levels[z].map { ($0.key, ($0.count, $0.ids.sorted(), $0.x, $0.y)) })
+            }
+        }
+    }
+
+    static func merc(_ t: LATrees.Tree) -> (x: Double, y: Double) { WebMercator.normalized(lon: t.lon, lat: t.lat) }
+
+    func assertSame(_ a: [[UInt64: (Int, [Int64], Double, Double)]], _ b: [[UInt64: (Int, [Int64], Double, Double)]],
+                    _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.count, b.count, file: file, line: line)
+        for z in 0..<min(a.count, b.count) {
+            XCTAssertEqual(a[z].count, b[z].count, "\(what): level \(z) item count", file: file, line: line)
+            var bad = 0
+            for (k, va) in a[z] {
+                guard let vb = b[z][k] else { bad += 1; continue }
+                // Positions: integer sums, so exactly equal.
+                if va.0 != vb.0 || va.1 != vb.1 || va.2 != vb.2 || va.3 != vb.3 { bad += 1 }
+            }
+            XCTAssertEqual(bad, 0, "\(what): level \(z): \(bad) items differ", file: file, line: line)
+            if bad > 0 { return }
+        }
+    }
+
+    /// Built from scratch on two real cities, every level equals the brute-force oracle.
+    func testBuildMatchesOracleOnRealData() throws {
+        let trees = try LATrees.city("artesia") + LATrees.city("lomita")
+        let h = Harness(radius: 60, maxZoom: 17)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.rebuild()
+        let snap = h.snapshot()
+        assertSame(snap, h.oracle(), "build")
+        // Not trivially so: the levels really cluster, and coarsen as the zoom falls.
+        XCTAssertEqual(snap[16].values.reduce(0) { $0 + $1.0 }, trees.count)
+        XCTAssertLessThan(snap[16].count, trees.count / 2)
+        XCTAssertLessThanOrEqual(snap[8].count, 3)
+    }
+
+    /// The consequences SPEC 16 lets a host rely on, at every level.
+    func testHierarchyAndSeparationRules() throws {
+        let trees = try LATrees.city("el-segundo")
+        let h = Harness(radius: 40, maxZoom: 16.5)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.update()
+        XCTAssertEqual(h.levels.levelCount, 17)
+        let L = h.levels.levelCount
+        var idsAbove = Set(trees.map(\.id))
+        for z in stride(from: L - 1, through: 0, by: -1) {
+            var items: [UInt32] = []
+            h.levels.items(level: z, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &items)
+            var seen = Set<Int64>()
+            var singles: [(Double, Double)] = []
+            for s in items {
+                var m: [Int32] = []
+                h.levels.members(level: z, slot: s, into: &m)
+                XCTAssertEqual(m.count, Int(h.levels.count(level: z, slot: s)))
+                for id in m.map({ h.idOf[$0]! }) { XCTAssertTrue(seen.insert(id).inserted, "pin \(id) twice at \(z)") }
+                if m.count == 1 { singles.append(h.levels.point(level: z, slot: s)) }
+                // Members at z are whole items of z + 1.
+                var total: UInt32 = 0
+                h.levels.forEachChild(level: z, slot: s) { c in total += h.levels.count(level: z + 1, slot: c) }
+                XCTAssertEqual(total, h.levels.count(level: z, slot: s))
+            }
+            XCTAssertEqual(seen, idsAbove, "every pin in exactly one item at level \(z)")
+            idsAbove = seen
+            let r = 40 / (256 * pow(2, Double(z)))
+            singles.sort { $0.0 < $1.0 }
+            for i in singles.indices {
+                var j = i + 1
+                while j < singles.count && singles[j].0 - singles[i].0 <= r {
+                    let dx = singles[j].0 - singles[i].0, dy = singles[j].1 - singles[i].1
+                    XCTAssertGreaterThan(dx * dx + dy * dy, r * r, "two singles within the radius at level \(z)")
+                    j += 1
+                }
+            }
+        }
+    }
+
+    /// Thousands of adds, removes, moves (small and far), exclusions and inclusions, with updates
+    /// at random moments: the levels always equal a from-scratch build, and the oracle at the end.
+    func testIncrementalEqualsRebuildAfterRandomEdits() throws {
+        let trees = try LATrees.city("artesia")
+        var rng = SplitMix(seed: 11)
+        let h = Harness(radius: 60, maxZoom: 17)
+        var outside = Array(trees.shuffled(using: &rng))
+        for _ in 0..<(trees.count / 2) { let t = outside.removeLast(); let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.rebuild()
+        let metre = 1 / 40_075_016.7 / cos(33.87 * .pi / 180)
+        var sinceUpdate = 0, updateEvery = 7
+        for step in 0..<4000 {
+            let ids = Array(h.point.keys)
+            let id = ids[Int(rng.next() % UInt64(ids.count))]
+            switch rng.next() % 10 {
+            case 0, 1:
+                if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
+            case 2, 3:
+                h.remove(id)
+                outside.insert(trees.first { $0.id == id }!, at: 0)
+            case 4:
+                h.exclude(id, !h.excluded.contains(id))
+            case 5:
+                // A far jump: anywhere in the city.
+                let t = trees[Int(rng.next() % UInt64(trees.count))]
+                let m = Self.merc(t)
+                h.move(id, m.x, m.y)
+            default:
+                // A drag step: up to 100 m.
+                let p = h.point[id]!
+                let dx = (Double(rng.next() % 2001) - 1000) / 10 * metre, dy = (Double(rng.next() % 2001) - 1000) / 10 * metre
+                h.move(id, p.x + dx, p.y + dy)
+            }
+            sinceUpdate += 1
+            if sinceUpdate >= updateEvery {
+                h.levels.update()
+                sinceUpdate = 0
+                updateEvery = 1 + Int(rng.next() % 20)
+            }
+            if step % 500 == 499 {
+                XCTAssertFalse(h.levels.needsRebuild, "few edits must not fall back to a rebuild")
+                let incremental = h.snapshot()
+                let fresh = Harness(radius: 60, maxZoom: 17)
+                for (id, p) in h.point { fresh.add(id, p.x, p.y, excluded: h.excluded.contains(id)) }
+                assertSame(incremental, fresh.snapshot(), "step \(step)")
+            }
+        }
+        assertSame(h.snapshot(), h.oracle(), "oracle after edits")
+    }
+
+    /// Excluded pins are in no cluster; including them again puts them back where they belong.
+    func testExcludedPinsAreNeverClustered() throws {
+        let trees = Array(try LATrees.city("lomita").prefix(800))
+        let h = Harness(radius: 60, maxZoom: 17)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        let before = h.snapshot()
+        let held = trees[17].id
+        h.exclude(held, true)
+        for level in h.snapshot() {
+            for item in level.values { XCTAssertFalse(item.1.contains(held)) }
+        }
+        XCTAssertEqual(h.snapshot()[10].values.reduce(0) { $0 + $1.0 }, trees.count - 1)
+        h.exclude(held, false)
+        assertSame(h.snapshot(), before, "after inclusion")
+    }
+
+    /// Expansion: the first level where the members are not all in one item.
+    func testExpansionLevel() throws {
+        let trees = try LATrees.city("artesia")
+        let h = Harness(radius: 60, maxZoom: 17)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.update()
+        var checked = 0
+        for z in [8, 11, 13, 15] {
+            var items: [UInt32] = []
+            h.levels.items(level: z, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &items)
+            for s in items where h.levels.count(level: z, slot: s) >= 2 {
+                var mine: [Int32] = []
+                h.levels.members(level: z, slot: s, into: &mine)
+                let members = Set(mine)
+                let e = h.levels.expansionLevel(level: z, slot: s)
+                XCTAssertGreaterThan(e, z)
+                // Levels z+1..<e: one item holds them all; level e (if clustered): none does.
+                func holdsAll(_ l: Int) -> Bool {
+                    var all: [UInt32] = []
+                    h.levels.items(level: l, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &all)
+                    return all.contains { c in
+                        var m: [Int32] = []
+                        h.levels.members(level: l, slot: c, into: &m)
+                        return members.isSubset(of: Set(m))
+                    }
+                }
+                if e < h.levels.levelCount { XCTAssertFalse(holdsAll(e)) }
+                if e - 1 > z { XCTAssertTrue(holdsAll(e - 1)) }
+                checked += 1
+                if checked % 4 != 0 { break }
+            }
+        }
+        XCTAssertGreaterThan(checked, 3)
+    }
+
+    /// Boxes return the items inside, whether found through the cells or by a scan.
+    func testBoxQueryAgainstScan() throws {
+        let trees = try LATrees.city("lomita")
+        let h = Harness(radius: 60, maxZoom: 17)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.update()
+        let c = Self.merc(trees[100])
+        for z in [9, 12, 14, 16] {
+            let half = 600 / (256 * pow(2, Double(z)))
+            var got: [UInt32] = []
+            h.levels.items(level: z, minX: c.x - half, minY: c.y - half, maxX: c.x + half, maxY: c.y + half, into: &got)
+            var all: [UInt32] = []
+            h.levels.items(level: z, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &all)
+            let want = all.filter {
+                let p = h.levels.point(level: z, slot: $0)
+                return abs(p.x - c.x) <= half && abs(p.y - c.y) <= half
+            }
+            XCTAssertEqual(Set(got), Set(want), "level \(z)")
+            XCTAssertEqual(got.count, Set(got).count)
+            XCTAssertFalse(want.isEmpty)
+        }
+    }
+}
+
+/// The room: what a view draws, against the oracle's items projected by the camera.
+final class ClusterRoomTests: XCTestCase {
+    func load(_ trees: [LATrees.Tree], radius: Double = 60) -> (ClusterRoom, [Int32: Int64]) {
+        let room = ClusterRoom(radius: radius, maxZoom: 17)!
+        var idOf: [Int32: Int64] = [:]
+        for (i, t) in trees.enumerated() {
+            room.pinAdded(Int32(i), id: t.id, mercator: WebMercator.normalized(lon: t.lon, lat: t.lat))
+            idOf[Int32(i)] = t.id
+        }
+        return (room, idOf)
+    }
+
+    func testViewsMatchOracleAtManyCameras() throws {
+        let trees = try LATrees.city("lomita") + LATrees.city("artesia")
+        let (room, idOf) = load(trees)
+        let pts = trees.map { (id: $0.id, x: WebMercator.normalized(lon: $0.lon, lat: $0.lat).x,
+                               y: WebMercator.normalized(lon: $0.lon, lat: $0.lat).y) }
+        let oracle = ClusterOracle(points: pts, radius: 60, levelCount: 17)
+        var rng = SplitMix(seed: 5)
+        var checked = 0
+        for _ in 0..<40 {
+            let t = trees[rng.int(trees.count)]
+            let cam = Camera(centerLon: t.lon, centerLat: t.lat, zoom: rng.uniform(8, 16.99),
+                             bearingDeg: rng.uniform(-180, 180), width: 1200, height: 800)
+            let view = View.camera(CameraTransform(cam))
+            var clusters: [ClusterView] = [], pins: [Int32] = []
+            XCTAssertTrue(room.query(view, pinMargin: 22, clusters: &clusters, pins: &pins))
+            let z = Int(cam.zoom.rounded(.down))
+            let c = CameraTransform(cam)
+            var wantClusters: Set<[Int64]> = [], wantPins: Set<Int64> = []
+            for item in oracle.levels[z] {
+                let p = c.toScreen(mercator: (item.x, item.y))
+                if item.count == 1 {
+                    if p.x >= -60 && p.x <= 1260 && p.y >= -60 && p.y <= 860 { wantPins.insert(item.ids[0]) }
+                } else if p.x >= -60 && p.x <= 1260 && p.y >= -60 && p.y <= 860 {
+                    wantClusters.insert(item.ids.sorted())
+                }
+            }
+            var gotClusters: Set<[Int64]> = []
+            for v in clusters {
+                var m: [Int32] = []
+                XCTAssertTrue(room.members(v.key, into: &m))
+                XCTAssertEqual(m.count, Int(v.count))
+                gotClusters.insert(m.map { idOf[$0]! }.sorted())
+                let q = c.toScreen(v.lon, v.lat)
+                XCTAssertEqual(q.x, v.x, accuracy: 1e-6); XCTAssertEqual(q.y, v.y, accuracy: 1e-6)
+            }
+            XCTAssertEqual(gotClusters, wantClusters)
+            XCTAssertEqual(Set(pins.map { idOf[$0]! }), wantPins)
+            checked += clusters.count
+        }
+        XCTAssertGreaterThan(checked, 40)
+    }
+
+    /// A host projection that is Web Mercator at zoom z has zoom z, and draws what the camera does.
+    func testHostProjectionZoomIsGroundResolutionZoom() throws {
+        let trees = try LATrees.city("lomita")
+        let (room, _) = load(trees)
+        for zoom in [9.3, 12.0, 14.7] {
+            let cam = Camera(centerLon: trees[5].lon, centerLat: trees[5].lat, zoom: zoom, width: 900, height: 700)
+            let c = CameraTransform(cam)
+            let host = View.host(HostProjection(width: 900, height: 700,
+                                                project: { c.toScreen($0, $1) }, unproject: { c.toLonLat($0, $1) }))
+            XCTAssertEqual(ClusterRoom.zoom(of: host)!, zoom, accuracy: 1e-6)
+            var a: [ClusterView] = [], pa: [Int32] = [], b: [ClusterView] = [], pb: [Int32] = []
+            XCTAssertTrue(room.query(.camera(c), pinMargin: 22, clusters: &a, pins: &pa))
+            XCTAssertTrue(room.query(host, pinMargin: 22, clusters: &b, pins: &pb))
+            XCTAssertEqual(Set(a.map(\.key)), Set(b.map(\.key)))
+            XCTAssertEqual(Set(pa), Set(pb))
+        }
+        // Zoom at and above the max: nothing clustered.
+        let cam = Camera(centerLon: trees[5].lon, centerLat: trees[5].lat, zoom: 17, width: 900, height: 700)
+        var a: [ClusterView] = [], pa: [Int32] = []
+        XCTAssertFalse(room.query(.camera(CameraTransform(cam)), pinMargin: 22, clusters: &a, pins: &pa))
+    }
+}
