@@ -18,6 +18,8 @@
  *                      the default is the mouse profile (lift_delay_ms = 0, lift_height = 0)
  *   --spread ring|spiral|off   how stacks are drawn: on a ring in metres (the default), on a
  *                      spiral in points (behaviour 17), or not at all
+ *   --cluster-radius R clusters of the pins drawn within R points of each other below zoom 17
+ *                      (0, the default: none); a tap on a cluster zooms in to where it comes apart
  *   --check            compare Shumate's and pindrop's projections at several cameras and exit
  *
  * Keys: Esc cancels the gesture, arrows move the selected tree by a point (Shift: ten), e edits the
@@ -53,12 +55,14 @@ typedef struct {
   /* what was drawn last */
   pindrop_pin_view *views;
   size_t views_cap, views_n;
+  pindrop_cluster_view *clusters;
+  size_t clusters_cap, clusters_n;
   gboolean running;
 } App;
 
 static const char *event_names[] = {"SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
                                     "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED",
-                                    "NEARBY", "AUTOPAN"};
+                                    "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"};
 static const char *cause_names[] = {"NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"};
 
 /* ---- time and camera ---------------------------------------------------------------------------- */
@@ -108,7 +112,7 @@ static void schedule_tick(App *app);
 static void drain(App *app) {
   pindrop_event e;
   while (pindrop_map_poll_event(app->pd, &e) == 1) {
-    const char *name = (e.type >= 0 && e.type <= PINDROP_EVENT_AUTOPAN) ? event_names[e.type] : "OTHER";
+    const char *name = (e.type >= 0 && e.type <= PINDROP_EVENT_CLUSTER_TAPPED) ? event_names[e.type] : "OTHER";
     printf("EVENT %s id=%lld t=%.1f", name, (long long)e.id, e.time_ms);
     switch (e.type) {
     case PINDROP_EVENT_MOVED:
@@ -128,6 +132,18 @@ static void drain(App *app) {
       /* The host moves its camera: the view centre by (dx, dy) points. */
       pan_by(app, e.dx, e.dy, 0, 0);
       break;
+    case PINDROP_EVENT_CLUSTER_TAPPED: {
+      /* The host zooms in to where the cluster comes apart, centred on it. */
+      double zoom;
+      printf(" key=%llu lon=%.17g lat=%.17g", (unsigned long long)e.request, e.lon, e.lat);
+      if (pindrop_map_cluster_expansion_zoom(app->pd, e.request, &zoom) == PINDROP_OK) {
+        shumate_viewport_set_zoom_level(app->viewport, zoom);
+        shumate_location_set_location(SHUMATE_LOCATION(app->viewport), e.lat, e.lon);
+        sync_camera(app);
+        printf(" expansion_zoom=%.17g", zoom);
+      }
+      break;
+    }
     default:
       break;
     }
@@ -303,7 +319,8 @@ struct _PinLayer {
 };
 G_DEFINE_TYPE(PinLayer, pin_layer, SHUMATE_TYPE_LAYER)
 
-/* Fetches pindrop's frame for time t (the pins in view, dragged pin last) into app->views. */
+/* Fetches pindrop's frame for time t (the pins in view, dragged pin last) into app->views, and
+   its clusters (with cluster_radius > 0, below cluster_max_zoom) into app->clusters. */
 static size_t fetch_frame(App *app, double t) {
   size_t total = pindrop_map_frame(app->pd, t, app->views, app->views_cap);
   if (total > app->views_cap) {
@@ -312,6 +329,13 @@ static size_t fetch_frame(App *app, double t) {
     total = pindrop_map_frame(app->pd, t, app->views, app->views_cap);
   }
   app->views_n = total < app->views_cap ? total : app->views_cap;
+  total = pindrop_map_frame_clusters(app->pd, t, app->clusters, app->clusters_cap);
+  if (total > app->clusters_cap) {
+    app->clusters_cap = total + total / 2;
+    app->clusters = g_renew(pindrop_cluster_view, app->clusters, app->clusters_cap);
+    total = pindrop_map_frame_clusters(app->pd, t, app->clusters, app->clusters_cap);
+  }
+  app->clusters_n = total < app->clusters_cap ? total : app->clusters_cap;
   return app->views_n;
 }
 
@@ -371,6 +395,23 @@ static void pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
     cairo_set_line_width(cr, 1.0);
     cairo_stroke(cr);
   }
+  /* Clusters: a disc that grows with the count, the count in it. */
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size(cr, 11);
+  for (i = 0; i < app->clusters_n; i++) {
+    const pindrop_cluster_view *c = &app->clusters[i];
+    char text[16];
+    cairo_text_extents_t ext;
+    double r = 10 + 3 * log10((double)c->count);
+    cairo_set_source_rgba(cr, 0.1, 0.45, 0.45, 0.85);
+    cairo_arc(cr, c->x, c->y, r, 0, 2 * G_PI);
+    cairo_fill(cr);
+    snprintf(text, sizeof text, "%u", c->count);
+    cairo_text_extents(cr, text, &ext);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_move_to(cr, c->x - ext.width / 2 - ext.x_bearing, c->y - ext.height / 2 - ext.y_bearing);
+    cairo_show_text(cr, text);
+  }
   cairo_destroy(cr);
 
   app->animating = animating;
@@ -389,11 +430,16 @@ static void print_frame(App *app) {
   size_t i, n;
   sync_camera(app);
   n = fetch_frame(app, now_ms(app));
-  printf("FRAME n=%zu zoom=%.17g\n", n, shumate_viewport_get_zoom_level(app->viewport));
+  printf("FRAME n=%zu clusters=%zu zoom=%.17g\n", n, app->clusters_n, shumate_viewport_get_zoom_level(app->viewport));
   for (i = 0; i < n; i++) {
     const pindrop_pin_view *v = &app->views[i];
     printf("PIN id=%lld x=%.17g y=%.17g anchor_x=%.17g anchor_y=%.17g flags=%u\n", (long long)v->id, v->x, v->y,
            v->anchor_x, v->anchor_y, v->flags);
+  }
+  for (i = 0; i < app->clusters_n; i++) {
+    const pindrop_cluster_view *c = &app->clusters[i];
+    printf("CLUSTER key=%llu x=%.17g y=%.17g lon=%.17g lat=%.17g count=%u\n", (unsigned long long)c->key, c->x, c->y,
+           c->lon, c->lat, c->count);
   }
   printf("END\n");
   fflush(stdout);
@@ -463,7 +509,7 @@ static void on_viewport_changed(GObject *o, GParamSpec *p, App *app) {
 int main(int argc, char **argv) {
   App app;
   const char *csv = NULL, *spread = "ring";
-  double lon = -118.34600679066747, lat = 33.88355188855412, zoom = 18, bearing = 0;
+  double lon = -118.34600679066747, lat = 33.88355188855412, zoom = 18, bearing = 0, cluster_radius = 0;
   int width = 800, height = 600, check = 0, touch_profile = 0, i, status;
   ShumateRasterRenderer *source;
   GtkGesture *drag, *click;
@@ -476,12 +522,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--bearing") && i + 1 < argc) bearing = atof(argv[++i]);
     else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%dx%d", &width, &height) == 2) i++;
     else if (!strcmp(argv[i], "--spread") && i + 1 < argc) spread = argv[++i];
+    else if (!strcmp(argv[i], "--cluster-radius") && i + 1 < argc) cluster_radius = atof(argv[++i]);
     else if (!strcmp(argv[i], "--touch")) touch_profile = 1;
     else if (!strcmp(argv[i], "--check")) check = 1;
     else if (argv[i][0] != '-' && !csv) csv = argv[i];
     else {
       fprintf(stderr, "usage: %s [--center LON,LAT] [--zoom Z] [--bearing DEG] [--size WxH] [--touch]\n"
-                      "          [--spread ring|spiral|off] [--check] TREES.csv\n", argv[0]);
+                      "          [--spread ring|spiral|off] [--cluster-radius R] [--check] TREES.csv\n", argv[0]);
       return 2;
     }
   }
@@ -497,6 +544,7 @@ int main(int argc, char **argv) {
       app.options.lift_delay_ms = 0;
       app.options.lift_height = 0;
     }
+    app.options.cluster_radius = cluster_radius;
     if (!strcmp(spread, "off")) app.options.spread_mode = PINDROP_SPREAD_OFF;
     else if (!strcmp(spread, "ring")) app.options.spread_mode = PINDROP_SPREAD_RING;
     else if (!strcmp(spread, "spiral")) app.options.spread_mode = PINDROP_SPREAD_SPIRAL;
@@ -578,6 +626,7 @@ int main(int argc, char **argv) {
   g_object_unref(source);
   pindrop_map_destroy(app.pd);
   g_free(app.views);
+  g_free(app.clusters);
   printf("BYE\n");
   return 0;
 }

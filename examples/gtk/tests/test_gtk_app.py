@@ -138,13 +138,16 @@ class App:
     def frame(self):
         self.xdo("key", "f")
         self.wait_for("FRAME")
-        pins = {}
+        pins, self.clusters = {}, []
         while True:
             line = self.wait_for("")
             if line == "END":
                 return pins
             p = parse(line)
-            pins[p["id"]] = p
+            if p["kind"] == "CLUSTER":
+                self.clusters.append(p)
+            else:
+                pins[p["id"]] = p
 
     # Real X events: pointer moves, button 1, keys (XTEST).
     def press(self, x, y):
@@ -186,7 +189,7 @@ def parse(line):
         if "=" in w:
             k, v = w.split("=", 1)
             try:
-                out[k] = int(v) if k in ("id", "other", "flags") else float(v)
+                out[k] = int(v) if k in ("id", "other", "flags", "key", "count") else float(v)
             except ValueError:
                 out[k] = v
     return out
@@ -408,25 +411,55 @@ def test_arrow_keys_nudge_the_selected_tree_and_one_undo_takes_the_series_back(a
     assert points_apart((undo[0]["lon"], undo[0]["lat"]), (tree["x"], tree["y"]), app) < 1e-6
 
 
-@pytest.mark.parametrize("app", [("--spread", "spiral", "--zoom", "20.5")], indirect=True)
-def test_screenshot_shows_the_trees_the_app_drew(app):
-    """The window as X shows it: background where there is no tree, tree colour at drawn trees."""
-    pins = app.frame()
+def screenshot(app, png):
+    """Saves the screen as X shows it to `png`; returns rgb(x, y) of its pixels."""
     time.sleep(0.3)
-    env = app.env
-    xwd = subprocess.run(["xwd", "-root", "-silent"], env=env, check=True, capture_output=True).stdout
+    xwd = subprocess.run(["xwd", "-root", "-silent"], env=app.env, check=True, capture_output=True).stdout
     ppm = subprocess.run(["xwdtopnm"], input=xwd, check=True, capture_output=True).stdout
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    SCREENSHOT.write_bytes(subprocess.run(["pnmtopng"], input=ppm, check=True, capture_output=True).stdout)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    png.write_bytes(subprocess.run(["pnmtopng"], input=ppm, check=True, capture_output=True).stdout)
     m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", ppm)
     w, h = int(m.group(1)), int(m.group(2))
+    assert (w, h) == (WIDTH, HEIGHT)
     pixels = ppm[m.end():]
 
     def rgb(x, y):
         i = 3 * (int(y) * w + int(x))
         return tuple(pixels[i:i + 3])
+    return rgb
 
-    assert (w, h) == (WIDTH, HEIGHT)
+
+@pytest.mark.parametrize("app", [("--cluster-radius", "60", "--zoom", "14.5", "--center", "-118.352,33.888")],
+                         indirect=True)
+def test_clusters_are_drawn_and_a_tap_on_one_zooms_in_until_it_comes_apart(app):
+    """All of Lawndale at zoom 14.5: the app draws pindrop's clusters (count in a disc); a click on
+    the biggest takes the camera to its expansion zoom, centred on it, where it is no longer one."""
+    app.frame()
+    assert len(app.clusters) >= 5, "no clusters at zoom 14.5"
+    assert sum(c["count"] for c in app.clusters) > 7000      # most of Lawndale's 7,937 trees
+    # The screenshot: each cluster's disc in its teal (the count's white text sits at the centre).
+    rgb = screenshot(app, SCREENSHOT.with_name("gtk-clusters.png"))
+    for c in app.clusters:
+        r, g, b = rgb(c["x"], c["y"] - 9)                  # above the count, inside the disc
+        assert g > r + 40 and b > r + 40, (c, (r, g, b))
+    biggest = max(app.clusters, key=lambda c: c["count"])
+    app.press(round(biggest["x"]), round(biggest["y"]))
+    app.release()
+    tapped = [e for e in app.events(settle=0.6) if e["kind"] == "CLUSTER_TAPPED"]
+    assert len(tapped) == 1 and tapped[0]["key"] == biggest["key"]
+    zoom = tapped[0]["expansion_zoom"]
+    assert 14 < zoom <= 17
+    app.zoom, app.centre = zoom, (biggest["lon"], biggest["lat"])
+    app.frame()
+    # Its members are now split: no cluster holds them all.
+    assert all(c["count"] < biggest["count"] for c in app.clusters)
+
+
+@pytest.mark.parametrize("app", [("--spread", "spiral", "--zoom", "20.5")], indirect=True)
+def test_screenshot_shows_the_trees_the_app_drew(app):
+    """The window as X shows it: background where there is no tree, tree colour at drawn trees."""
+    pins = app.frame()
+    rgb = screenshot(app, SCREENSHOT)
     drawn = [p for p in pins.values() if p["flags"] in (0, 8) and 10 < p["x"] < WIDTH - 10 and 10 < p["y"] < HEIGHT - 10]
     assert len(drawn) > 100
     green = [p for p in drawn if (lambda r, g, b: g > r + 40 and g > b + 40)(*rgb(p["x"], p["y"]))]
