@@ -82,7 +82,7 @@ typedef struct pindrop_options {
   double autopan_margin;      /* points, default 40; 0 = off; >= 0 */
   double autopan_speed;       /* points per second at the very edge, default 600; >= 0 */
   double min_spacing_m;       /* default 0 = off; >= 0 */
-  int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) */
+  int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) | PINDROP_SPREAD_SPIRAL */
   double spread_tolerance_m;  /* default 0 = exact same coordinate; >= 0 */
   int32_t outside_policy;     /* PINDROP_OUTSIDE_REVERT (default) | PINDROP_OUTSIDE_SNAP */
   /* Since 0.2.0 (a caller's struct_size tells an older, smaller struct apart: an old-size struct
@@ -93,7 +93,9 @@ typedef struct pindrop_options {
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
-enum { PINDROP_SPREAD_SPIRAL = 2 };  /* since 0.2.0 */
+enum { PINDROP_SPREAD_SPIRAL = 2 };  /* since 0.2.0: stacks laid out in screen points, spread_spacing
+                                        apart (a circle below 9 pins, a spiral from 9), the same
+                                        size at every zoom; see pindrop_spread_spiral for the rule */
 enum { PINDROP_OUTSIDE_REVERT = 0, PINDROP_OUTSIDE_SNAP = 1 };
 
 /* Fills the defaults into a caller's struct of struct_size bytes (pass sizeof(pindrop_options)).

@@ -80,7 +80,7 @@ class Options:
     autopan_margin: float = 40.0      #: dragging this close to the edge asks the host to pan; 0 = off
     autopan_speed: float = 600.0      #: points per second at the very edge
     min_spacing_m: float = 0.0        #: NEARBY events for moves closer than this to another pin; 0 = off
-    spread_mode: int = SPREAD_RING    #: SPREAD_RING draws pins sharing a spot on a ring; SPREAD_OFF
+    spread_mode: int = SPREAD_RING    #: pins sharing a spot: SPREAD_RING (metres), SPREAD_SPIRAL (points), SPREAD_OFF
     spread_tolerance_m: float = 0.0   #: pins this close to a group's first pin join its ring
     outside_policy: int = OUTSIDE_REVERT  #: a drop outside the allowed area: OUTSIDE_REVERT / _SNAP
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
