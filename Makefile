@@ -64,6 +64,14 @@ demo: build
 bench: build
 	$(PYTHON) benchmarks/run.py
 
+# The peers benchmarks/bench_peers.py measures pindrop against, in the same run.
+BENCH_PIP_PACKAGES = scipy shapely
+.PHONY: bench-deps
+bench: bench-deps
+bench-deps: deps
+	@missing=""; for p in $(BENCH_PIP_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
+
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
 .PHONY: test-examples test-qgis

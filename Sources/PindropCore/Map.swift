@@ -25,6 +25,9 @@ public final class Map {
     public internal(set) var nearbyResults: [NearbyHit] = []
     /// The frame room: what to draw, in drawing order, with its scratch buffers.
     var frame = FrameBuilder()
+    /// Bumped by every change of a pin, a layout or a gesture: hit tests use the last frame's
+    /// grid (`frame.hits`) only while it is unchanged.
+    var version: UInt64 = 0
     /// The cluster room (nil when cluster_radius is 0): the levels of clusters, kept up to date
     /// through the pin hooks; the selected, edited and held pins are kept out of it.
     let clusters: ClusterRoom?
@@ -35,7 +38,7 @@ public final class Map {
         try options.validate()
         self.options = options
         self.factory = factory
-        self.index = factory.makeIndex()
+        self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
         self.spread = SpreadLayout(options: options, factory: factory, view: view)
@@ -67,6 +70,7 @@ public final class Map {
         try camera.validate()
         view = .camera(CameraTransform(camera))
         spread.viewChanged(view)
+        frame.hits.invalidate()
         gestureViewChanged()
     }
 
@@ -76,6 +80,7 @@ public final class Map {
         }
         view = .host(projection)
         spread.viewChanged(view)
+        frame.hits.invalidate()
         gestureViewChanged()
     }
 
@@ -174,11 +179,13 @@ public final class Map {
     // MARK: - Hooks for the layouts (spreading) and gestures
 
     func pinAdded(_ slot: Int32) {
+        version &+= 1
         spread.pinAdded(slot, pins, index)
         clusters?.pinAdded(slot, id: pins.id(slot), mercator: pins.mercator(slot))
     }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
     func pinsAdded(_ slots: [Int32]) {
+        version &+= 1
         spread.pinsAdded(slots, pins, index)
         if let room = clusters {
             room.reserve(slots: pins.capacity)
@@ -186,12 +193,14 @@ public final class Map {
         }
     }
     func pinMoved(_ slot: Int32) {
+        version &+= 1
         gesturePinMoved(slot)
         spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
+        version &+= 1
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
         spread.pinWillBeRemoved(slot, pins, index)
@@ -290,8 +299,13 @@ public final class Map {
     /// then the higher id. Nil when there is none (or the view cannot place the point).
     public func hitTest(x: Double, y: Double) throws(PindropError) -> Int64? {
         guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
+        defer { index.maintain(inserts: Map.maintainPerQuery) }
         return hit(x, y)
     }
+
+    /// How much deferred index work (GEOS inserts, and the tree builds they complete) a host
+    /// query does: a hit test or nearby call, and a frame (docs/index.md).
+    static let maintainPerQuery = 32, maintainPerFrame = 256
 
     /// hit_test for n points xy[2i], xy[2i+1]; misses are PINDROP_NO_ID. All or nothing.
     public func hitTestMany(xy: UnsafeBufferPointer<Double>, out: UnsafeMutableBufferPointer<Int64>) throws(PindropError) {
@@ -299,10 +313,22 @@ public final class Map {
             throw .invalid("screen point \(i) (\(xy[2 * i]), \(xy[2 * i + 1])) is not finite")
         }
         for i in 0..<out.count { out[i] = hit(xy[2 * i], xy[2 * i + 1]) ?? noID }
+        index.maintain(inserts: Map.maintainPerQuery)
     }
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
+        if frame.hits.covers(x, y, version: version) {
+            // Inside the viewport of a frame drawn since the last change: its grid holds the same
+            // pins at the same screen points as the index path would find.
+            var best = noID
+            var bestD2 = r2
+            frame.hits.forEachNear(x, y, views: frame.views) { id, px, py in
+                let d2 = (px - x) * (px - x) + (py - y) * (py - y)
+                if d2 < bestD2 || (d2 == bestD2 && (best == noID || beatsOnTie(id: id, best))) { best = id; bestD2 = d2 }
+            }
+            return best == noID ? nil : best
+        }
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
         // and no exclusive access to the map held while the index fills it.
@@ -338,8 +364,9 @@ public final class Map {
     }
 
     /// The tie rule of hit testing: the pin being edited, then the selected one, then the higher id.
-    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool {
-        let ia = pins.id(a), ib = pins.id(b)
+    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool { beatsOnTie(id: pins.id(a), pins.id(b)) }
+
+    func beatsOnTie(id ia: Int64, _ ib: Int64) -> Bool {
         func rank(_ id: Int64) -> Int { id == editingID ? 2 : id == selectedID ? 1 : 0 }
         let ra = rank(ia), rb = rank(ib)
         return ra != rb ? ra > rb : ia > ib
@@ -365,6 +392,7 @@ public final class Map {
             if d <= radius { nearbyResults.append(NearbyHit(id: pins.id(s), distance: d)) }
         }
         nearbyResults.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+        index.maintain(inserts: Map.maintainPerQuery)
         return nearbyResults.count
     }
 
@@ -387,8 +415,13 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         candidates.removeAll(keepingCapacity: true)
-        if !clusterFrame(margin: r, box: box, pins: &candidates) { drawnCandidates(box, into: &candidates) }
-        frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self)
+        let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
+        if !clustered { drawnCandidates(box, into: &candidates) }
+        // The hit grid holds the views' pins: not when clusters stand for some of them.
+        let camera: Bool = if case .camera = view { true } else { false }
+        frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
+                    grid: camera && !clustered, version: version)
+        index.maintain(inserts: Map.maintainPerFrame)
         return frame.views.count
     }
 

@@ -251,6 +251,7 @@ extension Map {
     /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
     /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
     public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         if phase != .cancel {
             guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
         }
@@ -309,6 +310,7 @@ extension Map {
 
     /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
     public func tick(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gestureRunTimeouts()
         if case .dragging = gesture.state { gestureHandle(.tick) }
@@ -328,6 +330,7 @@ extension Map {
     /// Cancels the gesture in progress (the Esc key): a lifted pin goes back to where it was,
     /// a pending tap-to-move is forgotten. Nothing happens when there is no gesture.
     public func cancelGesture(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gestureRunTimeouts()
         tapWindowHandle(.cancelGesture)

@@ -287,11 +287,9 @@ struct SpreadLayout {
             for i in keyed.indices { order[i] = keyed[i].1 }
             sortScratch = keyed.count <= SpreadLayout.keptScratch ? keyed : []
         }
-        let grouping = pins.lon.withUnsafeBufferPointer { xs in
-            pins.lat.withUnsafeBufferPointer { ys in
-                order.withUnsafeBufferPointer { o in
-                    SpreadRule.group(count: o.count, tolerance: tolerance) { i in (xs[Int(o[i])], ys[Int(o[i])]) }
-                }
+        let grouping = pins.coordinates.withBuffer { ll in
+            order.withUnsafeBufferPointer { o in
+                SpreadRule.group(count: o.count, tolerance: tolerance) { i in (ll[2 * Int(o[i])], ll[2 * Int(o[i]) + 1]) }
             }
         }
         // Members of each group of two or more, in rank (= id) order.
