@@ -172,6 +172,24 @@ bench-qgis: build dist-deps
 	  --nologo --noversioncheck --noplugins --code examples/qgis/screenshot.py
 	@echo "screenshot: $(SHOT)"
 
+
+# The GTK 4 + libshumate app (examples/gtk), built as a user builds it (make install, pkg-config),
+# run under Xvfb and driven with real X events (xdotool). deps-gtk installs what it needs.
+.PHONY: deps-gtk test-gtk
+test: test-gtk
+GTK_APT_PACKAGES = libgtk-4-dev libshumate-dev xvfb xdotool x11-apps netpbm
+deps-gtk:
+	@missing=""; for p in $(GTK_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+test-gtk: build deps-gtk
+	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
+	@mkdir -p .build/examples
+	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/pindrop_gtk.c \
+	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4) -lm -o .build/examples/pindrop-gtk
+	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
+	  $(PYTHON) -m pytest -q examples/gtk/tests
 # pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
 # (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
 .PHONY: bench-deps

@@ -39,9 +39,10 @@ public final class Map {
         self.options = options
         self.factory = factory
         self.index = factory.makeIndex(sharing: pins.coordinates)
-        self.spread = SpreadLayout(options: options, factory: factory)
+        let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
+        self.view = view
+        self.spread = SpreadLayout(options: options, factory: factory, view: view)
         self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
-        self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 
     // MARK: - Time
@@ -68,6 +69,7 @@ public final class Map {
     public func setCamera(_ camera: Camera) throws(PindropError) {
         try camera.validate()
         view = .camera(CameraTransform(camera))
+        spread.viewChanged(view)
         frame.hits.invalidate()
         gestureViewChanged()
     }
@@ -77,6 +79,7 @@ public final class Map {
             throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
         }
         view = .host(projection)
+        spread.viewChanged(view)
         frame.hits.invalidate()
         gestureViewChanged()
     }
@@ -236,6 +239,42 @@ public final class Map {
         pushMoved(pins.id(slot), from: from, to: (target.lon, target.lat), cause: target.cause)
         userMoved(slot, from: from, cause: target.cause)
         return true
+    }
+
+    /// Moves the selected pin by (dx, dy) screen points from where it is drawn (its place in a
+    /// spread layout, else its true coordinate): the keyboard alternative to a drag (behaviour 18).
+    /// A user move: MOVED with cause NUDGE (SNAP when the allowed area snaps it), the callout, a
+    /// geocode request and nearby warnings. Nudges of one pin less than 1000 ms apart are one undo
+    /// step (`NudgeSeries`). (0, 0) moves nothing. STATE when nothing is selected or a gesture holds
+    /// the pin; INVALID_ARGUMENT for a non-finite offset, a point the view cannot place, or (policy
+    /// REVERT) a target outside the allowed area.
+    public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+        guard selectedID != noID, let s = pins.slot(of: selectedID) else {
+            throw PindropError(.state, "nothing is selected: select a pin to nudge it")
+        }
+        guard !gesture.holds(s) else {
+            throw PindropError(.state, "pin \(selectedID) is held by a gesture; nudge it after it is dropped")
+        }
+        guard dx != 0 || dy != 0 else { try advance(to: time); return }
+        let drawn = spread.drawnPosition(s) ?? pins.position(s)
+        let p = try toScreen(lon: drawn.lon, lat: drawn.lat)
+        guard p.x.isFinite, p.y.isFinite else {
+            throw .invalid("pin \(selectedID) at (\(drawn.lon), \(drawn.lat)) has no point on the screen")
+        }
+        let target = try toLonLat(x: p.x + dx, y: p.y + dy)
+        guard resolveUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
+            throw .invalid("(\(target.lon), \(target.lat)) is outside the allowed area (outside_policy is REVERT)")
+        }
+        try advance(to: time)
+        let id = selectedID
+        let continues = editing.nudges.continues(id: id, time: time, latest: editing.undoStack.last)
+        applyUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge)
+        if continues { editing.mergeLatestHistoryEntries() }
+        if let latest = editing.undoStack.last, latest.id == id {
+            editing.nudges.record(id: id, time: time, serial: latest.serial)
+        }
     }
 
     /// The MOVED event (also used by commit of a placement, which saves a pin without moving it).

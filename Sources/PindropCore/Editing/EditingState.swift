@@ -25,10 +25,25 @@ struct EditingState {
     var droppedWithRemovedPins = 0
 
     var session: EditSession?
+    /// The run of nudges the latest history entry stands for (behaviour 18).
+    var nudges = NudgeSeries()
 
     // Scratch for nearby warnings.
     var nearbySlots: [Int32] = []
     var nearbyHits: [(distance: Double, id: Int64, slot: Int32)] = []
+}
+
+extension EditingState {
+    /// The latest history entry joins the one below it (the same pin's): one step from the older
+    /// one's start to the newer one's end, under the older one's serial.
+    mutating func mergeLatestHistoryEntries() {
+        guard undoStack.count >= 2, undoStack[undoStack.count - 2].id == undoStack[undoStack.count - 1].id else { return }
+        let newer = undoStack.removeLast()
+        undoStack[undoStack.count - 1].toLon = newer.toLon
+        undoStack[undoStack.count - 1].toLat = newer.toLat
+        let n = historyCount[newer.id, default: 0] - 1
+        historyCount[newer.id] = n > 0 ? n : nil
+    }
 }
 
 /// One user move: the pin went from → to.

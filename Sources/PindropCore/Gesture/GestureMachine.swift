@@ -210,6 +210,14 @@ struct GestureMachine {
     var trace: ((GestureTransition) -> Void)?
 
     static let maxPointers = 32
+
+    /// Whether a finger holds the pin: pressed on it, or it is lifted or dragged (an animation
+    /// after a gesture does not count).
+    func holds(_ slot: Int32) -> Bool {
+        if slot == heldSlot { return true }
+        if case .pressed(let p) = state { return p.slot == slot }
+        return false
+    }
     /// While auto-panning, a tick is due this often (60 Hz); the distance covers the elapsed time
     /// whatever the host's tick rate.
     static let autopanInterval = 1000.0 / 60.0
