@@ -7,15 +7,20 @@ every output feature records its true position in `true_x`, `true_y` (the layer'
 style can draw a leg from the drawn point to the true spot. Distances are metres on the ground
 whatever the layer's CRS (QGIS's own Points displacement works in layer units).
 
-The work between reading and writing is one call of the batch function `pindrop_spread`.
+The Spiral layout spreads each group in screen points at a map scale instead (SPEC behaviour 17).
+The work between reading and writing is one call of the batch function `pindrop_spread` (or
+`pindrop_spread_spiral`).
 """
 from __future__ import annotations
+
+import math
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsCsException, QgsFeatureRequest,
                        QgsFeatureSink, QgsField, QgsFields, QgsGeometry, QgsPointXY, QgsProcessing,
                        QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
-                       QgsProcessingParameterNumber, QgsProcessingUtils, QgsWkbTypes)
+                       QgsProcessingParameterNumber, QgsProcessingParameterScale, QgsProcessingUtils,
+                       QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
@@ -28,7 +33,10 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
     TOLERANCE = "TOLERANCE"
     LAYOUT = "LAYOUT"
     OUTPUT = "OUTPUT"
-    LAYOUTS = [("ring", "Ring: 1.5·n metres around the spot")]
+    SPACING = "SPACING"
+    SCALE = "SCALE"
+    LAYOUTS = [("ring", "Ring: 1.5·n metres around the spot"),
+               ("spiral", "Spiral: compact, in screen points at the map scale below (as web maps spread stacks)")]
 
     def name(self):
         return "spread"
@@ -49,7 +57,10 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
                 "within the tolerance (metres) of a group's first point join the group. Every "
                 "attribute is kept; true_x and true_y hold each point's true position in the "
                 "layer's CRS (draw legs with make_line(make_point(\"true_x\", \"true_y\"), $geometry)). "
-                "Features without a single point geometry are copied unchanged.")
+                "Features without a single point geometry are copied unchanged. The spiral layout "
+                "spreads each group in screen points instead, as web maps do (a circle below 9 points, "
+                "Leaflet.markercluster's spiral from 9), for the map scale given: a point is OGC's "
+                "0.28 mm at that scale, exact at the layer's mean latitude.")
 
     def createInstance(self):
         return SpreadAlgorithm()
@@ -62,6 +73,11 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             QgsProcessingParameterNumber.Double, defaultValue=0.0, minValue=0.0))
         self.addParameter(QgsProcessingParameterEnum(
             self.LAYOUT, "Layout", options=[label for _, label in self.LAYOUTS], defaultValue=0))
+        self.addParameter(QgsProcessingParameterNumber(
+            self.SPACING, "Spiral: spacing between points (points of 0.28 mm at the map scale)",
+            QgsProcessingParameterNumber.Double, defaultValue=25.0, minValue=0.001))
+        self.addParameter(QgsProcessingParameterScale(
+            self.SCALE, "Spiral: map scale the layout is meant for (1:scale)", defaultValue=5000.0))
         self.addParameter(QgsProcessingParameterFeatureSink(
             self.OUTPUT, "Spread points", QgsProcessing.TypeVectorPoint))
 
@@ -76,6 +92,11 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
         tolerance = self.parameterAsDouble(parameters, self.TOLERANCE, context)
+        layout = self.LAYOUTS[self.parameterAsEnum(parameters, self.LAYOUT, context)][0]
+        spacing = self.parameterAsDouble(parameters, self.SPACING, context)
+        scale = self.parameterAsDouble(parameters, self.SCALE, context)
+        if layout == "spiral" and not scale > 0:
+            raise QgsProcessingException("the map scale must be positive (e.g. 5000 for 1:5000)")
 
         fields = QgsProcessingUtils.combineFields(source.fields(), _true_position_fields())
         sink, dest_id = self.parameterAsSink(parameters, self.OUTPUT, context, fields,
@@ -114,7 +135,12 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             to_wgs84 = QgsCoordinateTransform(source.sourceCrs(), WGS84, context.transformContext())
         try:
             lonlat = np.column_stack((x, y)) if to_wgs84 is None else _transform(to_wgs84, x, y, False)
-            drawn = pindrop.spread(lonlat, tolerance_m=tolerance)
+            if layout == "spiral":
+                zoom = zoom_at_scale(scale, float(np.mean(lonlat[:, 1])) if len(lonlat) else 0.0)
+                feedback.pushInfo(f"spiral at 1:{scale:g}: Web Mercator zoom {zoom:.3f}")
+                drawn = pindrop.spread(lonlat, tolerance_m=tolerance, layout="spiral", spacing=spacing, zoom=zoom)
+            else:
+                drawn = pindrop.spread(lonlat, tolerance_m=tolerance)
         except QgsCsException as e:
             raise QgsProcessingException(f"a point could not be transformed to lon/lat: {e}")
         except pindrop.PindropError as e:
@@ -155,6 +181,13 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             feedback.setProgress(50 + (start + len(chunk)) * step)
         feedback.pushInfo(f"wrote them in {time.perf_counter() - started:.2f} s")
         return {self.OUTPUT: dest_id}
+
+
+def zoom_at_scale(scale: float, latitude: float) -> float:
+    """The Web Mercator zoom (256-point tiles) whose points, taken as OGC's standard 0.28 mm pixel,
+    show the ground at 1:scale at this latitude: zoom 0 is 1:559082264 at the equator (the
+    GoogleMapsCompatible scale set of WMTS), and Mercator's scale grows as 1/cos(latitude)."""
+    return math.log2(559082264.0287178 * math.cos(math.radians(latitude)) / scale)
 
 
 def _true_position_fields() -> QgsFields:

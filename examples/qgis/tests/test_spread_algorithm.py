@@ -109,7 +109,7 @@ class SpreadAlgorithmTest(unittest.TestCase):
         alg = QgsApplication.processingRegistry().algorithmById("pindrop:spread")
         self.assertIsNotNone(alg)
         self.assertEqual(alg.displayName(), "Spread points that share a spot (pindrop)")
-        self.assertEqual([p.name() for p in alg.parameterDefinitions()], ["INPUT", "TOLERANCE", "LAYOUT", "OUTPUT"])
+        self.assertEqual([p.name() for p in alg.parameterDefinitions()], ["INPUT", "TOLERANCE", "LAYOUT", "SPACING", "SCALE", "OUTPUT"])
 
     def test_stack_of_305_goes_on_its_ring_and_everything_else_stays(self):
         feedback = Recorder()
@@ -232,6 +232,56 @@ class SpreadAlgorithmTest(unittest.TestCase):
         self.assertFalse(out["none"].hasGeometry())
         for name in ("two parts", "none"):
             self.assertEqual((out[name]["true_x"], out[name]["true_y"]), (NULL, NULL))
+
+    def test_spiral_layout_at_a_map_scale(self):
+        """SPEC behaviour 17 at the Web Mercator zoom of the map scale (OGC's 0.28 mm points):
+        the 305-tree stack on Leaflet.markercluster's spiral, a pair on a circle of 25 points."""
+        scale, spacing = 5000.0, 25.0
+        out = run(self.layer, LAYOUT=1, SCALE=scale, SPACING=spacing)
+        mean_lat = sum(lat for _, _, lat, _ in self.rows) / len(self.rows)
+        zoom = math.log2(559082264.0287178 * math.cos(math.radians(mean_lat)) / scale)
+        world = 256 * 2 ** zoom
+
+        def to_points(lon, lat):
+            y = math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+            return (lon + 180) / 360 * world, (1 - y / math.pi) / 2 * world
+
+        def to_lonlat(x, y):
+            return x / world * 360 - 180, math.degrees(2 * math.atan(math.exp(math.pi * (1 - 2 * y / world))) - math.pi / 2)
+
+        def layout(n):  # (distance in points, bearing) of pin k, SPEC behaviour 17
+            s = spacing / 25
+            if n < 9:
+                r = max(spacing, spacing * (n + 2) / (2 * math.pi))
+                return [(r, 2 * math.pi * k / n) for k in range(n)]
+            legs, length, angle = [None] * n, 11 * s, 0.0
+            for k in range(n, -1, -1):
+                if k < n:
+                    legs[k] = (length, angle)
+                angle += 28 * s / length + 0.0005 * k
+                length += 5 * s * 2 * math.pi / angle
+            return legs
+
+        spots = Counter((x, y) for _, x, y, _ in self.rows)
+        seen = {spot: 0 for spot in spots}
+        checked = 0
+        for row, f in zip(self.rows, out.getFeatures()):
+            spot = (row[1], row[2])
+            n, k = spots[spot], seen[spot]
+            seen[spot] += 1
+            p = f.geometry().asPoint()
+            if n == 1:
+                self.assertEqual((p.x(), p.y()), spot)
+                continue
+            distance, bearing = layout(n)[k]
+            cx, cy = to_points(*spot)
+            ex, ey = to_lonlat(cx + distance * math.sin(bearing), cy - distance * math.cos(bearing))
+            self.assertAlmostEqual(p.x(), ex, delta=1e-9)
+            self.assertAlmostEqual(p.y(), ey, delta=1e-9)
+            if n == 2:  # 25 points of 0.28 mm at 1:5000: 35 m on the ground
+                self.assertAlmostEqual(haversine((p.x(), p.y()), spot), 25 * 0.00028 * scale, delta=0.35)
+            checked += 1
+        self.assertEqual(checked, sum(n for n in spots.values() if n > 1))
 
     def test_a_coordinate_pindrop_refuses_fails_with_its_message(self):
         layer = tree_layer([(1, 10.0, 95.0, "north of the pole")])
