@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Callouts, geocoding, nearby warnings, the allowed area, the history of user moves and the
 /// edit session. docs/editing.md tells the rules (callouts and geocoding, nearby warnings, the
@@ -144,7 +144,7 @@ extension Map {
     /// A coordinate that rounds to zero is written without a minus sign.
     static func coordinateText(lon: Double, lat: Double) -> String {
         func text(_ v: Double) -> String {
-            let s = String(format: "%.5f", v)
+            let s = DecimalText.fixed(v, places: 5)
             return s == "-0.00000" ? "0.00000" : s
         }
         return "\(text(lat)), \(text(lon))"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The gesture state machine (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
 /// tap-to-move, auto-pan), sans-IO: the host passes touches
@@ -241,7 +241,7 @@ public enum TouchPhase: Int32, Sendable, CaseIterable {
 }
 
 /// Set PINDROP_TRACE_GESTURES in the environment to print every transition to standard error.
-let traceGesturesToStandardError = ProcessInfo.processInfo.environment["PINDROP_TRACE_GESTURES"] != nil
+let traceGesturesToStandardError = getenv("PINDROP_TRACE_GESTURES") != nil
 
 // MARK: - The public entry points
 
@@ -385,7 +385,7 @@ extension Map {
             trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: now))
         } else if traceGesturesToStandardError {
             let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: now)
-            FileHandle.standardError.write((t.description + "\n").data(using: .utf8)!)
+            fputs(t.description + "\n", stderr)
         }
     }
 

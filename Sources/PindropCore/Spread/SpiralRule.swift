@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The compact spreading rule of behaviour 17 (`PINDROP_SPREAD_SPIRAL`): a group is laid out in
 /// screen points around its centre, so it keeps its size at every zoom.
