@@ -21,3 +21,25 @@ public func pindrop_spread(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ toleran
         return failWithoutMap(error)
     }
 }
+
+// Batch compact spreading: rule 17 (spiral in screen points at a zoom) over a whole data set.
+
+@_cdecl("pindrop_spread_spiral")
+public func pindrop_spread_spiral(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ tolerance: Double,
+                                  _ spacing: Double, _ zoom: Double,
+                                  _ out: UnsafeMutablePointer<Double>?) -> pindrop_status {
+    do throws(PindropError) {
+        guard try checkedCount(n, stride: 16, "n") > 0 else {
+            // Nothing to lay out, but the parameters are still checked.
+            try SpiralRule.spread(lonlat: UnsafeBufferPointer(start: nil, count: 0), tolerance: tolerance,
+                                  spacing: spacing, zoom: zoom, into: UnsafeMutableBufferPointer(start: nil, count: 0))
+            return statusOK
+        }
+        let lonlat = try required(lonlat, "lonlat"), out = try required(out, "out_lonlat")
+        try SpiralRule.spread(lonlat: UnsafeBufferPointer(start: lonlat, count: 2 * n), tolerance: tolerance,
+                              spacing: spacing, zoom: zoom, into: UnsafeMutableBufferPointer(start: out, count: 2 * n))
+        return statusOK
+    } catch {
+        return failWithoutMap(error)
+    }
+}

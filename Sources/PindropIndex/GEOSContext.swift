@@ -28,4 +28,7 @@ public final class GEOSFactory: IndexFactory {
     public let context: GEOSContext
     public init() throws(PindropError) { context = try GEOSContext() }
     public func makeIndex() -> SpatialIndex { GEOSPointIndex(context: context) }
+    public func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex {
+        GEOSPointIndex(context: context, sharing: coordinates)
+    }
 }
