@@ -106,6 +106,80 @@ install: build
 clean:
 	rm -rf .build $(OUT)
 
+# GEOS failing inside the library (the test program interposes the GEOS calls it makes fail), and
+# the large and absurd inputs of docs/robustness.md.
+.PHONY: test-faults
+test: test-faults
+test-faults: build
+	@mkdir -p .build/ctests
+	$(CC) -std=gnu99 -Wall -Wextra -Werror -Iinclude -rdynamic Tests/faults/test_geos_faults.c -o .build/ctests/test_geos_faults \
+	  -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -ldl -lm
+	.build/ctests/test_geos_faults
+	$(CC) -std=gnu99 -Wall -Wextra -Werror -O1 -Iinclude Tests/fuzz/fuzz_contract.c Tests/fuzz/replay_main.c \
+	  -o .build/ctests/fuzz_replay -L.build/release -lpindrop -Wl,-rpath,$(CURDIR)/.build/release -lm
+	.build/ctests/fuzz_replay Tests/fuzz/corpus
+
+# Fuzzing the whole C contract (Tests/fuzz/fuzz_contract.c): the library built with libFuzzer's
+# coverage and AddressSanitizer (its own scratch folder), the harness with the toolchain's clang,
+# libFuzzer, ASan and UBSan. `make fuzz FUZZ_SECONDS=N` starts from the kept corpus
+# (Tests/fuzz/corpus, read only) and writes new inputs to .build-fuzz/corpus; a finding stops it
+# (non-zero exit) with its input in .build-fuzz/artifacts. `make fuzz-merge` minimises what a run
+# found into Tests/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD = .build-fuzz
+FUZZ_CLANG ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
+FUZZ_FLAGS = -max_len=2048 -print_final_stats=1
+.PHONY: fuzz fuzz-build fuzz-merge
+fuzz-build: deps
+	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -static-stdlib --product pindrop
+	@mkdir -p $(FUZZ_BUILD)/bin
+	$(FUZZ_CLANG) -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude \
+	  Tests/fuzz/fuzz_contract.c -o $(FUZZ_BUILD)/bin/fuzz_contract -L$(FUZZ_BUILD)/release -lpindrop \
+	  -Wl,-rpath,$(CURDIR)/$(FUZZ_BUILD)/release -lm
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_BUILD)/bin/fuzz_contract $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus Tests/fuzz/corpus
+fuzz-merge: fuzz-build
+	$(FUZZ_BUILD)/bin/fuzz_contract $(FUZZ_FLAGS) -merge=1 Tests/fuzz/corpus $(FUZZ_BUILD)/corpus
+
+# Sanitizers. The Swift tests under AddressSanitizer (Swift has no UBSan on Linux; its own run-time
+# checks trap on overflow and out-of-bounds access); the C tests, the GEOS fault test and the fuzz
+# corpus under ASan + UBSan against an ASan build of the library; the 8-thread program against a
+# ThreadSanitizer build. Each build has its own scratch folder.
+SAN_CLANG = $(FUZZ_CLANG) -std=gnu99 -g -O1 -fuse-ld=lld -fno-omit-frame-pointer -Iinclude
+# The toolchain's TSan runtime refers to libdispatch and the blocks runtime, which ship with Swift.
+SWIFT_RUNTIME = $(dir $(FUZZ_CLANG))../lib/swift/linux
+ASAN_LINK = -L.build-asan/release -lpindrop -Wl,-rpath,$(CURDIR)/.build-asan/release -lm
+.PHONY: test-sanitize test-valgrind
+# XCTest itself leaks one object per run (awaitUsingExpectation) that holds every test case, so
+# leak detection is off for the Swift tests only; the C programs below run with it on.
+test-sanitize: deps
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build-asan-tests -Xswiftc -sanitize=address --disable-swift-testing
+	$(SWIFT) build -c release --scratch-path .build-asan -Xswiftc -sanitize=address -Xswiftc -static-stdlib --product pindrop
+	@mkdir -p .build-asan/ctests
+	@set -e; for t in Tests/c/test_*.c; do n=$$(basename $$t .c); \
+	  $(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined $$t -o .build-asan/ctests/$$n $(ASAN_LINK); \
+	  echo "== $$n (ASan, UBSan)"; .build-asan/ctests/$$n; done
+	$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined -rdynamic Tests/faults/test_geos_faults.c \
+	  -o .build-asan/ctests/test_geos_faults $(ASAN_LINK) -ldl
+	.build-asan/ctests/test_geos_faults
+	$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined Tests/fuzz/fuzz_contract.c Tests/fuzz/replay_main.c \
+	  -o .build-asan/ctests/fuzz_replay $(ASAN_LINK)
+	.build-asan/ctests/fuzz_replay Tests/fuzz/corpus
+	$(SWIFT) build -c release --scratch-path .build-tsan -Xswiftc -sanitize=thread -Xswiftc -static-stdlib --product pindrop
+	$(SAN_CLANG) -fsanitize=thread Tests/sanitize/threads.c -o .build-tsan/threads \
+	  -L.build-tsan/release -lpindrop -Wl,-rpath,$(CURDIR)/.build-tsan/release \
+	  -L$(SWIFT_RUNTIME) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_RUNTIME) -lpthread -lm
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/sanitize/tsan.supp" .build-tsan/threads
+
+# The C example under valgrind: no definite leaks, no memory errors.
+test-valgrind: test-examples
+	@command -v valgrind >/dev/null 2>&1 || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 \
+	  .build/examples/replay examples/data/lawndale_trees.csv examples/c/drag.touch >/dev/null
+
+
 # Distribution, for users without Swift: a wheel that needs neither Swift nor a system GEOS
 # (auditwheel bundles GEOS in pindrop.libs/, as shapely's and rtree's wheels do) and the QGIS plugin
 # as the zip the Plugin Manager installs. Both land in $(DIST). test-dist checks their sizes,

@@ -18,6 +18,14 @@
  *    and pindrop_map_last_error() describes why. A NULL map or NULL required pointer is
  *    PINDROP_ERR_INVALID_ARGUMENT (for functions returning a count, it is a count of 0).
  *  - A map is used by one thread at a time; different maps may be used by different threads.
+ *    Calling into one map from two threads at once is a data race the library does not detect or
+ *    survive: the map's state may be corrupted and the process may crash. Serialise the calls on a
+ *    map (one mutex per map, or one thread per map). Maps share no mutable state with each other
+ *    (each has its own GEOS context), and pindrop_last_error() is per thread.
+ *  - A capacity or count is any size_t: one no buffer could hold (2^63 and above, or whose size in
+ *    bytes overflows) is PINDROP_ERR_INVALID_ARGUMENT (a count of 0 with the last error set, for
+ *    functions returning a count). A coordinate the view cannot place (a pole in Web Mercator) is
+ *    never returned as a screen point: to_screen fails, frames and hit tests leave the pin out.
  *  - Ownership: strings returned as const char * are owned by the library (static, or owned by the
  *    map where stated) and must not be freed. Everything else is written into buffers the caller
  *    provides with a capacity; such functions also report the total available.
@@ -123,6 +131,12 @@ void pindrop_map_destroy(pindrop_map *map);
 /* The message of the last failed call on this map ("" if none). Owned by the map, valid until the
    next call on it. NULL map: a static message saying so. */
 const char *pindrop_map_last_error(const pindrop_map *map);
+
+/* The message of the last failed call made on the calling thread, whichever function it was, with
+   or without a map (pindrop_map_create, pindrop_options_init, pindrop_spread, a NULL map): "" if
+   none yet. A PINDROP_STALE geocode answer leaves its reason here too, as on the map. A successful call does not clear it (libgit2's git_error_last). Owned by the library,
+   per thread; valid until the thread's next failed call. Since 0.2.0. */
+const char *pindrop_last_error(void);
 
 /* ------------------------------------------------------------------------------------------------
  * The view

@@ -6,9 +6,9 @@ import PindropCore
 @_cdecl("pindrop_map_frame_clusters")
 public func pindrop_map_frame_clusters(_ map: OpaquePointer?, _ time: Double,
                                        _ out: UnsafeMutablePointer<pindrop_cluster_view>?, _ capacity: Int) -> Int {
-    guard let h = handle(map) else { return 0 }
+    guard let h = handle(map) else { _ = nullMap(); return 0 }
     do throws(PindropError) {
-        guard capacity >= 0 else { throw PindropError(.invalidArgument, "capacity \(UInt(bitPattern: capacity)) is no buffer's size") }
+        let capacity = try checkedCount(capacity, stride: MemoryLayout<pindrop_cluster_view>.stride, "capacity")
         if capacity > 0 && out == nil { throw PindropError(.invalidArgument, "out is NULL with capacity \(capacity)") }
         let total = try h.map.frameClusters(time: time)
         let views = h.map.clusterViews
@@ -27,9 +27,9 @@ public func pindrop_map_frame_clusters(_ map: OpaquePointer?, _ time: Double,
 @_cdecl("pindrop_map_cluster_members")
 public func pindrop_map_cluster_members(_ map: OpaquePointer?, _ key: UInt64, _ out: UnsafeMutablePointer<Int64>?,
                                         _ capacity: Int) -> Int {
-    guard let h = handle(map) else { return 0 }
+    guard let h = handle(map) else { _ = nullMap(); return 0 }
     do throws(PindropError) {
-        guard capacity >= 0 else { throw PindropError(.invalidArgument, "capacity \(UInt(bitPattern: capacity)) is no buffer's size") }
+        let capacity = try checkedCount(capacity, stride: MemoryLayout<Int64>.stride, "capacity")
         if capacity > 0 && out == nil { throw PindropError(.invalidArgument, "out_ids is NULL with capacity \(capacity)") }
         let ids = try h.map.clusterMembers(key: key)
         for i in 0..<min(capacity, ids.count) { out![i] = ids[i] }

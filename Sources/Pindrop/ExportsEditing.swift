@@ -53,7 +53,7 @@ public func pindrop_map_set_title(_ map: OpaquePointer?, _ id: Int64, _ text: Un
 
 @_cdecl("pindrop_map_answer_geocode")
 public func pindrop_map_answer_geocode(_ map: OpaquePointer?, _ request: UInt64, _ text: UnsafePointer<CChar>?) -> pindrop_status {
-    guard let h = handle(map) else { return statusInvalid }
+    guard let h = handle(map) else { return nullMap() }
     do throws(PindropError) {
         let subtitle = try utf8(try required(text, "subtitle_utf8"), "subtitle_utf8")
         switch try h.map.answerGeocode(request: request, subtitle) {
@@ -76,6 +76,7 @@ public func pindrop_map_callout(_ map: OpaquePointer?, _ id: Int64, _ which: Int
         guard let part = Map.CalloutPart(rawValue: which) else {
             throw PindropError(.invalidArgument, "which = \(which) is not PINDROP_TITLE or PINDROP_SUBTITLE")
         }
+        let capacity = try checkedCount(capacity, stride: 1, "capacity")
         if capacity > 0 && buf == nil { throw PindropError(.invalidArgument, "buf is NULL with capacity \(capacity)") }
         let text = try m.callout(id: id, part)
         let bytes = Array(text.utf8)

@@ -7,7 +7,7 @@ import PindropCore
 @_cdecl("pindrop_map_touch")
 public func pindrop_map_touch(_ map: OpaquePointer?, _ pointer: Int32, _ phase: pindrop_touch_phase,
                               _ x: Double, _ y: Double, _ time: Double) -> Int32 {
-    guard let h = handle(map) else { return statusInvalid.rawValue }
+    guard let h = handle(map) else { return nullMap().rawValue }
     do throws(PindropError) {
         guard let p = TouchPhase(rawValue: Int32(bitPattern: phase.rawValue)) else {
             throw PindropError(.invalidArgument, "touch phase \(Int32(bitPattern: phase.rawValue)) is not a pindrop_touch_phase")

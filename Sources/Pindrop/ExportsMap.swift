@@ -47,7 +47,11 @@ private func cOptions(_ o: Options) -> pindrop_options {
 
 @_cdecl("pindrop_options_init")
 public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options>?, _ structSize: UInt32) -> pindrop_status {
-    guard let options, Int(structSize) >= minimumOptionsSize else { return statusInvalid }
+    guard let options else { return failWithoutMap(PindropError(.invalidArgument, "options is NULL")) }
+    guard Int(structSize) >= minimumOptionsSize else {
+        return failWithoutMap(PindropError(.invalidArgument,
+            "struct_size \(structSize) is too small (pass sizeof(pindrop_options), at least \(minimumOptionsSize))"))
+    }
     var full = cOptions(Options())
     full.struct_size = structSize
     // Write only the caller's struct_size bytes: an older, smaller struct is filled as far as it goes.
@@ -87,7 +91,7 @@ private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropErro
 
 @_cdecl("pindrop_map_create")
 public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> pindrop_status {
-    guard let out else { return statusInvalid }
+    guard let out else { return failWithoutMap(PindropError(.invalidArgument, "out is NULL")) }
     out.pointee = nil
     do throws(PindropError) {
         let o = try options.map { p throws(PindropError) in try readOptions(p) } ?? Options()
@@ -95,7 +99,7 @@ public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out
         out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(map: map)).toOpaque())
         return statusOK
     } catch {
-        return pindrop_status(rawValue: error.status.rawValue)
+        return failWithoutMap(error)
     }
 }
 

@@ -61,9 +61,8 @@ public func pindrop_map_add(_ map: OpaquePointer?, _ id: Int64, _ lon: Double, _
 public func pindrop_map_add_many(_ map: OpaquePointer?, _ ids: UnsafePointer<Int64>?,
                                  _ lonlat: UnsafePointer<Double>?, _ n: Int) -> pindrop_status {
     call(map) { m throws(PindropError) in
-        guard n > 0 else { return }
+        guard try checkedCount(n, stride: 16, "n") > 0 else { return }
         let ids = try required(ids, "ids"), lonlat = try required(lonlat, "lonlat")
-        guard n <= Int.max / 16 else { throw PindropError(.invalidArgument, "n = \(n) is too large") }
         try m.addMany(ids: UnsafeBufferPointer(start: ids, count: n),
                       lonlat: UnsafeBufferPointer(start: lonlat, count: 2 * n))
     }
@@ -125,9 +124,8 @@ public func pindrop_map_hit_test(_ map: OpaquePointer?, _ x: Double, _ y: Double
 public func pindrop_map_hit_test_many(_ map: OpaquePointer?, _ xy: UnsafePointer<Double>?, _ n: Int,
                                       _ outIDs: UnsafeMutablePointer<Int64>?) -> pindrop_status {
     call(map) { m throws(PindropError) in
-        guard n > 0 else { return }
+        guard try checkedCount(n, stride: 16, "n") > 0 else { return }
         let xy = try required(xy, "xy"), out = try required(outIDs, "out_ids")
-        guard n <= Int.max / 16 else { throw PindropError(.invalidArgument, "n = \(n) is too large") }
         try m.hitTestMany(xy: UnsafeBufferPointer(start: xy, count: 2 * n),
                           out: UnsafeMutableBufferPointer(start: out, count: n))
     }
@@ -137,8 +135,9 @@ public func pindrop_map_hit_test_many(_ map: OpaquePointer?, _ xy: UnsafePointer
 public func pindrop_map_nearby(_ map: OpaquePointer?, _ lon: Double, _ lat: Double, _ radius: Double,
                                _ outIDs: UnsafeMutablePointer<Int64>?, _ outDistance: UnsafeMutablePointer<Double>?,
                                _ capacity: Int) -> Int {
-    guard let h = handle(map) else { return 0 }
+    guard let h = handle(map) else { _ = nullMap(); return 0 }
     do throws(PindropError) {
+        let capacity = try checkedCount(capacity, stride: MemoryLayout<Double>.stride, "capacity")
         let total = try h.map.nearby(lon: lon, lat: lat, radius: radius)
         let hits = h.map.nearbyResults
         for i in 0..<min(capacity, total) {
@@ -156,8 +155,9 @@ public func pindrop_map_nearby(_ map: OpaquePointer?, _ lon: Double, _ lat: Doub
 @_cdecl("pindrop_map_frame")
 public func pindrop_map_frame(_ map: OpaquePointer?, _ time: Double, _ out: UnsafeMutablePointer<pindrop_pin_view>?,
                               _ capacity: Int) -> Int {
-    guard let h = handle(map) else { return 0 }
+    guard let h = handle(map) else { _ = nullMap(); return 0 }
     do throws(PindropError) {
+        let capacity = try checkedCount(capacity, stride: MemoryLayout<pindrop_pin_view>.stride, "capacity")
         if capacity > 0 && out == nil { throw PindropError(.invalidArgument, "out is NULL with capacity \(capacity)") }
         let total = try h.map.frame(time: time)
         let views = h.map.frameViews

@@ -18,9 +18,11 @@ final class Handle {
         return pindrop_status(rawValue: error.status.rawValue)
     }
 
+    /// Remembers a failure's message on the map and as the calling thread's last error.
     func setMessage(_ text: String) {
         free(message)
         message = strdup(text)
+        ThreadError.set(message)
     }
 
     func clearMessage() {
@@ -45,7 +47,7 @@ let statusInvalid = PINDROP_ERR_INVALID_ARGUMENT
 /// last error) when it throws. A NULL map is PINDROP_ERR_INVALID_ARGUMENT.
 @inline(__always)
 func call(_ p: OpaquePointer?, _ body: (Map) throws(PindropError) -> Void) -> pindrop_status {
-    guard let h = handle(p) else { return statusInvalid }
+    guard let h = handle(p) else { return nullMap() }
     do throws(PindropError) {
         try body(h.map)
         return statusOK
@@ -60,3 +62,71 @@ func required<T>(_ p: T?, _ name: String) throws(PindropError) -> T {
     guard let p else { throw PindropError(.invalidArgument, "\(name) is NULL") }
     return p
 }
+
+/// A NULL map: PINDROP_ERR_INVALID_ARGUMENT, with the calling thread's last error saying so.
+func nullMap() -> pindrop_status {
+    ThreadError.set(nullMapMessage)
+    return statusInvalid
+}
+
+/// The status of a failed call made without a map, its message kept as the thread's last error.
+func failWithoutMap(_ error: PindropError) -> pindrop_status {
+    error.message.withCString { ThreadError.set($0) }
+    return pindrop_status(rawValue: error.status.rawValue)
+}
+
+/// A `size_t` count or capacity (received as Int) of items of `stride` bytes: one no buffer could
+/// hold (2^63 and above arrives negative; or its byte size overflows) is an invalid argument,
+/// checked before any buffer pointer is built from it.
+@inline(__always)
+func checkedCount(_ n: Int, stride: Int, _ name: String) throws(PindropError) -> Int {
+    guard n >= 0, n <= Int.max / stride else {
+        throw PindropError(.invalidArgument, "\(name) = \(UInt(bitPattern: n)) is more than any buffer could hold")
+    }
+    return n
+}
+
+/// The message of the last failed call on each thread (`pindrop_last_error`), libgit2's
+/// `git_error_last`: a per-thread buffer, grown when a message needs more, freed with the thread.
+enum ThreadError {
+    private struct Buffer { var bytes: UnsafeMutablePointer<CChar>; var capacity: Int }
+
+    private static let key: pthread_key_t = {
+        var k = pthread_key_t()
+        pthread_key_create(&k) { p in
+            guard let p else { return }
+            let b = p.assumingMemoryBound(to: Buffer.self)
+            free(b.pointee.bytes)
+            free(b)
+        }
+        return k
+    }()
+
+    static func set(_ text: UnsafePointer<CChar>?) {
+        guard let text else { return }
+        let n = strlen(text) + 1
+        let b: UnsafeMutablePointer<Buffer>
+        if let p = pthread_getspecific(key) {
+            b = p.assumingMemoryBound(to: Buffer.self)
+        } else {
+            guard let raw = malloc(MemoryLayout<Buffer>.size), let bytes = malloc(64) else { return }
+            b = raw.bindMemory(to: Buffer.self, capacity: 1)
+            b.initialize(to: Buffer(bytes: bytes.assumingMemoryBound(to: CChar.self), capacity: 64))
+            pthread_setspecific(key, raw)
+        }
+        if b.pointee.capacity < n {
+            // Out of memory: the thread keeps its previous message rather than trapping.
+            guard let grown = realloc(b.pointee.bytes, n) else { return }
+            b.pointee.bytes = grown.assumingMemoryBound(to: CChar.self); b.pointee.capacity = n
+        }
+        memcpy(b.pointee.bytes, text, n)
+    }
+
+    static var current: UnsafePointer<CChar> {
+        guard let p = pthread_getspecific(key) else { return emptyString }
+        return UnsafePointer(p.assumingMemoryBound(to: Buffer.self).pointee.bytes)
+    }
+}
+
+@_cdecl("pindrop_last_error")
+public func pindrop_last_error() -> UnsafePointer<CChar> { ThreadError.current }

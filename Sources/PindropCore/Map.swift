@@ -86,13 +86,21 @@ public final class Map {
 
     public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {
         try checkLonLat(lon, lat)
-        guard let p = view.toScreen(lon, lat) else { throw .invalid("the host projection failed for (\(lon), \(lat))") }
+        guard let p = view.toScreen(lon, lat) else {
+            if case .camera = view {
+                throw .invalid("(\(lon), \(lat)) has no finite screen point in Web Mercator at this camera (a pole, or too near one)")
+            }
+            throw .invalid("the host projection failed for (\(lon), \(lat))")
+        }
         return p
     }
 
     public func toLonLat(x: Double, y: Double) throws(PindropError) -> (lon: Double, lat: Double) {
         guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
         guard let p = view.toLonLatUnwrapped(x, y) else { throw .invalid("the host projection failed for (\(x), \(y))") }
+        guard p.lon.isFinite, p.lat.isFinite else {
+            throw .invalid("screen point (\(x), \(y)) is too far outside the view for a coordinate")
+        }
         return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
     }
 

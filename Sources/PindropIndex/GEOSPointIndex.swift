@@ -21,6 +21,11 @@ import PindropCore
 /// to the leaves, no GEOS work). Each slot records where its current position is indexed
 /// (`home`); an entry found anywhere else is stale (a moved or removed pin) and is skipped.
 /// See docs/index.md.
+///
+/// GEOS allocates trees, points and query geometries and returns NULL when it cannot. The index
+/// never loses a pin to that: a leaf whose new tree cannot be made or filled keeps its old tree
+/// and lists (the rebuild is retried on a later change), and a query without a query geometry
+/// reads a tree's entries itself. Answers stay exact; only speed suffers.
 public final class GEOSPointIndex: SpatialIndex {
     public static var defaultLeafCapacity = 1024
     public static var defaultPendingLimit = 128
@@ -245,7 +250,11 @@ public final class GEOSPointIndex: SpatialIndex {
                 for i in j.next..<end {
                     let s = j.slots[i]
                     guard home[Int(s)] & GEOSPointIndex.jobBit != 0 else { continue }  // changed since
-                    insertPoint(j.tree, s)
+                    guard insertPoint(j.tree, s) else {
+                        job = j
+                        abortJob()  // GEOS could not make the point: the old tree and lists stay
+                        return done
+                    }
                     j.inserted += 1
                 }
                 done = max(1, end - j.next)
@@ -297,14 +306,19 @@ public final class GEOSPointIndex: SpatialIndex {
             _ = split(n)  // re-homes every gathered slot (their job marks go)
             return
         }
-        job = (l, GEOSSTRtree_create_r(ctx, 10)!, gather, 0, 0)
+        guard let tree = GEOSSTRtree_create_r(ctx, 10) else {
+            // No tree (GEOS is out of memory): the leaf keeps answering from its old tree and lists.
+            for s in gather { home[Int(s)] &= GEOSPointIndex.placeMask }
+            return
+        }
+        job = (l, tree, gather, 0, 0)
     }
 
     /// The new tree of leaf l is complete: GEOS builds it now (a query does), and it replaces the
     /// old tree and lists in one step.
     private func finish(_ j: (leaf: Int, tree: OpaquePointer, slots: [Int32], next: Int, inserted: Int)) {
         let l = j.leaf, mark = UInt32(l + 1)
-        GEOSSTRtree_query_r(ctx, j.tree, buildTrigger, { _, _ in }, nil)
+        if let t = buildTrigger { GEOSSTRtree_query_r(ctx, j.tree, t, { _, _ in }, nil) }
         if let old = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, old) }
         leaves[l].tree = j.inserted > 0 ? j.tree : nil
         if j.inserted == 0 { GEOSSTRtree_destroy_r(ctx, j.tree) }
@@ -321,12 +335,12 @@ public final class GEOSPointIndex: SpatialIndex {
         enqueueIfNeeded(l)
     }
 
-    /// A point far from any pin: querying a finished tree with it makes GEOS build the tree.
+    /// A point far from any pin: querying a finished tree with it makes GEOS build the tree. Nil
+    /// when GEOS cannot make it; the tree is then built by the first real query instead.
     private var trigger: OpaquePointer?
-    private var buildTrigger: OpaquePointer {
-        if let trigger { return trigger }
-        trigger = GEOSGeom_createPointFromXY_r(ctx, 1e300, 1e300)
-        return trigger!
+    private var buildTrigger: OpaquePointer? {
+        if trigger == nil { trigger = GEOSGeom_createPointFromXY_r(ctx, 1e300, 1e300) }
+        return trigger
     }
 
     private func allOnePosition() -> Bool {
@@ -341,8 +355,10 @@ public final class GEOSPointIndex: SpatialIndex {
 
     /// Builds the leaves a query needs at once when their lists are too long to scan (after a
     /// bulk load: the pins are dealt out to leaves, and no GEOS work is done here).
-    private func settle(_ l: Int) {
-        guard leaves[l].entries.count + leaves[l].pending.count > scanLimit else { return }
+    /// Returns false when GEOS could not build the tree (the leaf's slots stay in a scanned list).
+    @discardableResult
+    private func settle(_ l: Int) -> Bool {
+        guard leaves[l].entries.count + leaves[l].pending.count > scanLimit else { return true }
         if let j = job, j.leaf == l { abortJob() }
         let mark = UInt32(l + 1)
         gather.removeAll(keepingCapacity: true)
@@ -358,13 +374,21 @@ public final class GEOSPointIndex: SpatialIndex {
         }
         leaves[l].entries = []; leaves[l].pending = []; leaves[l].stale = 0
         leaves[l].count = gather.count
-        if split(Int(leaves[l].node)) { return }
+        if split(Int(leaves[l].node)) { return true }
         // All on one position (a stack larger than the lists a query scans): its tree now.
-        let tree = GEOSSTRtree_create_r(ctx, 10)!
-        for s in gather { insertPoint(tree, s) }
-        GEOSSTRtree_query_r(ctx, tree, buildTrigger, { _, _ in }, nil)
+        guard let tree = GEOSSTRtree_create_r(ctx, 10) else {
+            leaves[l].entries = gather  // no tree: its slots are scanned
+            return false
+        }
+        for s in gather where !insertPoint(tree, s) {
+            GEOSSTRtree_destroy_r(ctx, tree)
+            leaves[l].entries = gather
+            return false
+        }
+        if let t = buildTrigger { GEOSSTRtree_query_r(ctx, tree, t, { _, _ in }, nil) }
         leaves[l].tree = tree
         builds += 1
+        return true
     }
 
     private func abortJob() {
@@ -376,13 +400,15 @@ public final class GEOSPointIndex: SpatialIndex {
         enqueueIfNeeded(j.leaf)
     }
 
+    /// Inserts slot s at its position; false when GEOS cannot make the point.
     @inline(__always)
-    private func insertPoint(_ tree: OpaquePointer, _ s: Int32) {
+    private func insertPoint(_ tree: OpaquePointer, _ s: Int32) -> Bool {
         let p = coords.position(s)
-        let g = GEOSGeom_createPointFromXY_r(ctx, p.lon, p.lat)
+        guard let g = GEOSGeom_createPointFromXY_r(ctx, p.lon, p.lat) else { return false }
         // The tree copies the envelope; the item is the slot + 1 (never a null pointer).
         GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: Int(s) + 1))
         GEOSGeom_destroy_r(ctx, g)
+        return true
     }
 
     /// Appends the tree's current entries (home == mark) to `gather`.
@@ -522,11 +548,13 @@ public final class GEOSPointIndex: SpatialIndex {
         var st = stack
         stack = []
         defer { stack = st }
+        // A leaf GEOS could not settle is scanned as it is (no endless retry within one query).
+        var scanAll = false
         while true {
             visit.removeAll(keepingCapacity: true)
             st.removeAll(keepingCapacity: true)
             var crowded: Int32 = -1
-            let limit = scanLimit
+            let limit = scanAll ? Int.max : scanLimit
             nodes.withUnsafeBufferPointer { nd in
                 leaves.withUnsafeBufferPointer { lv in
                     st.append(0)
@@ -548,7 +576,7 @@ public final class GEOSPointIndex: SpatialIndex {
                 }
             }
             guard crowded >= 0 else { return }
-            settle(Int(crowded))
+            if !settle(Int(crowded)) { scanAll = true }
         }
     }
 
@@ -575,11 +603,10 @@ public final class GEOSPointIndex: SpatialIndex {
                         let leaf = leaves[Int(l)]
                         if let tree = leaf.tree {
                             if rect == nil { (rect, exact) = envelope(box) }
-                            if let rect {
-                                var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: exact, box: box,
-                                              coords: ll.baseAddress!)
-                                queryTree(tree, rect, &q)
-                            }
+                            // Without a query geometry (GEOS out of memory) every entry is checked.
+                            var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: rect != nil && exact,
+                                          box: box, coords: ll.baseAddress!)
+                            if let rect { queryTree(tree, rect, &q) } else { scanTree(tree, &q) }
                         }
                         let mask = GEOSPointIndex.placeMask, mark = UInt32(l + 1)
                         // A leaf whose tree is not built yet: its slots are scanned.
@@ -661,6 +688,21 @@ public final class GEOSPointIndex: SpatialIndex {
                     let x = q.pointee.coords[2 * s], y = q.pointee.coords[2 * s + 1], b = q.pointee.box
                     guard x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat else { return }
                 }
+                q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
+            }, qp)
+        }
+    }
+
+    /// Every current entry of the tree inside the box, without GEOS's search (no query geometry).
+    private func scanTree(_ tree: OpaquePointer, _ q: inout Query) {
+        withUnsafeMutablePointer(to: &q) { qp in
+            GEOSSTRtree_iterate_r(ctx, tree, { item, user in
+                guard let item, let user else { return }
+                let q = user.assumingMemoryBound(to: Query.self)
+                let s = Int(bitPattern: item) - 1
+                guard q.pointee.home[s] & GEOSPointIndex.placeMask == q.pointee.want else { return }
+                let x = q.pointee.coords[2 * s], y = q.pointee.coords[2 * s + 1], b = q.pointee.box
+                guard x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat else { return }
                 q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
             }, qp)
         }

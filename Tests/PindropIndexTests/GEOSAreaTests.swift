@@ -6,7 +6,7 @@ import PindropTestSupport
 
 /// Allowed areas read and prepared by GEOS.
 final class GEOSAreaTests: XCTestCase {
-    let factory = GEOSFactory()
+    let factory = try! GEOSFactory()
 
     let squareWKT = "POLYGON((-118.36 33.89, -118.34 33.89, -118.34 33.91, -118.36 33.91, -118.36 33.89))"
     let squareGeoJSON = """

@@ -21,7 +21,7 @@ final class GEOSPointIndexTests: XCTestCase {
     }
 
     func makeIndex(leaf: Int, pending: Int, slice: Int = GEOSPointIndex.defaultSliceInserts) -> GEOSPointIndex {
-        let index = GEOSFactory().makeIndex() as! GEOSPointIndex
+        let index = try! GEOSFactory().makeIndex() as! GEOSPointIndex
         index.leafCapacity = leaf
         index.pendingLimit = pending
         index.sliceInserts = slice
@@ -157,7 +157,7 @@ final class GEOSPointIndexTests: XCTestCase {
     /// The map's index reads positions from the pin store's coordinates instead of keeping a copy.
     func testSharedCoordinates() {
         let coords = SlotCoordinates()
-        let index = GEOSFactory().makeIndex(sharing: coords) as! GEOSPointIndex
+        let index = try! GEOSFactory().makeIndex(sharing: coords) as! GEOSPointIndex
         index.leafCapacity = 3; index.pendingLimit = 2; index.sliceInserts = 1
         let brute = BruteForceIndex()
         var rng = Rng(state: 99)

@@ -57,7 +57,8 @@ struct FrameBuilder {
             guard seen[Int(s)] != stamp else { continue }
             seen[Int(s)] = stamp
             guard let (q, a) = source.frameScreenPoints(s) else { continue }
-            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r else { continue }
+            // NaN or infinite points (a pole in Web Mercator) fail these tests and are skipped.
+            guard q.x >= -r, q.x <= w + r, q.y >= -r, q.y <= h + r, a.x.isFinite, a.y.isFinite else { continue }
             let v = PinView(id: source.frameID(s), x: q.x, y: q.y, anchorX: a.x, anchorY: a.y,
                             lift: source.frameLift(s, time: time), flags: source.frameFlags(s))
             if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }

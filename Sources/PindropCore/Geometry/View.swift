@@ -35,11 +35,14 @@ public enum View {
         switch self { case .camera(let c): c.camera.height; case .host(let h): h.height }
     }
 
-    /// Screen point of (lon, lat), or nil when a host projection fails.
+    /// Screen point of (lon, lat), or nil when the view cannot place it: a host projection that
+    /// fails, or a point with no finite screen position (a pole in Web Mercator).
     @inline(__always)
     public func toScreen(_ lon: Double, _ lat: Double) -> (x: Double, y: Double)? {
         switch self {
-        case .camera(let c): return c.toScreen(lon, lat)
+        case .camera(let c):
+            let p = c.toScreen(lon, lat)
+            return p.x.isFinite && p.y.isFinite ? p : nil
         case .host(let h):
             guard let p = h.project(lon, lat), p.x.isFinite, p.y.isFinite else { return nil }
             return p

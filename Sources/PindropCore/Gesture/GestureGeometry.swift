@@ -15,7 +15,8 @@ extension Map {
             guard let q = view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
             return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
         case .dragging(let h):
-            return landingPosition(h, at: now) ?? (h.landingLon, h.landingLat)
+            // Before its first landing point (the view could not place one) it stays where it rose.
+            return landingPosition(h, at: now) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
         }

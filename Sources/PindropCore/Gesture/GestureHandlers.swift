@@ -351,8 +351,10 @@ extension Map {
     }
 
     /// Releases a dragged pin: DROPPED where it was, then the user move (MOVED, bit for bit the
-    /// last DRAGGED), then the drop animation from where it was drawn.
+    /// last DRAGGED), then the drop animation from where it was drawn. A drag that never had a
+    /// landing point (the host's view could not place one: no DRAGGED) moves nothing.
     func drop(_ h: GestureMachine.Hold) {
+        guard h.dragged else { return releaseUnmoved(h) }
         gesture.state = pointersLeftState()
         gesture.heldSlot = -1
         let fromLift = max(0, GestureMachine.visualLift(h, at: now, options))

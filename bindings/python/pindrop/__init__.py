@@ -91,7 +91,7 @@ class Options:
         c = _ffi.Options()
         status = lib.pindrop_options_init(byref(c), ctypes.sizeof(c))
         if status != 0:
-            raise InvalidArgument(status, "pindrop_options_init failed", "pindrop_options_init")
+            raise InvalidArgument(status, _ffi.last_error(), "pindrop_options_init")
         for f in fields(self):
             setattr(c, f.name, getattr(self, f.name))
         return c
@@ -213,9 +213,8 @@ class Map:
         handle = c_void_p()
         c = options._to_c()
         status = lib.pindrop_map_create(byref(c), byref(handle))
-        if status != 0:  # no map, so no last error: say what was refused
-            raise _ffi._EXCEPTIONS.get(status, PindropError)(
-                status, f"the library refused these options: {options}", "pindrop_map_create")
+        if status != 0:  # no map: the calling thread's last error says what was refused
+            raise _ffi._EXCEPTIONS.get(status, PindropError)(status, _ffi.last_error(), "pindrop_map_create")
         self.options = options
         self._handle = handle
         self._callbacks: Optional[tuple] = None  # projection callbacks kept alive while C holds them

@@ -119,16 +119,22 @@ _pid = POINTER(c_int64)
 def _status_check(result, func, args):
     """errcheck for functions returning pindrop_status: raise the typed exception."""
     if result < 0:
-        message = ""
         if args and func.argtypes and func.argtypes[0] is _map_p and args[0] is not None:
             message = lib.pindrop_map_last_error(args[0]).decode("utf-8", "replace")
+        else:  # a call without a map: the calling thread's last error
+            message = last_error()
         raise _EXCEPTIONS.get(result, PindropError)(result, message, func.__name__)
     return result
 
 
+def last_error() -> str:
+    """The message of the last failed call on the calling thread (pindrop_last_error)."""
+    return lib.pindrop_last_error().decode("utf-8", "replace")
+
+
 def raise_for(status: int, map_handle, function: str):
     """Raises the typed exception for a negative status returned outside errcheck (touch)."""
-    message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else ""
+    message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else last_error()
     raise _EXCEPTIONS.get(status, PindropError)(status, message, function)
 
 
@@ -140,6 +146,7 @@ _SIGNATURES = {
     "pindrop_map_create": (c_int, [POINTER(Options), POINTER(c_void_p)], False),
     "pindrop_map_destroy": (None, [_map_p], False),
     "pindrop_map_last_error": (c_char_p, [_map_p], False),
+    "pindrop_last_error": (c_char_p, [], False),
     "pindrop_map_set_camera": (c_int, [_map_p, POINTER(Camera)], True),
     "pindrop_map_set_projection": (c_int, [_map_p, PROJECT_FN, UNPROJECT_FN, c_void_p, _d, _d], True),
     "pindrop_map_to_screen": (c_int, [_map_p, _d, _d, _pd, _pd], True),
