@@ -8,12 +8,17 @@ Operations: drags (mouse mode, with the allowed area refusing drops outside it),
 by TOUCH_CANCEL or cancel_gesture, taps on pins (select) and on the map (tap-to-move while
 editing, else deselect), place / edit / commit / cancel_edit, undo / redo, host add / remove /
 set_position, geocode answers that are current, stale or never issued, the allowed area switched
-on and off, and camera changes (zoom and bearing) that change how stacks are spread.
+on and off, and camera changes (zoom and bearing) that change how stacks are spread and switch
+clustering on and off: the map clusters below zoom 18.5, so at the zooms the camera visits
+(17–19.5) pins come and go from clusters between operations. A gesture is only aimed where no
+cluster is drawn within the hit radius (a touch there is the cluster's, not a pin's or the map's),
+and the clustered steps are counted so that the test fails if clustering never happened.
 
 The only things taken from the library are screen geometry: where a pin is drawn (to grab it) and
 which screen point is which coordinate (to_lonlat), which the gesture code must reproduce exactly.
 """
 import ctypes
+import math
 import os
 import random
 
@@ -124,7 +129,8 @@ def expect(status_or_exc, call):
 def test_random_operations_keep_positions_exact():
     rng = random.Random(SEED)
     model = Model()
-    m = pindrop.Map(lift_delay_ms=0, lift_height=0, outside_policy=pindrop.OUTSIDE_REVERT)
+    m = pindrop.Map(lift_delay_ms=0, lift_height=0, outside_policy=pindrop.OUTSIDE_REVERT,
+                    cluster_radius=60, cluster_max_zoom=18.5)
     zoom, bearing = 18.0, 0.0
     m.set_camera(LON0, LAT0, zoom=zoom, width=800, height=600, bearing_deg=bearing)
     t = 0.0
@@ -144,6 +150,14 @@ def test_random_operations_keep_positions_exact():
     def drawn_screen(pid):
         return m.to_screen(*m.display_position(pid))
 
+    clustered_steps = 0
+    reach = 1.5 * pindrop.Options().hit_radius
+
+    def clear_of_clusters(x, y):
+        """No cluster is drawn near (x, y): a touch there is a pin's or the map's."""
+        views = m.clusters(t, array=True)
+        return all(math.hypot(float(v["x"]) - x, float(v["y"]) - y) > reach for v in views)
+
     def tap(x, y):
         nonlocal t
         t += 500
@@ -158,7 +172,10 @@ def test_random_operations_keep_positions_exact():
         op = rng.randrange(100)
         ids = sorted(model.pos)
         kind = None
-        if op < 30 and ids and m.hit_test(*drawn_screen(ids[op % len(ids)])) == ids[op % len(ids)]:
+        if len(m.clusters(t, array=True)):
+            clustered_steps += 1
+        if op < 30 and ids and m.hit_test(*drawn_screen(ids[op % len(ids)])) == ids[op % len(ids)] \
+                and clear_of_clusters(*drawn_screen(ids[op % len(ids)])):
             kind = "drag"                                     # drag a pin and drop it
             pid = ids[op % len(ids)]                          # (one that wins the hit test where drawn)
             x, y = drawn_screen(pid)
@@ -184,7 +201,7 @@ def test_random_operations_keep_positions_exact():
         elif op < 38:                                         # tap on the map
             kind = "tap map"
             x, y = rng.uniform(0, 800), rng.uniform(0, 600)
-            if m.hit_test(x, y) is None:
+            if m.hit_test(x, y) is None and clear_of_clusters(x, y):
                 target = m.to_lonlat(x, y)
                 tap(x, y)
                 if model.session is not None:
@@ -195,7 +212,7 @@ def test_random_operations_keep_positions_exact():
             kind = "tap pin"
             pid = rng.choice(ids)
             x, y = drawn_screen(pid)
-            if m.hit_test(x, y) == pid:
+            if m.hit_test(x, y) == pid and clear_of_clusters(x, y):
                 tap(x, y)
                 model.selected = pid
         elif op < 49 and len(ids) < 20:                       # place a new pin
@@ -306,4 +323,5 @@ def test_random_operations_keep_positions_exact():
         for kind in ("drag", "tap map", "tap pin", "place", "edit", "commit", "cancel_edit", "undo", "redo",
                      "geocode", "set_position", "remove", "add", "select", "area", "camera"):
             assert counts.get(kind, 0) >= 100, (kind, counts)
-    print("operations:", dict(sorted(counts.items())))
+        assert clustered_steps >= OPS // 20, ("clustering hardly happened", clustered_steps)
+    print("operations:", dict(sorted(counts.items())), "clustered steps:", clustered_steps)
