@@ -100,6 +100,15 @@ struct ClusterGrid {
         used = 0
     }
 
+    /// Empties the grid into a table sized for `cells` cells (a bulk fill follows).
+    mutating func removeAll(capacity cells: Int) {
+        var c = 16
+        while c < 2 * (cells + 1) { c <<= 1 }
+        keys = [UInt64](repeating: Self.vacant, count: c)
+        heads = [UInt32](repeating: Self.end, count: c)
+        used = 0
+    }
+
     /// Doubles the table, dropping cells that have become empty.
     private mutating func grow() {
         let oldKeys = keys, oldHeads = heads
