@@ -168,9 +168,9 @@ final class ClusterTests: XCTestCase {
         XCTAssertLessThanOrEqual(snap[8].count, 3)
     }
 
-    /// A bulk load leaves the base grid to the rebuild: edits made while that rebuild is pending
-    /// (moves, removals, exclusions, adds) are in the levels it builds, and the grid it fills
-    /// serves the incremental updates after it.
+    /// A bulk load falls back to a rebuild: edits made while that rebuild is pending (moves,
+    /// removals, exclusions, adds) are in the levels it builds, and incremental updates after it
+    /// agree with the oracle.
     func testEditsWhileARebuildIsPending() throws {
         let trees = try LATrees.city("artesia") + LATrees.city("lomita")
         var rng = SplitMix(seed: 5)

@@ -109,14 +109,6 @@ struct ClusterGrid {
         used = 0
     }
 
-    /// Empties the grid into a table sized for `cells` cells (a bulk fill follows).
-    mutating func removeAll(capacity cells: Int) {
-        var c = 16
-        while c < 2 * (cells + 1) { c <<= 1 }
-        table = [Slot](repeating: .vacant, count: c)
-        used = 0
-    }
-
     /// Doubles the table, dropping cells that have become empty.
     private mutating func grow() {
         let old = table

@@ -88,9 +88,6 @@ public final class ClusterLevels {
     /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
     var pending: [Change] = []
     var needsRebuild = false
-    /// The base grid is not kept while a rebuild is due (a bulk load would otherwise insert every
-    /// pin at a random place of its table); the rebuild fills it again, a cell at a time.
-    private var baseGridStale = false
     // Scratch of `update`, kept to avoid allocating per call.
     private var heap: [(key: UInt64, slot: UInt32)] = []
     private var lastPopped = UInt64.max
@@ -175,8 +172,6 @@ public final class ClusterLevels {
         if needsRebuild { return }
         if pending.count >= Swift.max(4096, base.alive / 32) {
             needsRebuild = true
-            baseGridStale = true
-            base.grid.removeAll(capacity: 0)
             pending = []
             return
         }
@@ -194,7 +189,7 @@ public final class ClusterLevels {
         b.alive += 1
         if excluded { b.parent[i] = Self.excluded; return }
         b.parent[i] = Self.unassigned
-        if !baseGridStale { b.grid.insert(UInt32(i), x: cx, y: cy) }
+        b.grid.insert(UInt32(i), x: cx, y: cy)
         record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
     }
 
@@ -205,7 +200,7 @@ public final class ClusterLevels {
         b.parent[i] = Self.dead
         b.alive -= 1
         if p == Self.excluded { return }
-        if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
+        b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
         record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                       dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
     }
@@ -219,7 +214,7 @@ public final class ClusterLevels {
         b.x[i] = nx; b.y[i] = ny
         let p = b.parent[i]
         if p == Self.excluded { return }
-        if !baseGridStale && !b.grid.sameCell(ox, oy, nx, ny) {
+        if !b.grid.sameCell(ox, oy, nx, ny) {
             b.grid.remove(UInt32(i), x: ox, y: oy)
             b.grid.insert(UInt32(i), x: nx, y: ny)
         }
@@ -235,13 +230,13 @@ public final class ClusterLevels {
         if was == excluded { return }
         if excluded {
             let p = b.parent[i]
-            if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
+            b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
             b.parent[i] = Self.excluded
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                           dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
         } else {
             b.parent[i] = Self.unassigned
-            if !baseGridStale { b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i]) }
+            b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
         }
     }
@@ -544,6 +539,7 @@ public final class ClusterLevels {
     public func rebuild() {
         pending = []
         needsRebuild = false
+        guard levelCount > 0 else { return }
         let b = base
         var order: [UInt32] = []
         order.reserveCapacity(b.alive)
@@ -551,12 +547,12 @@ public final class ClusterLevels {
             b.parent[i] = Self.unassigned
             order.append(UInt32(i))
         }
-        guard levelCount > 0 else { refillBaseGrid(order, cells: order.count); return }
+        Self.sortByKey(&order, b.key)
         var z = levelCount - 1
         while z >= 0 {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
-            if z == levelCount - 1 { buildFromPins(z, &order) } else { buildLevel(z, order) }
+            buildLevel(z, order)
             lv.trim()
             order = Array(0..<UInt32(lv.x.count))   // allocated in key order
             z -= 1
@@ -586,133 +582,12 @@ public final class ClusterLevels {
         }
     }
 
-    /// Fills the base grid again after a bulk change (when it was not kept), from the live pins
-    /// (in cell order when they are sorted so: then each cell's slot of the table is found once
-    /// and stays in cache).
-    private func refillBaseGrid(_ slots: [UInt32], cells: Int) {
-        guard baseGridStale else { return }
-        baseGridStale = false
-        let b = base
-        b.grid.removeAll(capacity: cells)
-        for s in slots { b.grid.insert(s, x: b.x[Int(s)], y: b.y[Int(s)]) }
-    }
-
-    /// A pin as `buildFromPins` reads it: copied next to the other pins of its cell.
-    private struct CellPin { var x: Double; var y: Double; var slot: UInt32; var index: UInt32 }
-
-    /// `buildLevel` for the level above the pins, which holds nearly all the work of a build. The
-    /// pins are first sorted by their cell of the base grid (rows of cells, a row's cells in x
-    /// order), so a seed's 3×3 scan reads three short runs of memory instead of walking linked
-    /// lists across the whole inventory; then seeds are visited in key order as in `buildLevel`
-    /// (the absorbed set of a seed does not depend on the order its candidates are read in, so
-    /// the level is the same). `slots` holds the live pins on entry; it is reused as scratch.
-    private func buildFromPins(_ z: Int, _ slots: inout [UInt32]) {
-        let up = base, lv = levels[z]
-        let r = levelRadius(z), r2 = r * r
-        let n = slots.count
-        let grid = up.grid
-        // Cells as one integer, row-major: adjacent cells of a row are adjacent in the order.
-        let side = UInt64(grid.coordinate(1)) + 3   // coordinates of clamped points are in 0...coordinate(1)
-        guard side < 1 << 31 else {
-            // Cells too fine to number as one integer (a tiny radius at a high max zoom).
-            refillBaseGrid(slots, cells: n)
-            Self.sortByKey(&slots, up.key)
-            buildLevel(z, slots)
-            return
-        }
-        @inline(__always) func cellOf(_ x: Double, _ y: Double) -> UInt64 {
-            UInt64(grid.coordinate(y) + 1) * side + UInt64(grid.coordinate(x) + 1)
-        }
-        var bits = 1
-        while bits < 64 && (UInt64(1) << UInt64(bits)) <= side * side { bits += 1 }
-        var cellKey = [UInt64](repeating: 0, count: up.parent.count)
-        for s in slots { let i = Int(s); cellKey[i] = cellOf(up.x[i], up.y[i]) }
-        let sortedCells = Self.sortByKey(&slots, cellKey, bits: bits)
-        cellKey = []
-        var pins = [CellPin](unsafeUninitializedCapacity: n) { buf, c in
-            for (k, s) in slots.enumerated() {
-                let i = Int(s)
-                buf[k] = CellPin(x: up.x[i], y: up.y[i], slot: s, index: UInt32(k))
-            }
-            c = n
-        }
-        // The runs of cells: an open-addressing table from a cell to its first and past-last pin.
-        var cap = 16
-        var cells = 0, last = UInt64.max
-        for c in sortedCells where c != last { cells += 1; last = c }
-        while cap < 2 * cells { cap <<= 1 }
-        if baseGridStale {
-            baseGridStale = false
-            up.grid.removeAll(capacity: cells)
-            for q in pins { up.grid.insert(q.slot, x: q.x, y: q.y) }
-        }
-        let mask = cap - 1
-        // Key, first pin, past the last pin not yet absorbed: one cache line per cell.
-        var table = [(key: UInt64, start: UInt32, live: UInt32)](repeating: (.max, 0, 0), count: cap)
-        @inline(__always) func slotOf(_ c: UInt64) -> Int {
-            var i = Int(truncatingIfNeeded: (c &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-            while table[i].key != c && table[i].key != .max { i = (i + 1) & mask }
-            return i
-        }
-        var start = 0
-        while start < n {
-            let c = sortedCells[start]
-            var end = start + 1
-            while end < n && sortedCells[end] == c { end += 1 }
-            table[slotOf(c)] = (c, UInt32(start), UInt32(end))
-            start = end
-        }
-        // Visit the pins in key order, by their index in `pins` as sorted (`index`; pins move
-        // within their cell's run as they are absorbed: the unabsorbed stay in front).
-        var keyOfPin = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
-            for k in 0..<n { buf[k] = up.key[Int(slots[k])] }
-            c = n
-        }
-        var visit = Array(0..<UInt32(n))
-        Self.sortByKey(&visit, keyOfPin)
-        keyOfPin = []
-        var parents = [UInt32](repeating: Self.unassigned, count: n)
-        parents.withUnsafeMutableBufferPointer { parent in
-        pins.withUnsafeMutableBufferPointer { p in
-            for v in visit where parent[Int(v)] == Self.unassigned {
-                let js = slots[Int(v)]
-                let jx = up.x[Int(js)], jy = up.y[Int(js)]
-                let q = allocate(lv, seed: js, key: up.key[Int(js)])
-                var sx: Int64 = 0, sy: Int64 = 0, count: UInt32 = 0
-                let c = cellOf(jx, jy)
-                for dy in 0..<3 {
-                    for dx in 0..<3 {
-                        let t = slotOf(c &+ UInt64(dy) &* side &+ UInt64(dx) &- side &- 1)
-                        guard table[t].key != .max else { continue }
-                        var k = Int(table[t].start), live = Int(table[t].live)
-                        while k < live {
-                            let ex = p[k].x - jx, ey = p[k].y - jy
-                            guard ex * ex + ey * ey <= r2 else { k += 1; continue }
-                            parent[Int(p[k].index)] = q
-                            sx &+= Self.fixed(p[k].x); sy &+= Self.fixed(p[k].y); count += 1
-                            live -= 1
-                            p.swapAt(k, live)
-                        }
-                        table[t].live = UInt32(live)
-                    }
-                }
-                let qi = Int(q)
-                lv.sx[qi] = sx; lv.sy[qi] = sy; lv.count[qi] = count
-                (lv.x[qi], lv.y[qi]) = point(z, qi)
-                lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
-            }
-            for k in 0..<n { up.parent[Int(p[k].slot)] = parent[Int(p[k].index)] }
-        }
-        }
-    }
-
     /// Sorts slots by their keys: least significant digit radix sort, 11 bits a pass (six passes;
     /// the 2048 counters of a pass stay in the first-level cache), all histograms in one read.
-    @discardableResult
-    static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64], bits keyBits: Int = 64) -> [UInt64] {
+    static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
         let n = slots.count
-        guard n > 1 else { return slots.map { keys[Int($0)] } }
-        let bits = 11, passes = (keyBits + bits - 1) / bits, buckets = 1 << bits, mask = UInt64(buckets - 1)
+        guard n > 1 else { return }
+        let bits = 11, passes = 6, buckets = 1 << bits, mask = UInt64(buckets - 1)
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
             for i in 0..<n { buf[i] = keys[Int(slots[i])] }
             c = n
@@ -745,7 +620,6 @@ public final class ClusterLevels {
             }
             swap(&k, &k2); swap(&slots, &s2)
         }
-        return k
     }
 
     // MARK: - Queries (call `update()` first)
