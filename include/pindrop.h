@@ -82,7 +82,7 @@ typedef struct pindrop_options {
   double autopan_margin;      /* points, default 40; 0 = off; >= 0 */
   double autopan_speed;       /* points per second at the very edge, default 600; >= 0 */
   double min_spacing_m;       /* default 0 = off; >= 0 */
-  int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) */
+  int32_t spread_mode;        /* PINDROP_SPREAD_OFF | PINDROP_SPREAD_RING (default) | PINDROP_SPREAD_SPIRAL */
   double spread_tolerance_m;  /* default 0 = exact same coordinate; >= 0 */
   int32_t outside_policy;     /* PINDROP_OUTSIDE_REVERT (default) | PINDROP_OUTSIDE_SNAP */
   /* Since 0.2.0 (a caller's struct_size tells an older, smaller struct apart: an old-size struct
@@ -93,7 +93,9 @@ typedef struct pindrop_options {
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
-enum { PINDROP_SPREAD_SPIRAL = 2 };  /* since 0.2.0 */
+enum { PINDROP_SPREAD_SPIRAL = 2 };  /* since 0.2.0: stacks laid out in screen points, spread_spacing
+                                        apart (a circle below 9 pins, a spiral from 9), the same
+                                        size at every zoom; see pindrop_spread_spiral for the rule */
 enum { PINDROP_OUTSIDE_REVERT = 0, PINDROP_OUTSIDE_SNAP = 1 };
 
 /* Fills the defaults into a caller's struct of struct_size bytes (pass sizeof(pindrop_options)).
@@ -391,6 +393,23 @@ pindrop_status pindrop_map_undo(pindrop_map *map, double time_ms);
 pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
+ * Keyboard moves
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Moves the selected pin by (dx, dy) screen points (x right, y down), from where it is drawn (its
+   place in a spread layout, else its true coordinate): the keyboard alternative to a drag (WCAG
+   2.2, 2.5.7). A host sends 1 point per arrow key, 10 with Shift. A user move: MOVED with cause
+   PINDROP_CAUSE_NUDGE (PINDROP_CAUSE_SNAP when the allowed area snaps it), the callout, a
+   geocode request and NEARBY warnings. Nudges of one pin less than 1000 ms apart are one undo
+   step (a run of key presses is taken back by one undo); any other move, undo, redo or commit in
+   between starts a new step. (0, 0) moves nothing. Returns PINDROP_ERR_STATE when no pin is
+   selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
+   non-finite dx or dy, a time earlier than the last, a pin or target the view cannot place, or a
+   target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
+   Since 0.2.0. */
+pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
  * Batch spreading for GIS tools
  * ---------------------------------------------------------------------------------------------- */
 
@@ -403,6 +422,24 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    Returns PINDROP_ERR_INVALID_ARGUMENT for a NULL pointer with n > 0, a coordinate that is not
    finite or out of range, or a tolerance that is negative or not finite. See docs/spreading.md. */
 pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m, double *out_lonlat);
+
+/* Compact spreading for big stacks (behaviour 17, PINDROP_SPREAD_SPIRAL) over a whole data set, for
+   a GIS tool that draws one zoom: groups exactly as pindrop_spread (tolerance_m, index order as id
+   order, centre = the members' mean), then lays each group of n >= 2 out in Web Mercator screen
+   points at `zoom` (256-point tiles: the world is 256·2^zoom points wide), north up, with
+   s = spacing_points / 25:
+     n < 9:  a circle of radius max(spacing, spacing·(n+2)/(2π)) points, pin k at bearing 2πk/n;
+     n >= 9: Leaflet.markercluster's spiral: L = 11s, A = 0; for k = n down to 0: if k < n, pin k at
+             distance L points and bearing A; then A += 28s/L + 0.0005k; L += 5s·2π/A
+   (bearings in radians clockwise from north), writing the drawn positions as lon/lat to
+   out_lonlat. At another zoom the same layout is another set of lon/lat: call it again per zoom
+   (a map does this by itself with spread_mode = PINDROP_SPREAD_SPIRAL). out may alias in;
+   all-or-nothing. n = 0 is OK (pointers may then be NULL; the other arguments are still checked).
+   PINDROP_ERR_INVALID_ARGUMENT for what pindrop_spread refuses, spacing_points not finite or
+   <= 0, zoom outside [0, 30], or a group of two or more centred beyond Web Mercator's ±85.0511°.
+   Since 0.2. */
+pindrop_status pindrop_spread_spiral(const double *lonlat, size_t n, double tolerance_m, double spacing_points,
+                                     double zoom, double *out_lonlat);
 
 #ifdef __cplusplus
 }

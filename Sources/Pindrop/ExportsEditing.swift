@@ -102,6 +102,11 @@ public func pindrop_map_undo(_ map: OpaquePointer?, _ time: Double) -> pindrop_s
     call(map) { m throws(PindropError) in try m.undo(time: time) }
 }
 
+@_cdecl("pindrop_map_nudge")
+public func pindrop_map_nudge(_ map: OpaquePointer?, _ dx: Double, _ dy: Double, _ time: Double) -> pindrop_status {
+    call(map) { m throws(PindropError) in try m.nudge(dx: dx, dy: dy, time: time) }
+}
+
 @_cdecl("pindrop_map_redo")
 public func pindrop_map_redo(_ map: OpaquePointer?, _ time: Double) -> pindrop_status {
     call(map) { m throws(PindropError) in try m.redo(time: time) }

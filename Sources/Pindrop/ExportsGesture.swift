@@ -1,5 +1,5 @@
 import CPindrop
-import Foundation
+import Glibc
 import PindropCore
 
 // Input: touches, ticks, the next deadline, cancelling a gesture.

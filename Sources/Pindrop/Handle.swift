@@ -1,5 +1,5 @@
 import CPindrop
-import Foundation
+import Glibc
 import PindropCore
 import PindropIndex
 

@@ -25,6 +25,9 @@ public final class Map {
     public internal(set) var nearbyResults: [NearbyHit] = []
     /// The frame room: what to draw, in drawing order, with its scratch buffers.
     var frame = FrameBuilder()
+    /// Bumped by every change of a pin, a layout or a gesture: hit tests use the last frame's
+    /// grid (`frame.hits`) only while it is unchanged.
+    var version: UInt64 = 0
     /// The cluster room (nil when cluster_radius is 0): the levels of clusters, kept up to date
     /// through the pin hooks; the selected, edited and held pins are kept out of it.
     let clusters: ClusterRoom?
@@ -35,10 +38,11 @@ public final class Map {
         try options.validate()
         self.options = options
         self.factory = factory
-        self.index = factory.makeIndex()
-        self.spread = SpreadLayout(options: options, factory: factory)
+        self.index = factory.makeIndex(sharing: pins.coordinates)
+        let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
+        self.view = view
+        self.spread = SpreadLayout(options: options, factory: factory, view: view)
         self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
-        self.view = .camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
     }
 
     // MARK: - Time
@@ -65,6 +69,8 @@ public final class Map {
     public func setCamera(_ camera: Camera) throws(PindropError) {
         try camera.validate()
         view = .camera(CameraTransform(camera))
+        spread.viewChanged(view)
+        frame.hits.invalidate()
         gestureViewChanged()
     }
 
@@ -73,6 +79,8 @@ public final class Map {
             throw .invalid("viewport \(projection.width)x\(projection.height) must be finite and > 0")
         }
         view = .host(projection)
+        spread.viewChanged(view)
+        frame.hits.invalidate()
         gestureViewChanged()
     }
 
@@ -171,11 +179,13 @@ public final class Map {
     // MARK: - Hooks for the layouts (spreading) and gestures
 
     func pinAdded(_ slot: Int32) {
+        version &+= 1
         spread.pinAdded(slot, pins, index)
         clusters?.pinAdded(slot, id: pins.id(slot), mercator: pins.mercator(slot))
     }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
     func pinsAdded(_ slots: [Int32]) {
+        version &+= 1
         spread.pinsAdded(slots, pins, index)
         if let room = clusters {
             room.reserve(slots: pins.capacity)
@@ -183,12 +193,14 @@ public final class Map {
         }
     }
     func pinMoved(_ slot: Int32) {
+        version &+= 1
         gesturePinMoved(slot)
         spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
+        version &+= 1
         gesturePinWillBeRemoved(slot)
         editingPinWillBeRemoved(slot)
         spread.pinWillBeRemoved(slot, pins, index)
@@ -229,6 +241,42 @@ public final class Map {
         return true
     }
 
+    /// Moves the selected pin by (dx, dy) screen points from where it is drawn (its place in a
+    /// spread layout, else its true coordinate): the keyboard alternative to a drag (behaviour 18).
+    /// A user move: MOVED with cause NUDGE (SNAP when the allowed area snaps it), the callout, a
+    /// geocode request and nearby warnings. Nudges of one pin less than 1000 ms apart are one undo
+    /// step (`NudgeSeries`). (0, 0) moves nothing. STATE when nothing is selected or a gesture holds
+    /// the pin; INVALID_ARGUMENT for a non-finite offset, a point the view cannot place, or (policy
+    /// REVERT) a target outside the allowed area.
+    public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+        guard selectedID != noID, let s = pins.slot(of: selectedID) else {
+            throw PindropError(.state, "nothing is selected: select a pin to nudge it")
+        }
+        guard !gesture.holds(s) else {
+            throw PindropError(.state, "pin \(selectedID) is held by a gesture; nudge it after it is dropped")
+        }
+        guard dx != 0 || dy != 0 else { try advance(to: time); return }
+        let drawn = spread.drawnPosition(s) ?? pins.position(s)
+        let p = try toScreen(lon: drawn.lon, lat: drawn.lat)
+        guard p.x.isFinite, p.y.isFinite else {
+            throw .invalid("pin \(selectedID) at (\(drawn.lon), \(drawn.lat)) has no point on the screen")
+        }
+        let target = try toLonLat(x: p.x + dx, y: p.y + dy)
+        guard resolveUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
+            throw .invalid("(\(target.lon), \(target.lat)) is outside the allowed area (outside_policy is REVERT)")
+        }
+        try advance(to: time)
+        let id = selectedID
+        let continues = editing.nudges.continues(id: id, time: time, latest: editing.undoStack.last)
+        applyUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge)
+        if continues { editing.mergeLatestHistoryEntries() }
+        if let latest = editing.undoStack.last, latest.id == id {
+            editing.nudges.record(id: id, time: time, serial: latest.serial)
+        }
+    }
+
     /// The MOVED event (also used by commit of a placement, which saves a pin without moving it).
     func pushMoved(_ id: Int64, from: (lon: Double, lat: Double), to: (lon: Double, lat: Double), cause: Event.Cause) {
         var e = Event(.moved, id: id, time: now)
@@ -251,8 +299,13 @@ public final class Map {
     /// then the higher id. Nil when there is none (or the view cannot place the point).
     public func hitTest(x: Double, y: Double) throws(PindropError) -> Int64? {
         guard x.isFinite, y.isFinite else { throw .invalid("screen point (\(x), \(y)) is not finite") }
+        defer { index.maintain(inserts: Map.maintainPerQuery) }
         return hit(x, y)
     }
+
+    /// How much deferred index work (GEOS inserts, and the tree builds they complete) a host
+    /// query does: a hit test or nearby call, and a frame (docs/index.md).
+    static let maintainPerQuery = 32, maintainPerFrame = 256
 
     /// hit_test for n points xy[2i], xy[2i+1]; misses are PINDROP_NO_ID. All or nothing.
     public func hitTestMany(xy: UnsafeBufferPointer<Double>, out: UnsafeMutableBufferPointer<Int64>) throws(PindropError) {
@@ -260,10 +313,22 @@ public final class Map {
             throw .invalid("screen point \(i) (\(xy[2 * i]), \(xy[2 * i + 1])) is not finite")
         }
         for i in 0..<out.count { out[i] = hit(xy[2 * i], xy[2 * i + 1]) ?? noID }
+        index.maintain(inserts: Map.maintainPerQuery)
     }
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
+        if frame.hits.covers(x, y, version: version) {
+            // Inside the viewport of a frame drawn since the last change: its grid holds the same
+            // pins at the same screen points as the index path would find.
+            var best = noID
+            var bestD2 = r2
+            frame.hits.forEachNear(x, y, views: frame.views) { id, px, py in
+                let d2 = (px - x) * (px - x) + (py - y) * (py - y)
+                if d2 < bestD2 || (d2 == bestD2 && (best == noID || beatsOnTie(id: id, best))) { best = id; bestD2 = d2 }
+            }
+            return best == noID ? nil : best
+        }
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
         // and no exclusive access to the map held while the index fills it.
@@ -299,8 +364,9 @@ public final class Map {
     }
 
     /// The tie rule of hit testing: the pin being edited, then the selected one, then the higher id.
-    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool {
-        let ia = pins.id(a), ib = pins.id(b)
+    func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool { beatsOnTie(id: pins.id(a), pins.id(b)) }
+
+    func beatsOnTie(id ia: Int64, _ ib: Int64) -> Bool {
         func rank(_ id: Int64) -> Int { id == editingID ? 2 : id == selectedID ? 1 : 0 }
         let ra = rank(ia), rb = rank(ib)
         return ra != rb ? ra > rb : ia > ib
@@ -326,6 +392,7 @@ public final class Map {
             if d <= radius { nearbyResults.append(NearbyHit(id: pins.id(s), distance: d)) }
         }
         nearbyResults.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+        index.maintain(inserts: Map.maintainPerQuery)
         return nearbyResults.count
     }
 
@@ -348,8 +415,13 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         candidates.removeAll(keepingCapacity: true)
-        if !clusterFrame(margin: r, box: box, pins: &candidates) { drawnCandidates(box, into: &candidates) }
-        frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self)
+        let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
+        if !clustered { drawnCandidates(box, into: &candidates) }
+        // The hit grid holds the views' pins: not when clusters stand for some of them.
+        let camera: Bool = if case .camera = view { true } else { false }
+        frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
+                    grid: camera && !clustered, version: version)
+        index.maintain(inserts: Map.maintainPerFrame)
         return frame.views.count
     }
 

@@ -46,8 +46,5 @@ public struct Options: Sendable, Equatable {
         guard hitRadius > 0 else { throw .invalid("options.hit_radius must be > 0 (got \(hitRadius))") }
         guard clusterMaxZoom <= 30 else { throw .invalid("options.cluster_max_zoom must be in [0, 30] (got \(clusterMaxZoom))") }
         guard spreadSpacing > 0 else { throw .invalid("options.spread_spacing must be > 0 (got \(spreadSpacing))") }
-        guard spreadMode != .spiral else {
-            throw .invalid("options.spread_mode PINDROP_SPREAD_SPIRAL is not supported by this build of the map yet")
-        }
     }
 }

@@ -24,4 +24,7 @@ public final class GEOSFactory: IndexFactory {
     public let context = GEOSContext()
     public init() {}
     public func makeIndex() -> SpatialIndex { GEOSPointIndex(context: context) }
+    public func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex {
+        GEOSPointIndex(context: context, sharing: coordinates)
+    }
 }

@@ -1,225 +1,596 @@
 import CGEOS
 import PindropCore
 
-/// A point index over GEOS's STRtree that stays correct while pins move.
+/// A point index over GEOS's STRtree that stays correct while pins move, without pauses.
 ///
 /// GEOS 3.11 builds an STRtree on its first query and must never receive an insert after that
-/// (the insert is silently lost and corrupts the tree). So the index keeps three tiers:
-///  - `main`: a tree of (almost) every pin, bulk-loaded and built once;
-///  - `small`: a tree of the pins changed since `main` was built, rebuilt from scratch when the
-///    tail overflows;
-///  - `tail`: the latest changes with their coordinates inline, sorted by longitude (one entry
-///    per slot, always current): a query binary-searches its longitude range and reads only that.
-/// Each slot records which tier holds its current position; hits from any other tier are stale
-/// entries (moved or removed pins) and are dropped. `main` is rebuilt when `small` outgrows
-/// `smallLimit`. See docs/index.md for the measurements behind the limits.
+/// (the insert is silently lost and corrupts the tree), and building one tree of the 916k LA
+/// trees takes about 0.25 s. So the pins are split by a quadtree over the world into leaves of
+/// about `leafCapacity` pins, each with its own small GEOS tree, and every tree is built a slice
+/// at a time:
+///  - a change (add, move) puts the slot in the `pending` list of the leaf its new position falls
+///    in (no search of any sorted structure); a query scans that short list;
+///  - a leaf whose tree is missing (after a bulk load or a split), whose pending list outgrew
+///    `pendingLimit`, or whose tree holds too many stale entries, is queued for a rebuild;
+///  - every call (change or query) does a bounded slice of the queued work: at most
+///    `sliceInserts` points inserted into the next tree, or the final GEOS build of a tree of
+///    at most `leafCapacity + pendingLimit` points. The old tree and the lists answer queries
+///    until the new tree takes over, in one step;
+///  - a leaf that has grown beyond `leafCapacity` splits into quadrants when its rebuild starts.
+/// Only a bulk load's first query does work in proportion to the number of pins (dealing them out
+/// to the leaves, no GEOS work). Each slot records where its current position is indexed
+/// (`home`); an entry found anywhere else is stale (a moved or removed pin) and is skipped.
+/// See docs/index.md.
 public final class GEOSPointIndex: SpatialIndex {
-    enum Tier: UInt8 { case none = 0, main, small, tail }
-
-    public static var defaultTailLimit = 4096
-    public static var defaultSmallLimit = 65536
+    public static var defaultLeafCapacity = 1024
+    public static var defaultPendingLimit = 128
+    public static var defaultSliceInserts = 32
 
     let context: GEOSContext
     var ctx: GEOSContextHandle_t { context.handle }
-    public var tailLimit = GEOSPointIndex.defaultTailLimit
-    public var smallLimit = GEOSPointIndex.defaultSmallLimit
+    /// Positions by slot: the pin store's (shared) or the index's own.
+    let coords: SlotCoordinates
+    let ownsCoordinates: Bool
+    public var leafCapacity = GEOSPointIndex.defaultLeafCapacity
+    public var pendingLimit = GEOSPointIndex.defaultPendingLimit
+    /// The most points one call inserts into a tree being built.
+    public var sliceInserts = GEOSPointIndex.defaultSliceInserts
 
-    private var tier: [UInt8] = []
-    /// Whether the main tree holds an entry (current or stale) for the slot: a slot may be put
-    /// straight into an unqueried main tree only once, or a query would report it twice.
-    private var hasMainEntry: [Bool] = []
-    private var lon: [Double] = []
-    private var lat: [Double] = []
+    /// Per slot: 0 = not indexed; leaf + 1 = in that leaf's tree (or its entry list, before the
+    /// tree is built); leaf + 1 with `pendingBit` = in that leaf's pending list. `jobBit` marks the
+    /// slots gathered into the tree being built that have not changed since.
+    private var home: [UInt32] = []
+    private static let pendingBit: UInt32 = 1 << 31
+    private static let jobBit: UInt32 = 1 << 30
+    private static let placeMask: UInt32 = ~jobBit
     private var live = 0
 
-    private var main: OpaquePointer?
-    private var mainEntries = 0
-    private var mainBuilt = false
-    private var small: OpaquePointer?
-    private var smallSlots: [Int32] = []
-    private struct TailEntry { var slot: Int32; var lon, lat: Double }
-    private var tail: [TailEntry] = []
+    /// A quadtree cell: four children (`child` ... `child + 3`: south-west, south-east,
+    /// north-west, north-east) or a leaf. Cells on the world's edge reach to infinity in the
+    /// intersection test, so no finite position is ever outside the root.
+    private struct Node {
+        var minX, minY, maxX, maxY: Double
+        var child: Int32 = -1
+        var leaf: Int32 = -1
+        var depth: Int32
+    }
+    private struct Leaf {
+        var node: Int32
+        var queued = false
+        var tree: OpaquePointer?
+        /// The slots of a leaf whose tree is not built yet (current when home == leaf + 1).
+        var entries: [Int32] = []
+        /// Slots whose position changed into this leaf since its tree was built.
+        var pending: [Int32] = []
+        /// Current slots (home is this leaf, pending or not), and stale entries in tree/entries.
+        var count = 0
+        var stale = 0
+    }
+    private var nodes: [Node] = []
+    private var leaves: [Leaf] = []
+    private var freeLeaves: [Int32] = []
+    /// Scratch: the leaves a query needs, and the slots of a leaf being rebuilt.
+    private var visit: [Int32] = []
+    private var stack: [Int32] = []
+    private var gather: [Int32] = []
+    /// Leaves waiting for a (re)build, and the tree being built: its leaf, its slots, how many
+    /// are inserted, and whether all are (then the next slice makes GEOS build it).
+    private var queue: [Int32] = []
+    private var queueHead = 0
+    private var job: (leaf: Int, tree: OpaquePointer, slots: [Int32], next: Int, inserted: Int)?
+    private static let maxDepth: Int32 = 40
 
-    /// How often each tier was rebuilt (for the benchmarks and docs).
-    public private(set) var mainRebuilds = 0
-    public private(set) var smallRebuilds = 0
+    /// How many leaf trees were built (for the tests, benchmarks and docs), and splits made.
+    public private(set) var builds = 0
+    public private(set) var splits = 0
 
+    /// An index keeping its own copy of the positions it is given.
     init(context: GEOSContext) {
         self.context = context
+        self.coords = SlotCoordinates()
+        self.ownsCoordinates = true
+        resetNodes()
+    }
+
+    /// An index reading the positions from `coordinates`, which the owner updates before each call.
+    init(context: GEOSContext, sharing coordinates: SlotCoordinates) {
+        self.context = context
+        self.coords = coordinates
+        self.ownsCoordinates = false
+        resetNodes()
     }
 
     deinit {
-        if let main { GEOSSTRtree_destroy_r(ctx, main) }
-        if let small { GEOSSTRtree_destroy_r(ctx, small) }
+        for l in leaves { if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) } }
+        if let job { GEOSSTRtree_destroy_r(ctx, job.tree) }
+        if let trigger { GEOSGeom_destroy_r(ctx, trigger) }
+        for e in envelopes { GEOSGeom_destroy_r(ctx, e.geometry) }
+    }
+
+    private func resetNodes() {
+        nodes = [Node(minX: -180, minY: -90, maxX: 180, maxY: 90, leaf: 0, depth: 0)]
+        leaves = [Leaf(node: 0)]
+        freeLeaves = []
+        queue = []; queueHead = 0
+        if let job { GEOSSTRtree_destroy_r(ctx, job.tree) }
+        job = nil
     }
 
     // MARK: - Changes
 
     public func removeAll() {
-        if let main { GEOSSTRtree_destroy_r(ctx, main) }
-        if let small { GEOSSTRtree_destroy_r(ctx, small) }
-        main = nil; small = nil; mainBuilt = false; mainEntries = 0
-        smallSlots.removeAll(); tail.removeAll()
-        tier.removeAll(); hasMainEntry.removeAll(); lon.removeAll(); lat.removeAll(); live = 0
-    }
-
-    private func grow(to slot: Int32) {
-        let need = Int(slot) + 1
-        if tier.count < need {
-            let extra = need - tier.count
-            tier.append(contentsOf: repeatElement(0, count: extra))
-            hasMainEntry.append(contentsOf: repeatElement(false, count: extra))
-            lon.append(contentsOf: repeatElement(0, count: extra))
-            lat.append(contentsOf: repeatElement(0, count: extra))
-        }
+        for l in leaves { if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) } }
+        leaves = []
+        resetNodes()
+        home.removeAll(); live = 0
+        if ownsCoordinates { coords.removeAll() }
     }
 
     public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
-        guard !slots.isEmpty else { return }
-        if let m = slots.max() { grow(to: m) }
-        for i in slots.indices { place(slots[i], lonlat[2 * i], lonlat[2 * i + 1]) }
-        compactIfNeeded()
+        guard let m = slots.max() else { return }
+        grow(to: m)
+        for i in slots.indices {
+            let x = lonlat[2 * i], y = lonlat[2 * i + 1]
+            if ownsCoordinates { coords.set(slots[i], lon: x, lat: y) }
+            place(slots[i], x, y)
+        }
+        work(build: false)
     }
 
     public func set(_ slot: Int32, lon x: Double, lat y: Double) {
         grow(to: slot)
+        if ownsCoordinates { coords.set(slot, lon: x, lat: y) }
         place(slot, x, y)
-        compactIfNeeded()
-    }
-
-    /// Records a slot's position. Until the main tree is first queried GEOS accepts inserts, so a
-    /// slot goes straight into it (once: a second entry for the slot would be reported twice);
-    /// after that, changes go to the tail.
-    @inline(__always)
-    private func place(_ slot: Int32, _ x: Double, _ y: Double) {
-        let s = Int(slot)
-        if tier[s] == Tier.none.rawValue { live += 1 }
-        lon[s] = x; lat[s] = y
-        if !mainBuilt && !hasMainEntry[s] {
-            if main == nil { main = GEOSSTRtree_create_r(ctx, 10) }
-            if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
-            hasMainEntry[s] = true
-            insertPoint(main!, slot, x, y)
-            mainEntries += 1
-            tier[s] = Tier.main.rawValue
-        } else {
-            putInTail(slot, x, y)
-        }
+        work(build: false)
     }
 
     public func remove(_ slot: Int32) {
         let s = Int(slot)
-        guard s < tier.count, tier[s] != Tier.none.rawValue else { return }
-        if tier[s] == Tier.tail.rawValue { dropFromTail(slot) }
-        tier[s] = Tier.none.rawValue
+        guard s < home.count, home[s] != 0 else { return }
+        leave(home[s])
+        home[s] = 0
         live -= 1
+        work(build: false)
     }
 
-    /// Records the slot's new position in the tail, which stays sorted by longitude.
-    private func putInTail(_ slot: Int32, _ x: Double, _ y: Double) {
-        if tier[Int(slot)] == Tier.tail.rawValue { dropFromTail(slot) }
-        tier[Int(slot)] = Tier.tail.rawValue
-        tail.insert(TailEntry(slot: slot, lon: x, lat: y), at: tailLowerBound(x))
+    private func grow(to slot: Int32) {
+        let need = Int(slot) + 1
+        if home.count < need { home.append(contentsOf: repeatElement(0, count: need - home.count)) }
     }
 
-    private func dropFromTail(_ slot: Int32) {
-        if let i = tail.firstIndex(where: { $0.slot == slot }) { tail.remove(at: i) }
-    }
+    /// The longest lists a query scans: a leaf with more (after a bulk load) is dealt out to
+    /// smaller leaves first (`settle`). Pending lists up to this length never hold a slot twice.
+    private var scanLimit: Int { 4 * (leafCapacity + pendingLimit) }
 
-    /// The first tail position whose longitude is >= lon.
+    /// Records that a slot's position is now (x, y): it goes into the pending list of that
+    /// position's leaf. A list a query may scan is searched first so that it never holds a slot
+    /// twice; a longer one may (`settle` drops the repeats before any query reads it).
     @inline(__always)
-    private func tailLowerBound(_ lon: Double) -> Int {
-        var lo = 0, hi = tail.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if tail[mid].lon < lon { lo = mid + 1 } else { hi = mid }
+    private func place(_ slot: Int32, _ x: Double, _ y: Double) {
+        let s = Int(slot)
+        let l = leafOf(x, y)
+        let want = UInt32(l + 1) | GEOSPointIndex.pendingBit
+        let h = home[s]
+        if h & GEOSPointIndex.placeMask == want { home[s] = want; return }  // any tree being built has it stale
+        if h == 0 { live += 1 } else { leave(h) }
+        home[s] = want
+        leaves[Int(l)].count += 1
+        if leaves[Int(l)].pending.count > scanLimit || !leaves[Int(l)].pending.contains(slot) {
+            leaves[Int(l)].pending.append(slot)
         }
-        return lo
+        enqueueIfNeeded(Int(l))
     }
 
-    private func compactIfNeeded() {
-        guard tail.count > tailLimit else { return }
-        // Everything changed since main was built, still current: rebuild the small tree.
-        var moved: [Int32] = []
-        moved.reserveCapacity(smallSlots.count + tail.count)
-        for s in smallSlots where tier[Int(s)] == Tier.small.rawValue { moved.append(s) }
-        for e in tail {
-            tier[Int(e.slot)] = Tier.small.rawValue
-            moved.append(e.slot)
+    /// The slot leaves the place `h` says it was in.
+    @inline(__always)
+    private func leave(_ h: UInt32) {
+        let l = Int((h & ~GEOSPointIndex.pendingBit & GEOSPointIndex.placeMask) - 1)
+        leaves[l].count -= 1
+        if h & GEOSPointIndex.pendingBit == 0 {
+            leaves[l].stale += 1
+            enqueueIfNeeded(l)
         }
-        tail.removeAll(keepingCapacity: true)
-        if moved.count > smallLimit || main == nil {
-            rebuildMain()
+    }
+
+    /// The leaf whose cell holds (x, y).
+    @inline(__always)
+    private func leafOf(_ x: Double, _ y: Double) -> Int32 {
+        nodes.withUnsafeBufferPointer { nd in
+            var n = 0
+            while nd[n].child >= 0 { n = Int(nd[n].child) + quadrant(nd[n], x, y) }
+            return nd[n].leaf
+        }
+    }
+
+    @inline(__always)
+    private func quadrant(_ node: Node, _ x: Double, _ y: Double) -> Int {
+        (x >= (node.minX + node.maxX) / 2 ? 1 : 0) + (y >= (node.minY + node.maxY) / 2 ? 2 : 0)
+    }
+
+    // MARK: - Rebuilding leaves, a slice at a time
+
+    @inline(__always)
+    private func needsRebuild(_ l: Int) -> Bool {
+        let leaf = leaves[l]
+        if leaf.tree == nil { return leaf.count > 0 }
+        return leaf.pending.count > pendingLimit || leaf.stale > max(pendingLimit, leaf.count)
+    }
+
+    @inline(__always)
+    private func enqueueIfNeeded(_ l: Int) {
+        guard !leaves[l].queued, needsRebuild(l) else { return }
+        leaves[l].queued = true
+        queue.append(Int32(l))
+    }
+
+    /// Work the host's queries do (frames, hit tests, nearby): up to `inserts` points inserted
+    /// into trees being built, and the trees completed on the way are built by GEOS and put in
+    /// place. Changes only insert (`work(build: false)`), so that no `set` pays for a GEOS build.
+    public func maintain(inserts: Int) {
+        var left = inserts
+        while left > 0 && (job != nil || queueHead < queue.count) { left -= work(build: true) }
+    }
+
+    /// One bounded slice of the queued work: start the next leaf's rebuild (gather its slots, or
+    /// split it), insert up to `sliceInserts` points, or (`build`) have GEOS build a complete
+    /// tree and put it in place. Returns the points inserted (at least 1, for progress).
+    @discardableResult
+    private func work(build: Bool) -> Int {
+        var done = 1
+        if var j = job {
+            if j.next >= j.slots.count && !build { return done }
+            job = nil
+            if j.next < j.slots.count {
+                let end = min(j.slots.count, j.next + sliceInserts)
+                for i in j.next..<end {
+                    let s = j.slots[i]
+                    guard home[Int(s)] & GEOSPointIndex.jobBit != 0 else { continue }  // changed since
+                    insertPoint(j.tree, s)
+                    j.inserted += 1
+                }
+                done = max(1, end - j.next)
+                j.next = end
+                job = j
+            } else {
+                finish(j)
+            }
+            return done
+        }
+        while queueHead < queue.count {
+            let l = Int(queue[queueHead])
+            queueHead += 1
+            if queueHead == queue.count || queueHead > 4096 {
+                queue.removeFirst(queueHead); queueHead = 0
+            }
+            leaves[l].queued = false
+            guard needsRebuild(l) else { continue }
+            start(l)
+            return done
+        }
+        return done
+    }
+
+    /// Gathers leaf l's current slots for a new tree, marking them with `jobBit`, or splits the
+    /// leaf when they are more than `leafCapacity`.
+    private func start(_ l: Int) {
+        let mark = UInt32(l + 1)
+        gather.removeAll(keepingCapacity: true)
+        if let tree = leaves[l].tree { collectCurrent(tree, mark) }
+        for s in leaves[l].entries where home[Int(s)] == mark { gather.append(s) }
+        for s in leaves[l].pending where home[Int(s)] == mark | GEOSPointIndex.pendingBit { gather.append(s) }
+        // Repeats in a long pending list: only the first copy of each slot is marked and kept.
+        var k = 0
+        for i in gather.indices {
+            let s = gather[i]
+            guard home[Int(s)] & GEOSPointIndex.jobBit == 0 else { continue }
+            home[Int(s)] |= GEOSPointIndex.jobBit
+            gather[k] = s; k += 1
+        }
+        gather.removeLast(gather.count - k)
+        let n = Int(leaves[l].node)
+        // A leaf that has a tree splits only well beyond the capacity, so that a leaf a bulk load
+        // filled near it is not split again by its first rebuilds.
+        let most = leaves[l].tree == nil ? leafCapacity : 2 * leafCapacity
+        if gather.count > most && nodes[n].depth < GEOSPointIndex.maxDepth && !allOnePosition() {
+            if let tree = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, tree) }
+            leaves[l].tree = nil
+            _ = split(n)  // re-homes every gathered slot (their job marks go)
             return
         }
-        if let small { GEOSSTRtree_destroy_r(ctx, small) }
-        small = GEOSSTRtree_create_r(ctx, 10)
-        for s in moved { insertPoint(small!, s, lon[Int(s)], lat[Int(s)]) }
-        smallSlots = moved
-        smallRebuilds += 1
+        job = (l, GEOSSTRtree_create_r(ctx, 10)!, gather, 0, 0)
     }
 
-    /// Builds the main tree anew from every live slot.
-    private func rebuildMain() {
-        if let main { GEOSSTRtree_destroy_r(ctx, main) }
-        if let small { GEOSSTRtree_destroy_r(ctx, small) }
-        small = nil; smallSlots.removeAll(); tail.removeAll()
-        let tree = GEOSSTRtree_create_r(ctx, 10)!
-        var n = 0
-        for s in 0..<tier.count {
-            hasMainEntry[s] = tier[s] != Tier.none.rawValue
-            guard hasMainEntry[s] else { continue }
-            insertPoint(tree, Int32(s), lon[s], lat[s])
-            tier[s] = Tier.main.rawValue
-            n += 1
+    /// The new tree of leaf l is complete: GEOS builds it now (a query does), and it replaces the
+    /// old tree and lists in one step.
+    private func finish(_ j: (leaf: Int, tree: OpaquePointer, slots: [Int32], next: Int, inserted: Int)) {
+        let l = j.leaf, mark = UInt32(l + 1)
+        GEOSSTRtree_query_r(ctx, j.tree, buildTrigger, { _, _ in }, nil)
+        if let old = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, old) }
+        leaves[l].tree = j.inserted > 0 ? j.tree : nil
+        if j.inserted == 0 { GEOSSTRtree_destroy_r(ctx, j.tree) }
+        var current = 0
+        for s in j.slots where home[Int(s)] & GEOSPointIndex.jobBit != 0 {
+            home[Int(s)] = mark
+            current += 1
         }
-        main = tree; mainEntries = n; mainBuilt = false
-        mainRebuilds += 1
+        leaves[l].stale = j.inserted - current
+        leaves[l].entries = []
+        let p = mark | GEOSPointIndex.pendingBit
+        leaves[l].pending.removeAll { home[Int($0)] & GEOSPointIndex.placeMask != p }
+        builds += 1
+        enqueueIfNeeded(l)
+    }
+
+    /// A point far from any pin: querying a finished tree with it makes GEOS build the tree.
+    private var trigger: OpaquePointer?
+    private var buildTrigger: OpaquePointer {
+        if let trigger { return trigger }
+        trigger = GEOSGeom_createPointFromXY_r(ctx, 1e300, 1e300)
+        return trigger!
+    }
+
+    private func allOnePosition() -> Bool {
+        guard let f = gather.first else { return true }
+        let p = coords.position(f)
+        for s in gather {
+            let q = coords.position(s)
+            if q.lon != p.lon || q.lat != p.lat { return false }
+        }
+        return true
+    }
+
+    /// Builds the leaves a query needs at once when their lists are too long to scan (after a
+    /// bulk load: the pins are dealt out to leaves, and no GEOS work is done here).
+    private func settle(_ l: Int) {
+        guard leaves[l].entries.count + leaves[l].pending.count > scanLimit else { return }
+        if let j = job, j.leaf == l { abortJob() }
+        let mark = UInt32(l + 1)
+        gather.removeAll(keepingCapacity: true)
+        if let tree = leaves[l].tree {
+            collectCurrent(tree, mark)
+            GEOSSTRtree_destroy_r(ctx, tree)
+            leaves[l].tree = nil
+        }
+        for s in leaves[l].entries where home[Int(s)] == mark { gather.append(s) }
+        for s in leaves[l].pending where home[Int(s)] & GEOSPointIndex.placeMask == mark | GEOSPointIndex.pendingBit {
+            home[Int(s)] = mark
+            gather.append(s)
+        }
+        leaves[l].entries = []; leaves[l].pending = []; leaves[l].stale = 0
+        leaves[l].count = gather.count
+        if split(Int(leaves[l].node)) { return }
+        // All on one position (a stack larger than the lists a query scans): its tree now.
+        let tree = GEOSSTRtree_create_r(ctx, 10)!
+        for s in gather { insertPoint(tree, s) }
+        GEOSSTRtree_query_r(ctx, tree, buildTrigger, { _, _ in }, nil)
+        leaves[l].tree = tree
+        builds += 1
+    }
+
+    private func abortJob() {
+        guard let j = job else { return }
+        for s in j.slots { home[Int(s)] &= GEOSPointIndex.placeMask }
+        GEOSSTRtree_destroy_r(ctx, j.tree)
+        job = nil
+        leaves[j.leaf].queued = false
+        enqueueIfNeeded(j.leaf)
     }
 
     @inline(__always)
-    private func insertPoint(_ tree: OpaquePointer, _ slot: Int32, _ x: Double, _ y: Double) {
-        let g = GEOSGeom_createPointFromXY_r(ctx, x, y)
+    private func insertPoint(_ tree: OpaquePointer, _ s: Int32) {
+        let p = coords.position(s)
+        let g = GEOSGeom_createPointFromXY_r(ctx, p.lon, p.lat)
         // The tree copies the envelope; the item is the slot + 1 (never a null pointer).
-        GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: Int(slot) + 1))
+        GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: Int(s) + 1))
         GEOSGeom_destroy_r(ctx, g)
+    }
+
+    /// Appends the tree's current entries (home == mark) to `gather`.
+    private func collectCurrent(_ tree: OpaquePointer, _ mark: UInt32) {
+        home.withUnsafeBufferPointer { h in
+            withUnsafeMutablePointer(to: &gather) { g in
+                var c = (h.baseAddress!, mark, g)
+                withUnsafeMutablePointer(to: &c) { cp in
+                    GEOSSTRtree_iterate_r(ctx, tree, { item, user in
+                        guard let item, let user else { return }
+                        let c = user.assumingMemoryBound(to: (UnsafePointer<UInt32>, UInt32, UnsafeMutablePointer<[Int32]>).self)
+                        let s = Int(bitPattern: item) - 1
+                        if c.pointee.0[s] == c.pointee.1 { c.pointee.2.pointee.append(Int32(truncatingIfNeeded: s)) }
+                    }, cp)
+                }
+            }
+        }
+    }
+
+    /// Turns leaf node n into an inner node and deals the gathered slots out to new leaves, which
+    /// are built when a query needs them. It first goes down through the cells that hold all of
+    /// them (their other quadrants become empty leaves: a dense city far below the root is reached
+    /// without a pass per level), then divides that cell into 4^k leaves at once, k chosen so that
+    /// an even spread would fill a leaf to half its capacity (a crowded leaf splits again later).
+    /// False (nothing changed) when the slots all share one position.
+    private func split(_ n: Int) -> Bool {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for s in gather {
+            let p = coords.position(s)
+            x0 = min(x0, p.lon); x1 = max(x1, p.lon); y0 = min(y0, p.lat); y1 = max(y1, p.lat)
+        }
+        guard x0 < x1 || y0 < y1 else { return false }
+        freeLeaf(nodes[n].leaf)
+        nodes[n].leaf = -1
+        var cur = n
+        while nodes[cur].depth + 1 < GEOSPointIndex.maxDepth
+                && quadrant(nodes[cur], x0, y0) == quadrant(nodes[cur], x1, y1) {
+            let c = Int(makeChildren(cur)) + quadrant(nodes[cur], x0, y0)
+            freeLeaf(nodes[c].leaf)
+            nodes[c].leaf = -1
+            cur = c
+        }
+        var k: Int32 = 1
+        while k < 7 && nodes[cur].depth + k + 1 < GEOSPointIndex.maxDepth && gather.count >> (2 * Int(k)) > leafCapacity / 2 { k += 1 }
+        makeSubtree(cur, levels: k)
+        // Each slot's leaf (kept in `home`, which is where it ends up) and the new leaves'
+        // counts (they start at 0), then the leaves' lists.
+        nodes.withUnsafeBufferPointer { nd in
+            home.withUnsafeMutableBufferPointer { h in
+                leaves.withUnsafeMutableBufferPointer { lv in
+                    coords.withBuffer { ll in
+                        for s in gather {
+                            let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
+                            var c = cur
+                            while nd[c].child >= 0 { c = Int(nd[c].child) + quadrant(nd[c], x, y) }
+                            let l = Int(nd[c].leaf)
+                            h[Int(s)] = UInt32(l + 1)
+                            lv[l].count += 1
+                        }
+                    }
+                }
+            }
+        }
+        for s in gather {
+            let l = Int(home[Int(s)] - 1)
+            if leaves[l].entries.isEmpty { leaves[l].entries.reserveCapacity(leaves[l].count) }
+            leaves[l].entries.append(s)
+        }
+        var crowded: [Int32] = []
+        for s in gather {
+            let l = Int(home[Int(s)] - 1)
+            if leaves[l].count > leafCapacity && !leaves[l].queued {
+                leaves[l].queued = true  // a mark, cleared below
+                crowded.append(Int32(l))
+            } else {
+                enqueueIfNeeded(l)
+            }
+        }
+        splits += 1
+        // The scratch of a bulk load's split (4 bytes per pin) goes back to the allocator.
+        if gather.capacity > 16 * (leafCapacity + pendingLimit) { gather = [] }
+        // A leaf that is still crowded (a dense district) is split again now, so that no leaf
+        // left for the slices holds more than about `leafCapacity` distinct positions.
+        for l in crowded {
+            leaves[Int(l)].queued = false
+            swap(&gather, &leaves[Int(l)].entries)
+            leaves[Int(l)].entries.removeAll()
+            let n = Int(leaves[Int(l)].node)
+            if nodes[n].depth + 1 >= GEOSPointIndex.maxDepth || !split(n) {
+                swap(&gather, &leaves[Int(l)].entries)
+                enqueueIfNeeded(Int(l))
+            }
+        }
+        return true
+    }
+
+    /// Node n (with no leaf) gets a complete subtree of `levels` levels of leaf cells.
+    private func makeSubtree(_ n: Int, levels: Int32) {
+        let first = Int(makeChildren(n))
+        guard levels > 1 else { return }
+        for c in first..<first + 4 {
+            freeLeaf(nodes[c].leaf)
+            nodes[c].leaf = -1
+            makeSubtree(c, levels: levels - 1)
+        }
+    }
+
+    /// A leaf record no node uses any more (its tree already destroyed).
+    private func freeLeaf(_ l: Int32) {
+        leaves[Int(l)] = Leaf(node: -1)
+        freeLeaves.append(l)
+    }
+
+    /// Gives node n four leaf children; returns the first child's node index.
+    private func makeChildren(_ n: Int) -> Int32 {
+        let p = nodes[n]
+        let mx = (p.minX + p.maxX) / 2, my = (p.minY + p.maxY) / 2
+        let first = Int32(nodes.count)
+        for q in 0..<4 {
+            let west = q & 1 == 0, south = q & 2 == 0
+            let l: Int32
+            let leaf = Leaf(node: Int32(nodes.count))
+            if let f = freeLeaves.popLast() { l = f; leaves[Int(l)] = leaf } else { l = Int32(leaves.count); leaves.append(leaf) }
+            nodes.append(Node(minX: west ? p.minX : mx, minY: south ? p.minY : my,
+                              maxX: west ? mx : p.maxX, maxY: south ? my : p.maxY,
+                              leaf: l, depth: p.depth + 1))
+        }
+        nodes[n].child = first
+        return first
     }
 
     // MARK: - Queries
 
+    /// The leaves whose cells meet the box, in `visit` (a leaf with lists too long to scan is
+    /// dealt out first, and the walk starts again).
+    private func leavesMeeting(_ box: GeoBox) {
+        var st = stack
+        stack = []
+        defer { stack = st }
+        while true {
+            visit.removeAll(keepingCapacity: true)
+            st.removeAll(keepingCapacity: true)
+            var crowded: Int32 = -1
+            let limit = scanLimit
+            nodes.withUnsafeBufferPointer { nd in
+                leaves.withUnsafeBufferPointer { lv in
+                    st.append(0)
+                    while let n = st.popLast() {
+                        let node = nd[Int(n)]
+                        // Cells on the world's edge reach to infinity.
+                        if node.minX > -180 && box.maxLon < node.minX { continue }
+                        if node.maxX < 180 && box.minLon > node.maxX { continue }
+                        if node.minY > -90 && box.maxLat < node.minY { continue }
+                        if node.maxY < 90 && box.minLat > node.maxY { continue }
+                        if node.child >= 0 {
+                            st.append(node.child); st.append(node.child + 1); st.append(node.child + 2); st.append(node.child + 3)
+                            continue
+                        }
+                        let leaf = lv[Int(node.leaf)]
+                        if leaf.entries.count + leaf.pending.count > limit { crowded = node.leaf; return }
+                        if leaf.count > 0 { visit.append(node.leaf) }
+                    }
+                }
+            }
+            guard crowded >= 0 else { return }
+            settle(Int(crowded))
+        }
+    }
+
     private struct Query {
-        var minX, minY, maxX, maxY: Double
-        var want: UInt8
-        var tier: UnsafePointer<UInt8>
-        var lon: UnsafePointer<Double>
-        var lat: UnsafePointer<Double>
+        var want: UInt32
+        var home: UnsafePointer<UInt32>
         var out: UnsafeMutablePointer<[Int32]>
+        /// Whether GEOS was given the box itself; else a larger one, and hits are checked here.
+        var exact: Bool
+        var box: GeoBox
+        var coords: UnsafePointer<Double>
     }
 
     public func query(_ box: GeoBox, into out: inout [Int32]) {
         guard live > 0 else { return }
-        tier.withUnsafeBufferPointer { t in
-            lon.withUnsafeBufferPointer { xs in
-                lat.withUnsafeBufferPointer { ys in
-                    withUnsafeMutablePointer(to: &out) { o in
-                        var q = Query(minX: box.minLon, minY: box.minLat, maxX: box.maxLon, maxY: box.maxLat,
-                                      want: 0, tier: t.baseAddress!, lon: xs.baseAddress!, lat: ys.baseAddress!, out: o)
-                        if main != nil || small != nil, let rect = queryEnvelope(box) {
-                            if let main {
-                                q.want = Tier.main.rawValue
-                                queryTree(main, rect, &q)
-                                mainBuilt = true
+        leavesMeeting(box)
+        guard !visit.isEmpty else { return }
+        var rect: OpaquePointer?
+        var exact = true
+        home.withUnsafeBufferPointer { h in
+            coords.withBuffer { ll in
+                withUnsafeMutablePointer(to: &out) { o in
+                    for l in visit {
+                        let leaf = leaves[Int(l)]
+                        if let tree = leaf.tree {
+                            if rect == nil { (rect, exact) = envelope(box) }
+                            if let rect {
+                                var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: exact, box: box,
+                                              coords: ll.baseAddress!)
+                                queryTree(tree, rect, &q)
                             }
-                            if let small {
-                                q.want = Tier.small.rawValue
-                                queryTree(small, rect, &q)
-                            }
-                            GEOSGeom_destroy_r(ctx, rect)
                         }
-                        var i = tailLowerBound(box.minLon)
-                        while i < tail.count && tail[i].lon <= box.maxLon {
-                            if tail[i].lat >= box.minLat && tail[i].lat <= box.maxLat { o.pointee.append(tail[i].slot) }
-                            i += 1
+                        let mask = GEOSPointIndex.placeMask, mark = UInt32(l + 1)
+                        // A leaf whose tree is not built yet: its slots are scanned.
+                        for s in leaf.entries where h[Int(s)] & mask == mark {
+                            let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
+                            if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
+                        }
+                        let want = mark | GEOSPointIndex.pendingBit
+                        for s in leaf.pending where h[Int(s)] & mask == want {
+                            let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
+                            if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
                         }
                     }
                 }
@@ -227,16 +598,52 @@ public final class GEOSPointIndex: SpatialIndex {
         }
     }
 
-    /// A geometry whose envelope is the box, as cheap as GEOS allows: a two-point line string
-    /// from the corners (two allocations fewer than a rectangle polygon).
-    @inline(__always)
-    private func queryEnvelope(_ box: GeoBox) -> OpaquePointer? {
-        var corners = (box.minLon, box.minLat, box.maxLon, box.maxLat)
+    /// GEOS 3.11 can only be queried with a geometry (its envelope), and making one allocates.
+    /// So the last few query geometries are kept. A box wider or taller than `snapAbove` degrees
+    /// (a frame's) is snapped outward to a grid of a quarter of its size (a power of two of
+    /// degrees): a frame drawn again, or panned a little, reuses the geometry and allocates
+    /// nothing, and hits are checked against the box itself. A smaller box (a tap's, nearby's)
+    /// is used as it is: snapping would bring GEOS more candidates, each checked here at the
+    /// cost of a coordinate read, which costs more than the allocation.
+    private struct Envelope { var minX, minY, maxX, maxY: Double; var geometry: OpaquePointer; var used: UInt64 }
+    private var envelopes: [Envelope] = []
+    private var envelopeClock: UInt64 = 0
+    private static let envelopeCacheSize = 8
+    private static let snapAbove = 0.002
+
+    private func envelope(_ box: GeoBox) -> (OpaquePointer?, exact: Bool) {
+        let snap = box.maxLon - box.minLon > GEOSPointIndex.snapAbove || box.maxLat - box.minLat > GEOSPointIndex.snapAbove
+        @inline(__always) func step(_ w: Double) -> Double {
+            snap && w > 0 ? Double(sign: .plus, exponent: (w / 4).exponent, significand: 1) : 0
+        }
+        let sx = step(box.maxLon - box.minLon), sy = step(box.maxLat - box.minLat)
+        let x0 = sx > 0 ? (box.minLon / sx).rounded(.down) * sx : box.minLon
+        let x1 = sx > 0 ? (box.maxLon / sx).rounded(.up) * sx : box.maxLon
+        let y0 = sy > 0 ? (box.minLat / sy).rounded(.down) * sy : box.minLat
+        let y1 = sy > 0 ? (box.maxLat / sy).rounded(.up) * sy : box.maxLat
+        let exact = x0 == box.minLon && x1 == box.maxLon && y0 == box.minLat && y1 == box.maxLat
+        envelopeClock &+= 1
+        for i in envelopes.indices where envelopes[i].minX == x0 && envelopes[i].minY == y0
+            && envelopes[i].maxX == x1 && envelopes[i].maxY == y1 {
+            envelopes[i].used = envelopeClock
+            return (envelopes[i].geometry, exact)
+        }
+        var corners = (x0, y0, x1, y1)
         let seq = withUnsafePointer(to: &corners) {
             $0.withMemoryRebound(to: Double.self, capacity: 4) { GEOSCoordSeq_copyFromBuffer_r(ctx, $0, 2, 0, 0) }
         }
-        guard let seq else { return nil }
-        return GEOSGeom_createLineString_r(ctx, seq)
+        // A two-point line string from the corners: two allocations fewer than a rectangle.
+        guard let seq, let g = GEOSGeom_createLineString_r(ctx, seq) else { return (nil, exact) }
+        let e = Envelope(minX: x0, minY: y0, maxX: x1, maxY: y1, geometry: g, used: envelopeClock)
+        if envelopes.count < GEOSPointIndex.envelopeCacheSize {
+            envelopes.append(e)
+        } else {
+            var oldest = 0
+            for i in envelopes.indices where envelopes[i].used < envelopes[oldest].used { oldest = i }
+            GEOSGeom_destroy_r(ctx, envelopes[oldest].geometry)
+            envelopes[oldest] = e
+        }
+        return (g, exact)
     }
 
     private func queryTree(_ tree: OpaquePointer, _ rect: OpaquePointer, _ q: inout Query) {
@@ -245,14 +652,21 @@ public final class GEOSPointIndex: SpatialIndex {
                 guard let item, let user else { return }
                 let q = user.assumingMemoryBound(to: Query.self)
                 let s = Int(bitPattern: item) - 1
-                // A tree entry is current exactly when the slot's tier is still this tree's: any
-                // change since the tree was built moved the slot to the tail. Its envelope is then
-                // the point itself, which GEOS has already tested against the box, so the slot's
-                // coordinates need not be read again (they would cost a cache miss per hit).
-                if q.pointee.tier[s] == q.pointee.want {
-                    q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
+                // A tree entry is current exactly when the slot's home is still this leaf's tree:
+                // any change since the tree was built moved the slot to a pending list. Its
+                // envelope is then the point itself, which GEOS has already tested against the
+                // box, so the slot's coordinates need not be read again.
+                guard q.pointee.home[s] & GEOSPointIndex.placeMask == q.pointee.want else { return }
+                if !q.pointee.exact {
+                    let x = q.pointee.coords[2 * s], y = q.pointee.coords[2 * s + 1], b = q.pointee.box
+                    guard x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat else { return }
                 }
+                q.pointee.out.pointee.append(Int32(truncatingIfNeeded: s))
             }, qp)
         }
     }
+
+    /// Leaves and trees, for the tests and the docs.
+    public var leafCount: Int { leaves.count - freeLeaves.count }
+    public var builtLeafCount: Int { leaves.reduce(0) { $0 + ($1.tree != nil ? 1 : 0) } }
 }

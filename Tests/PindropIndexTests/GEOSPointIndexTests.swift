@@ -4,8 +4,8 @@ import PindropTestSupport
 @testable import PindropIndex
 
 /// The GEOS index must answer exactly as the brute-force index under any sequence of changes,
-/// in particular changes made after its tree was queried (GEOS 3.11 drops inserts into a built
-/// tree), and across every rebuild of its tiers.
+/// in particular changes made after a leaf's tree was queried (GEOS 3.11 drops inserts into a
+/// built tree), and across every rebuild and split of its leaves.
 final class GEOSPointIndexTests: XCTestCase {
     struct Rng {
         var state: UInt64
@@ -20,10 +20,11 @@ final class GEOSPointIndexTests: XCTestCase {
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
-    func makeIndex(tail: Int, small: Int) -> GEOSPointIndex {
+    func makeIndex(leaf: Int, pending: Int, slice: Int = GEOSPointIndex.defaultSliceInserts) -> GEOSPointIndex {
         let index = GEOSFactory().makeIndex() as! GEOSPointIndex
-        index.tailLimit = tail
-        index.smallLimit = small
+        index.leafCapacity = leaf
+        index.pendingLimit = pending
+        index.sliceInserts = slice
         return index
     }
 
@@ -53,9 +54,10 @@ final class GEOSPointIndexTests: XCTestCase {
     }
 
     /// Runs a long random sequence of bulk loads, sets, removals and queries on both indexes.
-    func runAgainstBruteForce(seed: UInt64, tail: Int, small: Int, steps: Int, slots: Int) {
+    @discardableResult
+    func runAgainstBruteForce(seed: UInt64, leaf: Int, pending: Int, slice: Int = 1, steps: Int, slots: Int) -> GEOSPointIndex {
         var rng = Rng(state: seed)
-        let geos = makeIndex(tail: tail, small: small)
+        let geos = makeIndex(leaf: leaf, pending: pending, slice: slice)
         let brute = BruteForceIndex()
         var alive = Set<Int32>()
         var queries = 0
@@ -66,7 +68,7 @@ final class GEOSPointIndexTests: XCTestCase {
                 // slots that are already there.
                 let onlyNew = rng.int(2) == 0
                 var ss: [Int32] = [], xs: [Double] = [], ys: [Double] = [], seen = Set<Int32>()
-                for _ in 0..<rng.int(min(3 * tail, slots) + 2) {
+                for _ in 0..<rng.int(min(3 * leaf, slots) + 2) {
                     let s = Int32(rng.int(slots))
                     if (onlyNew && alive.contains(s)) || !seen.insert(s).inserted { continue }
                     let p = randomPoint(&rng)
@@ -84,62 +86,128 @@ final class GEOSPointIndexTests: XCTestCase {
                 alive.remove(s)
             case 60..<61:
                 geos.removeAll(); brute.removeAll(); alive.removeAll()
+            case 61..<75:  // the host's queries do the deferred work: inserts and tree builds
+                geos.maintain(inserts: 1 + rng.int(2 * slice + 1))
             default:
                 let box = randomBox(&rng)
                 let got = sorted(geos, box), want = sorted(brute, box)
                 if got != want {
                     XCTFail("seed \(seed) step \(step): \(box) gave \(got.count) slots, brute force \(want.count)")
-                    return
+                    return geos
                 }
                 queries += 1
             }
         }
-        XCTAssertGreaterThan(queries, steps / 4)
+        XCTAssertGreaterThan(queries, steps / 5)
         XCTAssertEqual(sorted(geos, GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)), alive.sorted())
+        return geos
     }
 
-    func testTinyTiersRebuildConstantly() {
-        runAgainstBruteForce(seed: 1, tail: 2, small: 5, steps: 20_000, slots: 60)
+    func testTinyLeavesRebuildAndSplitConstantly() {
+        let index = runAgainstBruteForce(seed: 1, leaf: 2, pending: 1, slice: 1, steps: 20_000, slots: 60)
+        XCTAssertGreaterThan(index.builds, 1000)
+        XCTAssertGreaterThan(index.splits, 100)
     }
 
-    func testSmallTiers() {
-        runAgainstBruteForce(seed: 2, tail: 8, small: 40, steps: 20_000, slots: 400)
+    func testSmallLeaves() {
+        let index = runAgainstBruteForce(seed: 2, leaf: 8, pending: 4, slice: 3, steps: 20_000, slots: 400)
+        XCTAssertGreaterThan(index.builds, 1000)
+        XCTAssertGreaterThan(index.splits, 10)
     }
 
-    func testDefaultTiers() {
-        runAgainstBruteForce(seed: 3, tail: GEOSPointIndex.defaultTailLimit, small: GEOSPointIndex.defaultSmallLimit,
-                             steps: 3000, slots: 2000)
+    func testDefaultLimits() {
+        runAgainstBruteForce(seed: 3, leaf: GEOSPointIndex.defaultLeafCapacity, pending: GEOSPointIndex.defaultPendingLimit,
+                             slice: GEOSPointIndex.defaultSliceInserts, steps: 3000, slots: 2000)
     }
 
     func testManySeeds() {
-        for seed in 10..<30 { runAgainstBruteForce(seed: UInt64(seed), tail: 1 + seed % 7, small: 3 + seed % 23, steps: 2000, slots: 80) }
+        for seed in 10..<30 { runAgainstBruteForce(seed: UInt64(seed), leaf: 1 + seed % 7, pending: seed % 5, slice: 1 + seed % 3, steps: 2000, slots: 80) }
+    }
+
+    /// More pins on one coordinate than a leaf holds: the leaf cannot split and stays whole.
+    func testAStackLargerThanALeaf() {
+        let index = makeIndex(leaf: 4, pending: 2, slice: 1)
+        let brute = BruteForceIndex()
+        let n: Int32 = 50
+        let slots = Array(0..<n)
+        let xs = slots.map { $0 < 40 ? 0.5 : Double($0) / 100 }, ys = slots.map { $0 < 40 ? 0.25 : -Double($0) / 100 }
+        index.insert(slots: slots, lon: xs, lat: ys); brute.insert(slots: slots, lon: xs, lat: ys)
+        let boxes = [GeoBox(minLon: 0.5, minLat: 0.25, maxLon: 0.5, maxLat: 0.25), GeoBox(minLon: 0, minLat: -1, maxLon: 1, maxLat: 1),
+                     GeoBox(minLon: 0.41, minLat: -0.5, maxLon: 0.45, maxLat: 0)]
+        for b in boxes { XCTAssertEqual(sorted(index, b), sorted(brute, b)) }
+        for _ in 0..<40 { index.maintain(inserts: 1) }
+        for b in boxes { XCTAssertEqual(sorted(index, b), sorted(brute, b)) }
+        for s in stride(from: Int32(0), to: 40, by: 3) { index.set(s, lon: 0.5, lat: 0.5); brute.set(s, lon: 0.5, lat: 0.5) }
+        for b in boxes { XCTAssertEqual(sorted(index, b), sorted(brute, b)) }
+        XCTAssertEqual(sorted(index, GeoBox(minLon: 0.5, minLat: 0.5, maxLon: 0.5, maxLat: 0.5)).count, 14)
+    }
+
+    /// A stack far larger than the lists a query scans, queried straight after the bulk load
+    /// (and moved into afterwards): it gets its tree at once, and nothing loops.
+    func testAHugeStackRightAfterALoad() {
+        let index = makeIndex(leaf: 4, pending: 2, slice: 1)
+        let n: Int32 = 500
+        let slots = Array(0..<n)
+        index.insert(slots: slots, lon: slots.map { $0 < 450 ? 0.5 : Double($0) / 1000 }, lat: slots.map { $0 < 450 ? 0.25 : 0 })
+        XCTAssertEqual(sorted(index, GeoBox(minLon: 0.5, minLat: 0.25, maxLon: 0.5, maxLat: 0.25)).count, 450)
+        for s in Int32(450)..<n { index.set(s, lon: 0.5, lat: 0.25) }
+        XCTAssertEqual(sorted(index, GeoBox(minLon: 0.4, minLat: 0.2, maxLon: 0.6, maxLat: 0.3)).count, 500)
+    }
+
+    /// The map's index reads positions from the pin store's coordinates instead of keeping a copy.
+    func testSharedCoordinates() {
+        let coords = SlotCoordinates()
+        let index = GEOSFactory().makeIndex(sharing: coords) as! GEOSPointIndex
+        index.leafCapacity = 3; index.pendingLimit = 2; index.sliceInserts = 1
+        let brute = BruteForceIndex()
+        var rng = Rng(state: 99)
+        for step in 0..<5000 {
+            let s = Int32(rng.int(40))
+            if rng.int(4) == 0 {
+                index.remove(s); brute.remove(s)
+            } else {
+                let p = randomPoint(&rng)
+                coords.set(s, lon: p.0, lat: p.1)  // the store writes first
+                index.set(s, lon: p.0, lat: p.1); brute.set(s, lon: p.0, lat: p.1)
+            }
+            let box = randomBox(&rng)
+            if sorted(index, box) != sorted(brute, box) { XCTFail("step \(step): \(box)"); return }
+            if step % 3 == 0 { index.maintain(inserts: 2) }
+        }
     }
 
     /// The GEOS fact the design rests on: a point set after the first query is still found,
     /// and a moved point is found only at its new place.
     func testChangesAfterTheFirstQueryAreSeen() {
-        let index = makeIndex(tail: 64, small: 16384)
+        let index = makeIndex(leaf: 64, pending: 16)
         let n = 100
         index.insert(slots: (0..<Int32(n)).map { $0 }, lon: (0..<n).map { Double($0) / 100 }, lat: Array(repeating: 0, count: n))
         let all = GeoBox(minLon: -1, minLat: -1, maxLon: 2, maxLat: 1)
-        XCTAssertEqual(sorted(index, all).count, 100)  // this query builds the GEOS tree
+        XCTAssertEqual(sorted(index, all).count, 100)  // the leaves' trees are built a slice per call
+        for _ in 0..<100 { XCTAssertEqual(sorted(index, all).count, 100); index.maintain(inserts: 8) }
+        XCTAssertGreaterThan(index.builtLeafCount, 1, "leaves \(index.leafCount) builds \(index.builds) splits \(index.splits)")
         index.set(100, lon: 0.5, lat: 0.5)             // a new point after the build
         index.set(3, lon: 1.5, lat: 0.5)               // a moved point
         XCTAssertEqual(sorted(index, all).count, 101)
         XCTAssertEqual(sorted(index, GeoBox(minLon: 0.45, minLat: 0.45, maxLon: 0.55, maxLat: 0.55)), [100])
         XCTAssertEqual(sorted(index, GeoBox(minLon: 0.025, minLat: -0.1, maxLon: 0.035, maxLat: 0.1)), [])
         XCTAssertEqual(sorted(index, GeoBox(minLon: 1.4, minLat: 0.4, maxLon: 1.6, maxLat: 0.6)), [3])
-        // Enough changes to overflow the tail many times and rebuild the small tree and main.
-        index.tailLimit = 4; index.smallLimit = 20
-        for i in 0..<200 { index.set(Int32(i % 101), lon: Double(i) / 200, lat: 0.25) }
-        XCTAssertGreaterThan(index.smallRebuilds, 0)
-        XCTAssertGreaterThan(index.mainRebuilds, 0)
+        // Enough changes to overflow the pending lists many times, rebuilding and splitting leaves
+        // whose trees have been queried.
+        index.leafCapacity = 2; index.pendingLimit = 2; index.sliceInserts = 1
+        let builds = index.builds, splits = index.splits
+        for i in 0..<200 {
+            index.set(Int32(i % 101), lon: Double(i) / 200, lat: 0.25)
+            if i % 7 == 0 { XCTAssertEqual(sorted(index, all).count, 101); index.maintain(inserts: 4) }
+        }
+        XCTAssertGreaterThan(index.builds, builds + 20)
+        XCTAssertGreaterThan(index.splits, splits)
         XCTAssertEqual(sorted(index, all).count, 101)
         XCTAssertEqual(sorted(index, GeoBox(minLon: -1, minLat: 0.2, maxLon: 2, maxLat: 0.3)).count, 101)
     }
 
     func testRemovedSlotsAreNotReportedAndCanBeReused() {
-        let index = makeIndex(tail: 3, small: 10)
+        let index = makeIndex(leaf: 3, pending: 1)
         index.insert(slots: [0, 1, 2, 3, 4, 5], lon: [0, 0, 0, 1, 1, 1], lat: [0, 0, 0, 1, 1, 1])
         let all = GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)
         XCTAssertEqual(sorted(index, all), [0, 1, 2, 3, 4, 5])

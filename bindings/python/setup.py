@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -66,4 +66,13 @@ class PlatformWheel(_bdist_wheel):
 
 command_classes["bdist_wheel"] = PlatformWheel
 
-setup(cmdclass=command_classes)
+
+
+class BinaryDistribution(Distribution):
+    """The package holds a native library: it belongs in platlib (auditwheel repairs only those)."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(cmdclass=command_classes, distclass=BinaryDistribution)

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trees_csv.h"
+
 #define MAX_MOVED 64
 
 static const char *event_names[] = {"SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
@@ -93,44 +95,13 @@ static int run_timers(pindrop_map *map, double t) {
   return 0;
 }
 
-/* Reads "id,lon,lat[,...]" rows (after a header line) and adds them all with one batch call. */
+/* Reads the trees (trees_csv.h) and adds them all with one batch call. */
 static int load_trees(pindrop_map *map, const char *path) {
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  size_t n = 0, cap = 0;
-  pindrop_id *ids = NULL;
-  double *lonlat = NULL;
+  pindrop_id *ids;
+  double *lonlat;
+  size_t n;
   int status;
-  if (!f) {
-    perror(path);
-    return 1;
-  }
-  if (!fgets(line, sizeof line, f)) line[0] = '\0'; /* the header */
-  while (fgets(line, sizeof line, f)) {
-    char *end;
-    long long id = strtoll(line, &end, 10);
-    double lon, lat;
-    if (end == line || *end != ',') continue;
-    lon = strtod(end + 1, &end);
-    if (*end != ',') continue;
-    lat = strtod(end + 1, &end);
-    if (n == cap) {
-      size_t grown = cap ? 2 * cap : 1024;
-      pindrop_id *i2 = (pindrop_id *)realloc(ids, grown * sizeof *ids);
-      double *l2;
-      if (!i2) break;
-      ids = i2;
-      l2 = (double *)realloc(lonlat, 2 * grown * sizeof *lonlat);
-      if (!l2) break;
-      lonlat = l2;
-      cap = grown;
-    }
-    ids[n] = (pindrop_id)id;
-    lonlat[2 * n] = lon;
-    lonlat[2 * n + 1] = lat;
-    n++;
-  }
-  fclose(f);
+  if (read_trees_csv(path, &ids, &lonlat, &n) != 0) return 1;
   status = pindrop_map_add_many(map, ids, lonlat, n);
   free(ids);
   free(lonlat);

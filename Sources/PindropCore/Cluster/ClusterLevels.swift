@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The cluster levels of SPEC behaviour 16, kept up to date as pins come, go and move.
 ///

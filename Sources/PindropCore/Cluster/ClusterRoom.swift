@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A cluster as the host draws it (`pindrop_cluster_view`).
 public struct ClusterView: Sendable, Equatable {

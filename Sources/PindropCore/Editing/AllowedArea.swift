@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The area pins may be dropped in (docs/editing.md, "Allowed area"): polygons in lon/lat. Points on the
 /// boundary count as inside, so a pin snapped onto the boundary is allowed.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Callouts, geocoding, nearby warnings, the allowed area, the history of user moves and the
 /// edit session. docs/editing.md tells the rules (callouts and geocoding, nearby warnings, the
@@ -25,10 +25,25 @@ struct EditingState {
     var droppedWithRemovedPins = 0
 
     var session: EditSession?
+    /// The run of nudges the latest history entry stands for (behaviour 18).
+    var nudges = NudgeSeries()
 
     // Scratch for nearby warnings.
     var nearbySlots: [Int32] = []
     var nearbyHits: [(distance: Double, id: Int64, slot: Int32)] = []
+}
+
+extension EditingState {
+    /// The latest history entry joins the one below it (the same pin's): one step from the older
+    /// one's start to the newer one's end, under the older one's serial.
+    mutating func mergeLatestHistoryEntries() {
+        guard undoStack.count >= 2, undoStack[undoStack.count - 2].id == undoStack[undoStack.count - 1].id else { return }
+        let newer = undoStack.removeLast()
+        undoStack[undoStack.count - 1].toLon = newer.toLon
+        undoStack[undoStack.count - 1].toLat = newer.toLat
+        let n = historyCount[newer.id, default: 0] - 1
+        historyCount[newer.id] = n > 0 ? n : nil
+    }
 }
 
 /// One user move: the pin went from → to.
@@ -129,7 +144,7 @@ extension Map {
     /// A coordinate that rounds to zero is written without a minus sign.
     static func coordinateText(lon: Double, lat: Double) -> String {
         func text(_ v: Double) -> String {
-            let s = String(format: "%.5f", v)
+            let s = DecimalText.fixed(v, places: 5)
             return s == "-0.00000" ? "0.00000" : s
         }
         return "\(text(lat)), \(text(lon))"

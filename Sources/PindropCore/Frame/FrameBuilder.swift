@@ -37,13 +37,20 @@ struct FrameBuilder {
     private var bucketStart: [Int] = []
     private var late: [PinView] = []
     private var spare: [PinView] = []
+    /// The pins this frame drew, gridded by screen point for the hit tests that follow it.
+    var hits = HitGrid()
 
     /// Builds the frame from `candidates` (slots whose drawn position may lie in the viewport; a
     /// slot may appear twice), keeping the pins drawn within `margin` of the width × height viewport.
+    /// With `grid`, its views answer the hit tests (`hits`) while the map is at `version` (camera
+    /// views).
     mutating func build<Source: FrameSource>(_ candidates: [Int32], capacity: Int, margin r: Double,
-                                             width w: Double, height h: Double, time: Double, _ source: Source) {
+                                             width w: Double, height h: Double, time: Double, _ source: Source,
+                                             grid: Bool = false, version: UInt64 = 0) {
         views.removeAll(keepingCapacity: true)
         late.removeAll(keepingCapacity: true)
+        hits.begin(version: version, width: w, height: h, r: r, camera: grid)
+        defer { hits.end() }
         let stamp = nextGeneration(capacity)
         for s in candidates {
             // A pin can be a candidate both by its true and by its drawn position: drawn once.

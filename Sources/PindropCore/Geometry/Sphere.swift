@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Geodesy on the Web Mercator sphere (radius 6378137 m), the only earth model pindrop uses.
 public enum Sphere {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The built-in camera: Web Mercator with a centre, zoom, clockwise bearing and viewport size.
 public struct Camera: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a held pin is drawn, the animation curves and the auto-pan velocity. Everything is
 /// computed from the finger's screen point and the current view, in double precision, every time:

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The gesture state machine (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
 /// tap-to-move, auto-pan), sans-IO: the host passes touches
@@ -210,6 +210,14 @@ struct GestureMachine {
     var trace: ((GestureTransition) -> Void)?
 
     static let maxPointers = 32
+
+    /// Whether a finger holds the pin: pressed on it, or it is lifted or dragged (an animation
+    /// after a gesture does not count).
+    func holds(_ slot: Int32) -> Bool {
+        if slot == heldSlot { return true }
+        if case .pressed(let p) = state { return p.slot == slot }
+        return false
+    }
     /// While auto-panning, a tick is due this often (60 Hz); the distance covers the elapsed time
     /// whatever the host's tick rate.
     static let autopanInterval = 1000.0 / 60.0
@@ -233,7 +241,7 @@ public enum TouchPhase: Int32, Sendable, CaseIterable {
 }
 
 /// Set PINDROP_TRACE_GESTURES in the environment to print every transition to standard error.
-let traceGesturesToStandardError = ProcessInfo.processInfo.environment["PINDROP_TRACE_GESTURES"] != nil
+let traceGesturesToStandardError = getenv("PINDROP_TRACE_GESTURES") != nil
 
 // MARK: - The public entry points
 
@@ -243,6 +251,7 @@ extension Map {
     /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
     /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
     public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         if phase != .cancel {
             guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
         }
@@ -301,6 +310,7 @@ extension Map {
 
     /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
     public func tick(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gestureRunTimeouts()
         if case .dragging = gesture.state { gestureHandle(.tick) }
@@ -320,6 +330,7 @@ extension Map {
     /// Cancels the gesture in progress (the Esc key): a lifted pin goes back to where it was,
     /// a pending tap-to-move is forgotten. Nothing happens when there is no gesture.
     public func cancelGesture(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gestureRunTimeouts()
         tapWindowHandle(.cancelGesture)
@@ -374,7 +385,7 @@ extension Map {
             trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: now))
         } else if traceGesturesToStandardError {
             let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: now)
-            FileHandle.standardError.write((t.description + "\n").data(using: .utf8)!)
+            fputs(t.description + "\n", stderr)
         }
     }
 

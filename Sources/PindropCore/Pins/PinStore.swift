@@ -1,18 +1,15 @@
 /// Pins in struct-of-arrays form, addressed by a dense slot number that the spatial index stores.
-/// Removed slots are reused. Ids map to slots through one dictionary.
+/// Removed slots are reused. Ids map to slots through a compact open-addressing table. The
+/// coordinates live in `coordinates`, shared with the spatial index (the one copy).
 public struct PinStore {
     public private(set) var ids: [Int64] = []
-    public private(set) var lon: [Double] = []
-    public private(set) var lat: [Double] = []
-    /// Each pin's normalised Web Mercator point (`WebMercator.normalized`), computed the first time
-    /// it is asked for and kept until the pin moves (NaN: not computed yet). Frames and hit tests
-    /// project thousands of pins: from here a projection is a multiply-add.
-    private var mercX: [Double] = []
-    private var mercY: [Double] = []
+    /// Every slot's (lon, lat), shared read-only with the map's spatial index.
+    public let coordinates = SlotCoordinates()
     /// Bit 0: alive, bit 1: not draggable.
     private var bits: [UInt8] = []
-    private var slotOf: [Int64: Int32] = [:]
+    private var slotOf = SlotTable()
     private var free: [Int32] = []
+    private var mercatorCache = MercatorCache()
 
     public init() {}
 
@@ -20,49 +17,39 @@ public struct PinStore {
     /// One past the highest slot ever used: iterate `0..<capacity` and check `isAlive`.
     public var capacity: Int { ids.count }
 
-    @inline(__always) public func slot(of id: Int64) -> Int32? { slotOf[id] }
-    @inline(__always) public func contains(_ id: Int64) -> Bool { slotOf[id] != nil }
+    @inline(__always) public func slot(of id: Int64) -> Int32? {
+        ids.withUnsafeBufferPointer { slotOf.find(id, $0) }
+    }
+    @inline(__always) public func contains(_ id: Int64) -> Bool { slot(of: id) != nil }
     @inline(__always) public func isAlive(_ slot: Int32) -> Bool { bits[Int(slot)] & 1 != 0 }
     @inline(__always) public func isDraggable(_ slot: Int32) -> Bool { bits[Int(slot)] & 2 == 0 }
     @inline(__always) public func id(_ slot: Int32) -> Int64 { ids[Int(slot)] }
     @inline(__always) public func position(_ slot: Int32) -> (lon: Double, lat: Double) {
-        (lon[Int(slot)], lat[Int(slot)])
+        coordinates.position(slot)
     }
 
     /// The pin's normalised Web Mercator point, bit for bit `WebMercator.normalized(lon:lat:)` of
-    /// its coordinate.
+    /// its coordinate. Frames project thousands of pins, and a `sin` and an `atanh` per pin were a
+    /// quarter of a frame: the points of recently drawn pins are kept in `MercatorCache`, a
+    /// direct-mapped cache of a fixed size (not one entry per pin: keeping every pin's point cost
+    /// 16 bytes per pin).
     @inline(__always)
     public mutating func mercator(_ slot: Int32) -> (x: Double, y: Double) {
-        let s = Int(slot)
-        let x = mercX[s]
-        if !x.isNaN { return (x, mercY[s]) }
-        let m = WebMercator.normalized(lon: lon[s], lat: lat[s])
-        mercX[s] = m.x; mercY[s] = m.y
-        return m
+        let p = coordinates.position(slot)
+        return mercatorCache.point(slot, p.lon, p.lat)
     }
 
     public mutating func reserve(_ n: Int) {
         let want = ids.count + n
-        ids.reserveCapacity(want); lon.reserveCapacity(want); lat.reserveCapacity(want)
-        mercX.reserveCapacity(want); mercY.reserveCapacity(want)
-        bits.reserveCapacity(want); slotOf.reserveCapacity(slotOf.count + n)
+        ids.reserveCapacity(want); coordinates.reserve(want)
+        bits.reserveCapacity(want)
+        ids.withUnsafeBufferPointer { slotOf.reserve(slotOf.count + n, $0) }
     }
 
     /// Adds a pin whose id is known to be new; returns its slot.
     @discardableResult
     public mutating func insert(id: Int64, lon x: Double, lat y: Double) -> Int32 {
-        let slot: Int32
-        if let s = free.popLast() {
-            slot = s
-            ids[Int(s)] = id; lon[Int(s)] = x; lat[Int(s)] = y; bits[Int(s)] = 1
-            mercX[Int(s)] = .nan
-        } else {
-            slot = Int32(ids.count)
-            ids.append(id); lon.append(x); lat.append(y); bits.append(1)
-            mercX.append(.nan); mercY.append(.nan)
-        }
-        slotOf[id] = slot
-        return slot
+        insertIfNew(id: id, lon: x, lat: y)!
     }
 
     /// Adds a pin unless its id is already here (then nothing changes and the result is nil).
@@ -70,16 +57,17 @@ public struct PinStore {
     @inline(__always)
     public mutating func insertIfNew(id: Int64, lon x: Double, lat y: Double) -> Int32? {
         let slot = free.last ?? Int32(truncatingIfNeeded: ids.count)
-        if let old = slotOf.updateValue(slot, forKey: id) {
-            slotOf[id] = old
+        // The table reads a candidate's id from `ids`, so the new id is stored first.
+        if free.last != nil { ids[Int(slot)] = id } else { ids.append(id) }
+        let old = ids.withUnsafeBufferPointer { slotOf.insertIfAbsent(id, slot: slot, $0) }
+        if old != nil {
+            if free.last == nil { ids.removeLast() } else { ids[Int(slot)] = noID }
             return nil
         }
         if free.popLast() != nil {
-            ids[Int(slot)] = id; lon[Int(slot)] = x; lat[Int(slot)] = y; bits[Int(slot)] = 1
-            mercX[Int(slot)] = .nan
+            coordinates.set(slot, lon: x, lat: y); bits[Int(slot)] = 1
         } else {
-            ids.append(id); lon.append(x); lat.append(y); bits.append(1)
-            mercX.append(.nan); mercY.append(.nan)
+            coordinates.append(lon: x, lat: y); bits.append(1)
         }
         return slot
     }
@@ -88,10 +76,9 @@ public struct PinStore {
     /// order they were made and `capacity` before them: the store is as it was, free list included.
     public mutating func undoInserts(_ slots: [Int32], previousCapacity: Int) {
         for s in slots.reversed() {
-            slotOf[ids[Int(s)]] = nil
+            ids.withUnsafeBufferPointer { slotOf.remove($0[Int(s)], slot: s, $0) }
             if Int(s) >= previousCapacity {
-                ids.removeLast(); lon.removeLast(); lat.removeLast(); bits.removeLast()
-                mercX.removeLast(); mercY.removeLast()
+                ids.removeLast(); coordinates.removeLast(); bits.removeLast()
             } else {
                 bits[Int(s)] = 0
                 free.append(s)
@@ -100,18 +87,38 @@ public struct PinStore {
     }
 
     public mutating func remove(_ slot: Int32) {
-        slotOf[ids[Int(slot)]] = nil
+        ids.withUnsafeBufferPointer { slotOf.remove($0[Int(slot)], slot: slot, $0) }
         bits[Int(slot)] = 0
         free.append(slot)
     }
 
     @inline(__always)
     public mutating func move(_ slot: Int32, lon x: Double, lat y: Double) {
-        lon[Int(slot)] = x; lat[Int(slot)] = y
-        mercX[Int(slot)] = .nan
+        coordinates.set(slot, lon: x, lat: y)
     }
 
     public mutating func setDraggable(_ slot: Int32, _ draggable: Bool) {
         if draggable { bits[Int(slot)] &= ~2 } else { bits[Int(slot)] |= 2 }
+    }
+}
+
+/// Normalised Web Mercator points of recently projected pins: 2^15 entries, the entry of slot s at
+/// s mod 2^15 (neighbouring slots never collide), each valid for the coordinate it was computed
+/// from (compared on every read, so a moved pin needs no invalidation). 1.3 MB once used.
+struct MercatorCache {
+    private static let size = 1 << 15
+    private var entries: [Entry] = []
+    private struct Entry { var slot: Int32 = -1; var lon = 0.0, lat = 0.0, x = 0.0, y = 0.0 }
+
+    @inline(__always)
+    mutating func point(_ slot: Int32, _ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+        if entries.isEmpty { entries = [Entry](repeating: Entry(), count: MercatorCache.size) }
+        let i = Int(slot) & (MercatorCache.size - 1)
+        return entries.withUnsafeMutableBufferPointer { e in
+            if e[i].slot == slot && e[i].lon == lon && e[i].lat == lat { return (e[i].x, e[i].y) }
+            let m = WebMercator.normalized(lon: lon, lat: lat)
+            e[i] = Entry(slot: slot, lon: lon, lat: lat, x: m.x, y: m.y)
+            return m
+        }
     }
 }

@@ -13,9 +13,14 @@ public protocol SpatialIndex: AnyObject {
     func remove(_ slot: Int32)
     /// Appends every indexed slot whose position lies inside the box (edges included) to `out`.
     func query(_ box: GeoBox, into out: inout [Int32])
+    /// Does a bounded share of deferred index work (up to about `inserts` point inserts, and the
+    /// builds they complete). The map calls it from the host's queries, never from changes.
+    func maintain(inserts: Int)
 }
 
 extension SpatialIndex {
+    public func maintain(inserts: Int) {}
+
     /// The bulk load from separate longitude and latitude arrays.
     public func insert(slots: [Int32], lon: [Double], lat: [Double]) {
         var lonlat = [Double](); lonlat.reserveCapacity(2 * slots.count)
@@ -26,8 +31,16 @@ extension SpatialIndex {
 
 /// Builds the native parts of a map: its spatial indexes (one per map, as GEOS contexts are).
 public protocol IndexFactory {
+    /// An index that keeps its own copy of the positions it is given (spread layouts' centres).
     func makeIndex() -> SpatialIndex
+    /// The index of a pin store's slots: positions handed to it are already in `coordinates` (the
+    /// store writes them first), which it reads instead of keeping a copy.
+    func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex
     /// Reads an allowed area (WKT or GeoJSON Polygon / MultiPolygon, lon/lat); `.parse` when the
     /// text is not one (see Editing/AllowedArea.swift).
     func parseArea(_ text: String) throws(PindropError) -> AllowedArea
+}
+
+extension IndexFactory {
+    public func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex { makeIndex() }
 }

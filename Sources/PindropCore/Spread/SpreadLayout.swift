@@ -1,7 +1,9 @@
-import Foundation
+import Glibc
 
 /// The spreading room: a map's pins that share a spot, drawn on a ring (docs/spreading.md), kept
 /// equal to the batch rule (`pindrop_spread` over the map's pins in id order) after every change.
+/// With `SpreadMode.spiral` the groups are the same, laid out in screen points instead
+/// (behaviour 17, `SpiralPlacement`): their drawn positions follow the view the map hands in.
 ///
 /// Every pin belongs to one group; a group's members are kept in ascending id order and its first
 /// member is its first pin. Groups of two or more are drawn on a ring around their centre. A change
@@ -12,8 +14,9 @@ import Foundation
 /// its true coordinate).
 ///
 /// What it may touch: the pins' ids and true coordinates (`PinStore`, read only) and the index of
-/// true coordinates (queries only), both handed in by the map; its own ring indexes. It never
-/// emits events and knows nothing of gestures, editing or the view.
+/// true coordinates (queries only), both handed in by the map; its own ring indexes; the view,
+/// which the map hands in when it changes (a spiral is laid out in it). It never emits events and
+/// knows nothing of gestures or editing.
 struct SpreadLayout {
     /// `groupOf` values that are not group numbers: a pin alone (its own group of one, drawn where
     /// it is, with no group record), and a slot in no group (removed, or not yet grouped).
@@ -21,6 +24,8 @@ struct SpreadLayout {
 
     let isOn: Bool
     let tolerance: Double
+    /// The spiral layout's view and offsets; nil for the ring.
+    private(set) var spiral: SpiralPlacement?
     private let factory: IndexFactory
 
     // Per slot.
@@ -36,8 +41,10 @@ struct SpreadLayout {
     var frames: [RingFrame] = []
     // Drawn positions are computed when asked and remembered per group, by rank (lon, lat
     // interleaved; NaN until computed): re-forming a ring of n costs O(n) writes, not n
-    // destination formulas, and a pin alone costs nothing here.
+    // destination formulas, and a pin alone costs nothing here. A spiral's are valid for the
+    // view they were computed in (`drawnStamp`, the spiral's view stamp).
     var drawn: [[Double]] = []
+    var drawnStamp: [UInt64] = []
     var freeGroups: [Int32] = []
 
     /// Regroups of more pins than this do not keep their scratch buffers (a bulk load would
@@ -56,10 +63,18 @@ struct SpreadLayout {
     private var groupVisited: [UInt32] = []  // per group: `regroup`'s stamp
     private var visitStamp: UInt32 = 0
 
-    init(options: Options, factory: IndexFactory) {
-        isOn = options.spreadMode == .ring
+    init(options: Options, factory: IndexFactory, view: View) {
+        isOn = options.spreadMode != .off
         tolerance = options.spreadToleranceM
         self.factory = factory
+        if options.spreadMode == .spiral {
+            spiral = SpiralPlacement(spacing: options.spreadSpacing, view: view, classes: SpreadLayout.classes)
+        }
+    }
+
+    /// The map's view changed: a spiral is drawn anew in it.
+    mutating func viewChanged(_ view: View) {
+        spiral?.setView(view)
     }
 
     /// The size class of a ring of n ≥ 2 pins.
@@ -79,7 +94,7 @@ struct SpreadLayout {
 
     // MARK: - What the map asks
 
-    /// Where a pin is drawn on its ring, or nil when it is drawn at its true coordinate.
+    /// Where a pin is drawn on its ring or spiral, or nil when it is drawn at its true coordinate.
     @inline(__always)
     mutating func drawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
         let s = Int(slot)
@@ -87,9 +102,21 @@ struct SpreadLayout {
         let g = Int(groupOf[s])
         guard g >= 0 else { return nil }
         let r = Int(rank[s])
+        if let spiral, drawnStamp[g] != spiral.stamp {
+            for i in drawn[g].indices { drawn[g][i] = .nan }
+            drawnStamp[g] = spiral.stamp
+        }
         let x = drawn[g][2 * r]
         if !x.isNaN { return (x, drawn[g][2 * r + 1]) }
-        let p = frames[g].position(r)
+        let p: (lon: Double, lat: Double)
+        if spiral != nil {
+            let o = spiral!.offsets(members[g].count)
+            guard let q = spiral!.position(centreLon: centreLon[g], centreLat: centreLat[g], dx: o[2 * r], dy: o[2 * r + 1])
+            else { return nil }
+            p = q
+        } else {
+            p = frames[g].position(r)
+        }
         drawn[g][2 * r] = p.lon; drawn[g][2 * r + 1] = p.lat
         return p
     }
@@ -102,7 +129,9 @@ struct SpreadLayout {
         for k in 0..<SpreadLayout.classes where ringsInClass[k] > 0 {
             guard let index = rings[k] else { continue }
             found.removeAll(keepingCapacity: true)
-            SpreadLayout.grownBox(box, meters: SpreadLayout.maxRadius(k)).split { index.query($0, into: &found) }
+            let grown = spiral.map { $0.grownBox(box, points: $0.classExtent[k]) }
+                ?? SpreadLayout.grownBox(box, meters: SpreadLayout.maxRadius(k))
+            grown.split { index.query($0, into: &found) }
             for g in found {
                 for s in members[Int(g)] {
                     guard let (x, y) = drawnPosition(s) else { continue }
@@ -258,11 +287,9 @@ struct SpreadLayout {
             for i in keyed.indices { order[i] = keyed[i].1 }
             sortScratch = keyed.count <= SpreadLayout.keptScratch ? keyed : []
         }
-        let grouping = pins.lon.withUnsafeBufferPointer { xs in
-            pins.lat.withUnsafeBufferPointer { ys in
-                order.withUnsafeBufferPointer { o in
-                    SpreadRule.group(count: o.count, tolerance: tolerance) { i in (xs[Int(o[i])], ys[Int(o[i])]) }
-                }
+        let grouping = pins.coordinates.withBuffer { ll in
+            order.withUnsafeBufferPointer { o in
+                SpreadRule.group(count: o.count, tolerance: tolerance) { i in (ll[2 * Int(o[i])], ll[2 * Int(o[i]) + 1]) }
             }
         }
         // Members of each group of two or more, in rank (= id) order.
@@ -313,6 +340,7 @@ struct SpreadLayout {
         groupVisited.append(0)
         frames.append(RingFrame(centerLon: 0, centerLat: 0, n: 2))
         drawn.append([])
+        drawnStamp.append(0)
         return g
     }
 
@@ -322,6 +350,7 @@ struct SpreadLayout {
             rings[Int(k)]?.remove(g)
             ringsInClass[Int(k)] -= 1
             ringClass[Int(g)] = -1
+            if ringsInClass[Int(k)] == 0 { spiral?.classEmptied(Int(k)) }
         }
         members[Int(g)] = []
         drawn[Int(g)] = []
@@ -337,9 +366,14 @@ struct SpreadLayout {
         for i in 0..<n { rank[Int(m[i])] = Int32(i) }
         drawn[Int(g)].removeAll(keepingCapacity: true)
         drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
-        frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
         centreLon[Int(g)] = c.lon; centreLat[Int(g)] = c.lat
         let k = SpreadLayout.sizeClass(n)
+        if spiral != nil {
+            drawnStamp[Int(g)] = spiral!.stamp
+            spiral!.noteGroup(count: n, sizeClass: Int(k))
+        } else {
+            frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
+        }
         ringClass[Int(g)] = k
         ringsInClass[Int(k)] += 1
         collected[Int(k)].append(g)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The spreading rule (docs/spreading.md: pins sharing a spot drawn on a ring), shared by the map and the batch function: where pin i of a
 /// group of n is drawn, how a group's centre is found, and how points are grouped.
@@ -129,6 +129,18 @@ public enum SpreadRule {
     /// memory as `lonlat`. All or nothing: bad input throws before anything is written.
     public static func spread(lonlat: UnsafeBufferPointer<Double>, tolerance: Double,
                               into out: UnsafeMutableBufferPointer<Double>) throws(PindropError) {
+        try spread(lonlat: lonlat, tolerance: tolerance, into: out) { lon, lat, n, place in
+            layRing(centerLon: lon, centerLat: lat, n: n, place)
+        }
+    }
+
+    /// The batch rule's grouping with any layout (the ring, or `SpiralRule`'s spiral):
+    /// `layout(centreLon, centreLat, n, place)` calls `place(i, lon, lat)` for each pin i (in id
+    /// order) of a group of n >= 2, or throws, before anything is written to `out`.
+    static func spread(lonlat: UnsafeBufferPointer<Double>, tolerance: Double,
+                       into out: UnsafeMutableBufferPointer<Double>,
+                       layout: (Double, Double, Int, (Int, Double, Double) -> Void) throws(PindropError) -> Void)
+        throws(PindropError) {
         guard tolerance.isFinite, tolerance >= 0 else {
             throw .invalid("tolerance_m \(tolerance) must be finite and >= 0")
         }
@@ -150,14 +162,15 @@ public enum SpreadRule {
         let groupOf = grouping.groupOf, rank = grouping.rank, size = grouping.size
 
         // Pass 2 writes: a point alone stays put (copied only when out is other memory).
-        // Each ring is laid out once into `ring` (its pins' positions in rank order, from `start`).
+        // Each group is laid out once into `ring` (its pins' positions in rank order, from `start`),
+        // all of them before `out` is written.
         var start = [Int](repeating: 0, count: size.count)
         var total = 0
         for k in size.indices where size[k] > 1 { start[k] = total; total += Int(size[k]) }
         var ring = [Double](repeating: 0, count: 2 * total)
         for k in size.indices where size[k] > 1 {
             let c = grouping.centre(k) { i in (lonlat[2 * i], lonlat[2 * i + 1]) }, s0 = start[k]
-            layRing(centerLon: c.lon, centerLat: c.lat, n: Int(size[k])) { i, lon, lat in
+            try layout(c.lon, c.lat, Int(size[k])) { i, lon, lat in
                 ring[2 * (s0 + i)] = lon; ring[2 * (s0 + i) + 1] = lat
             }
         }

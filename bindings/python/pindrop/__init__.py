@@ -80,7 +80,7 @@ class Options:
     autopan_margin: float = 40.0      #: dragging this close to the edge asks the host to pan; 0 = off
     autopan_speed: float = 600.0      #: points per second at the very edge
     min_spacing_m: float = 0.0        #: NEARBY events for moves closer than this to another pin; 0 = off
-    spread_mode: int = SPREAD_RING    #: SPREAD_RING draws pins sharing a spot on a ring; SPREAD_OFF
+    spread_mode: int = SPREAD_RING    #: pins sharing a spot: SPREAD_RING (metres), SPREAD_SPIRAL (points), SPREAD_OFF
     spread_tolerance_m: float = 0.0   #: pins this close to a group's first pin join its ring
     outside_policy: int = OUTSIDE_REVERT  #: a drop outside the allowed area: OUTSIDE_REVERT / _SNAP
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
@@ -544,13 +544,33 @@ class Map:
         """Redoes the latest undone move (MOVED, cause REDO). StateError when there is none."""
         lib.pindrop_map_redo(self, time_ms)
 
+    def nudge(self, dx: float, dy: float, time_ms: float) -> None:
+        """Moves the selected pin by (dx, dy) screen points from where it is drawn (an arrow key:
+        1, with Shift 10): MOVED with cause NUDGE. Nudges of one pin less than 1000 ms apart are
+        one undo step. StateError when nothing is selected or a gesture holds the pin."""
+        lib.pindrop_map_nudge(self, dx, dy, time_ms)
 
-def spread(lonlat: ArrayLike, tolerance_m: float = 0.0) -> "numpy.ndarray":
+
+def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,
+           zoom: Optional[float] = None) -> "numpy.ndarray":
     """The drawn positions (n×2 float64 array) of n points (lon, lat) after the spreading rule:
-    points sharing a coordinate (or within tolerance_m of a group's first point) on a ring around it.
+    points sharing a coordinate (or within tolerance_m of a group's first point) spread around it.
+
+    layout="ring" (behaviour 11) draws a group of n on a ring of 3n/2 metres. layout="spiral"
+    (behaviour 17) lays it out in screen points (circle below 9 pins, Leaflet's spiral from 9, pin
+    distance `spacing` points) at Web Mercator `zoom`, which it then needs.
     True coordinates are not changed; the input is not modified."""
+    if layout not in ("ring", "spiral"):
+        raise ValueError(f"layout must be 'ring' or 'spiral', not {layout!r}")
+    if layout == "spiral" and zoom is None:
+        raise ValueError("layout='spiral' is laid out in screen points: it needs the zoom")
+    if layout == "ring" and zoom is not None:
+        raise ValueError("zoom applies to layout='spiral' only (the ring is in metres)")
     np = _np()
     src = np.ascontiguousarray(lonlat, dtype=np.float64).reshape(-1, 2)
     out = np.empty_like(src)
-    lib.pindrop_spread(src.ctypes.data, src.shape[0], tolerance_m, out.ctypes.data)
+    if layout == "ring":
+        lib.pindrop_spread(src.ctypes.data, src.shape[0], tolerance_m, out.ctypes.data)
+    else:
+        lib.pindrop_spread_spiral(src.ctypes.data, src.shape[0], tolerance_m, spacing, zoom, out.ctypes.data)
     return out

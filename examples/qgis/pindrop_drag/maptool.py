@@ -4,6 +4,9 @@
 - Touch (``touch=True``): hold a point for 250 ms to lift it 40 points above the finger, then drag;
   a finger that moves before that pans the map.
 - Esc cancels the drag: the point goes back, nothing is written.
+- Arrow keys move the selected point (a click selects it, or QGIS's selection of one feature) by
+  one pixel, ten with Shift: the keyboard alternative to dragging. A series of key presses is one
+  step of pindrop's history; each press is one edit of the layer.
 - The drop is written to the layer as one undoable edit ("Move point with pindrop"); undoing it in
   QGIS moves the point back, and pindrop follows.
 - Points that share a coordinate (Lawndale's 305 trees on one spot) are drawn spread on a ring,
@@ -26,7 +29,7 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, Qgs
                        QgsGeometry, QgsPointXY, QgsProject, QgsRectangle, QgsVectorDataProvider, QgsVectorLayer,
                        QgsWkbTypes)
 from qgis.gui import QgsMapCanvas, QgsMapMouseEvent, QgsMapTool, QgsRubberBand
-from qgis.PyQt.QtCore import QObject, QRectF, Qt, QTimer, pyqtSignal
+from qgis.PyQt.QtCore import QEvent, QObject, QRectF, Qt, QTimer, pyqtSignal
 from qgis.PyQt.QtGui import QBrush, QColor, QFont, QKeyEvent, QPen
 from qgis.PyQt.QtWidgets import QGraphicsItem
 
@@ -34,6 +37,7 @@ import pindrop
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 MOUSE = dict(lift_delay_ms=0.0, lift_height=0.0)
+ARROWS = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
 TOUCH = dict(lift_delay_ms=250.0, lift_height=40.0)
 CLUSTERS = dict(cluster_radius=60.0, cluster_max_zoom=16.0)  # street level and closer: every point
 
@@ -126,6 +130,7 @@ class PindropMapTool(QgsMapTool):
         layer.featuresDeleted.connect(self._rebuild)
         canvas.extentsChanged.connect(self._redraw)
         canvas.keyPressed.connect(self._key)  # during a mouse drag the canvas keeps keys from tools
+        canvas.installEventFilter(self)  # the canvas pans with arrow keys before a tool sees them
 
     # -- coordinates ------------------------------------------------------------------------------
     def _transforms(self):
@@ -223,6 +228,32 @@ class PindropMapTool(QgsMapTool):
         if e.key() == Qt.Key_Escape and self.map is not None:
             self.cancel()
             e.accept()
+
+    def eventFilter(self, watched, event) -> bool:
+        """Arrow keys nudge the selected point instead of panning the canvas."""
+        if (watched is self.canvas and event.type() == QEvent.KeyPress and event.key() in ARROWS
+                and self.map is not None and self.canvas.mapTool() is self):
+            dx, dy = ARROWS[event.key()]
+            step = 10 if event.modifiers() & Qt.ShiftModifier else 1
+            return self.nudge(dx * step, dy * step)
+        return False
+
+    def nudge(self, dx: float, dy: float) -> bool:
+        """Moves the selected point by (dx, dy) pixels; False (nothing moved) when no point is
+        selected, a gesture holds it, or the move is refused."""
+        if self.map.selected is None:
+            ids = self.layer.selectedFeatureIds()
+            if len(ids) != 1:
+                return False
+            self.map.select(ids[0])
+        self._set_view()
+        try:
+            self.map.nudge(dx, dy, self._now())
+        except pindrop.PindropError:  # nothing selected, held by a gesture, refused by the area
+            return False
+        finally:
+            self._handle_events()
+        return True
 
     def cancel(self) -> None:
         """Cancels the drag in progress (Esc): the point goes back, nothing is written."""
@@ -401,6 +432,7 @@ class PindropMapTool(QgsMapTool):
                 signal.disconnect(slot)
             except (TypeError, RuntimeError):
                 pass
+        self.canvas.removeEventFilter(self)
         self._timer.stop()
         self._legs.reset(QgsWkbTypes.LineGeometry)
         self._pins.reset(QgsWkbTypes.PointGeometry)

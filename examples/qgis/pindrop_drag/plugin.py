@@ -7,6 +7,7 @@ from qgis.core import QgsMapLayer, QgsVectorLayer, QgsWkbTypes
 from qgis.PyQt.QtWidgets import QAction
 
 from .maptool import PindropMapTool
+from .processing_provider import PindropProvider
 
 
 class PindropDragPlugin:
@@ -14,8 +15,16 @@ class PindropDragPlugin:
         self.iface = iface
         self.tool: Optional[PindropMapTool] = None
         self.actions = []
+        self.provider: Optional[PindropProvider] = None
+
+    def initProcessing(self) -> None:  # noqa: N802 (QGIS's name)
+        """Registers pindrop's Processing algorithms ("pindrop:spread"), also for qgis_process."""
+        from qgis.core import QgsApplication
+        self.provider = PindropProvider()
+        QgsApplication.processingRegistry().addProvider(self.provider)
 
     def initGui(self) -> None:  # noqa: N802 (QGIS's name)
+        self.initProcessing()
         self.drag_action = QAction("Drag points (pindrop)", self.iface.mainWindow())
         self.drag_action.setCheckable(True)
         self.drag_action.setToolTip("Drag the points of the active point layer; Esc cancels a drag")
@@ -30,6 +39,10 @@ class PindropDragPlugin:
         self.iface.currentLayerChanged.connect(self._layer_changed)
 
     def unload(self) -> None:
+        if self.provider is not None:
+            from qgis.core import QgsApplication
+            QgsApplication.processingRegistry().removeProvider(self.provider)
+            self.provider = None
         self._drop_tool()
         try:
             self.iface.currentLayerChanged.disconnect(self._layer_changed)

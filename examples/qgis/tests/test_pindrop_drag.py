@@ -267,6 +267,67 @@ class TouchMode(CanvasCase):
         self.assertEqual(self.point(layer, "c"), start)
 
 
+class KeyboardNudge(CanvasCase):
+    """Arrow keys move the selected point by a pixel (Shift: ten) instead of panning the canvas."""
+
+    def key_with(self, canvas, key, modifiers=Qt.NoModifier):
+        event = QKeyEvent(QEvent.KeyPress, key, modifiers)
+        QApplication.sendEvent(canvas, event)
+        return event
+
+    def test_arrow_keys_nudge_the_clicked_point_and_a_key_series_is_one_undo_step(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        extent = canvas.extent()
+        start = self.point(layer, "a")
+        px, py = self.to_pixel(canvas, *start)
+        self.mouse(canvas, "press", round(px), round(py))      # a click selects it
+        self.clock.t = 50
+        self.mouse(canvas, "release", round(px), round(py))
+        self.assertIn("SELECTED", self.types(tool))
+        for k in range(3):                                      # → → → : 3 px right
+            self.clock.t = 400 + 100 * k
+            self.key_with(canvas, Qt.Key_Right)
+        self.clock.t = 800
+        self.key_with(canvas, Qt.Key_Up, Qt.ShiftModifier)      # Shift+↑: 10 px up
+        self.assertEqual(canvas.extent(), extent)               # the canvas did not pan
+        expected = self.to_lonlat(canvas, px + 3, py - 10)
+        moved = self.point(layer, "a")
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+        self.assertEqual([e.cause for e in tool.events if e.type == "MOVED"], ["NUDGE"] * 4)
+        # pindrop's history holds the series as one step; the layer has one edit per key.
+        self.assertEqual(layer.undoStack().count(), 4)
+        self.clock.t = 900
+        tool.map.undo(900)
+        tool._handle_events()
+        self.assertEqual(self.point(layer, "a"), start)
+
+    def test_with_nothing_selected_arrows_pan_as_usual_and_qgis_selection_counts(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        extent = canvas.extent()
+        self.key_with(canvas, Qt.Key_Left)
+        self.assertNotEqual(canvas.extent(), extent)            # QGIS's own arrow-key pan
+        self.assertNotIn("MOVED", self.types(tool))
+        # A feature selected in QGIS is the one the arrows move.
+        layer.selectByIds([self.fids["c"]])
+        start = self.point(layer, "c")
+        px, py = self.to_pixel(canvas, *start)
+        extent = canvas.extent()
+        self.clock.t = 100
+        self.key_with(canvas, Qt.Key_Down, Qt.ShiftModifier)
+        self.assertEqual(canvas.extent(), extent)
+        expected = self.to_lonlat(canvas, px, py + 10)
+        moved = self.point(layer, "c")
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+
+
 def lawndale_stack():
     """The 305 trees of Lawndale that share one coordinate, plus the trees within 600 m."""
     with open(TREES, newline="") as fh:

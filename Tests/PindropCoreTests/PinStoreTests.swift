@@ -1,0 +1,83 @@
+import XCTest
+@testable import PindropCore
+import PindropTestSupport
+
+/// The pin store's id table against a Swift dictionary kept alongside, over long random sequences
+/// of inserts (new and repeated ids), removals, slot reuse and batches taken back; ids are chosen
+/// to collide in the table (multiples of a large power of two) as well as at random.
+final class PinStoreTests: XCTestCase {
+    typealias Rng = TestRng
+
+    func randomID(_ rng: inout Rng) -> Int64 {
+        switch rng.int(3) {
+        case 0: return Int64(rng.int(3000))
+        case 1: return Int64(rng.int(64)) << 40  // same low bits: long probe runs
+        default: return Int64(bitPattern: rng.next() &* 0x9E37_79B9_7F4A_7C15) | 1
+        }
+    }
+
+    func check(_ store: PinStore, _ oracle: [Int64: Int32], _ where_: String) -> Bool {
+        guard store.count == oracle.count else { XCTFail("\(where_): count \(store.count) != \(oracle.count)"); return false }
+        for (id, slot) in oracle where store.slot(of: id) != slot {
+            XCTFail("\(where_): id \(id) has slot \(String(describing: store.slot(of: id))), want \(slot)")
+            return false
+        }
+        return true
+    }
+
+    func testIdTableAgainstADictionary() {
+        var rng = TestRng(state: 7)
+        var store = PinStore()
+        var oracle: [Int64: Int32] = [:]
+        var position: [Int32: (Double, Double)] = [:]
+        for step in 0..<40_000 {
+            switch rng.int(10) {
+            case 0..<5:
+                let id = randomID(&rng), x = Double(rng.int(360)) - 180, y = Double(rng.int(180)) - 90
+                let got = store.insertIfNew(id: id, lon: x, lat: y)
+                if oracle[id] != nil {
+                    XCTAssertNil(got, "step \(step): id \(id) is already there")
+                } else if let s = got {
+                    XCTAssertEqual(store.id(s), id)
+                    oracle[id] = s; position[s] = (x, y)
+                } else {
+                    XCTFail("step \(step): new id \(id) refused"); return
+                }
+            case 5..<8:
+                guard let (id, s) = oracle.randomElement(using: &rng) else { continue }
+                store.remove(s)
+                oracle[id] = nil; position[s] = nil
+                XCTAssertNil(store.slot(of: id))
+            case 8:
+                // A batch that fails half-way is taken back.
+                let before = store.capacity
+                var made: [Int32] = [], ids: [Int64] = []
+                for _ in 0..<rng.int(20) {
+                    let id = randomID(&rng)
+                    guard oracle[id] == nil, !ids.contains(id), let s = store.insertIfNew(id: id, lon: 1, lat: 2) else { continue }
+                    made.append(s); ids.append(id)
+                }
+                store.undoInserts(made, previousCapacity: before)
+                XCTAssertEqual(store.capacity, before)
+            default:
+                guard let (_, s) = oracle.randomElement(using: &rng) else { continue }
+                let x = Double(rng.int(100)), y = Double(rng.int(80))
+                store.move(s, lon: x, lat: y)
+                position[s] = (x, y)
+            }
+            if step % 500 == 0 && !check(store, oracle, "step \(step)") { return }
+        }
+        XCTAssertTrue(check(store, oracle, "end"))
+        for (s, p) in position {
+            XCTAssertEqual(store.position(s).lon, p.0); XCTAssertEqual(store.position(s).lat, p.1)
+            XCTAssertEqual(store.coordinates.position(s).lon, p.0)
+        }
+    }
+}
+
+extension Dictionary {
+    func randomElement(using rng: inout TestRng) -> Element? {
+        guard !isEmpty else { return nil }
+        return self[index(startIndex, offsetBy: rng.int(count))]
+    }
+}

@@ -1,0 +1,69 @@
+/* Loops that bench_peers.py runs inside its own process (built as a shared library next to the
+   benchmark), so that pindrop's per-call figures are what a C host pays, measured in the same
+   process and run as the peers'. Times are CPU time of the calling thread. */
+#define _POSIX_C_SOURCE 200809L
+#include <pindrop.h>
+
+#include <stddef.h>
+#include <time.h>
+
+static double thread_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* n nearby queries at lonlat[2i], lonlat[2i+1] within radius_m; returns the seconds taken and
+   stores the pins found in total (up to `cap` per query written to the buffers). */
+double pl_nearby(pindrop_map *map, const double *lonlat, size_t n, double radius_m, pindrop_id *ids, double *dist,
+                 size_t cap, size_t *found) {
+  size_t i, total = 0;
+  double t0 = thread_s();
+  for (i = 0; i < n; i++) total += pindrop_map_nearby(map, lonlat[2 * i], lonlat[2 * i + 1], radius_m, ids, dist, cap);
+  *found = total;
+  return thread_s() - t0;
+}
+
+/* set_position(ids[i], lonlat[2i], lonlat[2i+1]) for i < n, each call timed on its own:
+   ns[i] is the CPU time of call i, less the cost of reading the clock (`clock_ns`). Returns the
+   number of failed calls. */
+size_t pl_moves(pindrop_map *map, const pindrop_id *ids, const double *lonlat, size_t n, double *ns, double *clock_ns) {
+  size_t i, failed = 0;
+  double c = 1e18;
+  for (i = 0; i < 1000; i++) {
+    double a = thread_s(), b = thread_s();
+    if (b - a < c) c = b - a;
+  }
+  *clock_ns = c * 1e9;
+  for (i = 0; i < n; i++) {
+    double t0 = thread_s();
+    failed += pindrop_map_set_position(map, ids[i], lonlat[2 * i], lonlat[2 * i + 1]) != PINDROP_OK;
+    ns[i] = (thread_s() - t0) * 1e9 - *clock_ns;
+  }
+  return failed;
+}
+
+/* hit_test_many for each camera's taps, each call timed on its own (frame first, untimed, as
+   a host draws before the user taps): ns[c] is camera c's time. */
+int pl_hits(pindrop_map *map, const pindrop_camera *cams, size_t ncam, const double *xy, size_t per, pindrop_id *out,
+            double *ns, pindrop_pin_view *views, size_t cap) {
+  size_t c;
+  for (c = 0; c < ncam; c++) {
+    double t0;
+    if (pindrop_map_set_camera(map, &cams[c]) != PINDROP_OK) return -1;
+    (void)pindrop_map_frame(map, 0, views, cap);
+    t0 = thread_s();
+    if (pindrop_map_hit_test_many(map, &xy[2 * c * per], per, &out[c * per]) != PINDROP_OK) return -1;
+    ns[c] = (thread_s() - t0) * 1e9;
+  }
+  return 0;
+}
+
+/* Calls until the index has built every leaf's tree (the trees are built a slice per call):
+   `calls` tiny queries at the pins' own positions. Returns the seconds taken. */
+double pl_warm(pindrop_map *map, const double *lonlat, size_t n, size_t calls) {
+  size_t i;
+  double t0 = thread_s();
+  for (i = 0; i < calls; i++) (void)pindrop_map_nearby(map, lonlat[2 * (i % n)], lonlat[2 * (i % n) + 1], 0.0, NULL, NULL, 0);
+  return thread_s() - t0;
+}

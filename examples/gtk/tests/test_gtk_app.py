@@ -1,0 +1,468 @@
+"""The GTK 4 + libshumate app, run for real under Xvfb and driven with real X events (xdotool, through
+the XTEST extension): a mouse drags a tree, Esc cancels a drag, a tap moves the tree being edited,
+a held press lifts a tree in the touch profile, a drag on the empty map pans it, and the screenshot
+shows what the app drew. Where trees land is read from the app's events and checked against the
+screen-to-map conversion written here from the Web Mercator formulas (256-point tiles).
+
+Needs: PINDROP_GTK_APP (the built app), Xvfb, xdotool, xwd, xwdtopnm, pnmtopng (make test-gtk
+installs them). GTK_SCREENSHOT: where to keep the screenshot (PNG)."""
+from __future__ import annotations
+
+import math
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bindings" / "python" / "tests"))
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+TREES = ROOT / "examples" / "data" / "lawndale_trees.csv"
+APP = os.environ.get("PINDROP_GTK_APP", str(ROOT / ".build" / "examples" / "pindrop-gtk"))
+SCREENSHOT = Path(os.environ.get("GTK_SCREENSHOT", str(ROOT / ".build" / "examples" / "gtk-screenshot.png")))
+WIDTH, HEIGHT = 800, 600
+STACK = (-118.34600679066747, 33.88355188855412)     # Lawndale's 305 trees on one spot
+
+for tool in ("Xvfb", "xdotool", "xwd", "xwdtopnm", "pnmtopng"):
+    if shutil.which(tool) is None:
+        raise RuntimeError(f"{tool} is missing: run `make test-gtk`, which installs it")
+if not Path(APP).exists():
+    raise RuntimeError(f"the app {APP} is not built: run `make test-gtk`")
+
+
+# -- the screen-to-map conversion, written from Web Mercator's formulas ----------------------------
+
+def world_point(lon, lat, zoom):
+    size = 256 * 2.0 ** zoom
+    y = 0.5 - math.log(math.tan(math.pi / 4 + math.radians(lat) / 2)) / (2 * math.pi)
+    return (lon + 180) / 360 * size, y * size
+
+
+def screen_to_lonlat(x, y, centre, zoom, size=(WIDTH, HEIGHT)):
+    """Lon/lat under screen point (x, y) of a north-up view of `size` centred on `centre`."""
+    cx, cy = world_point(centre[0], centre[1], zoom)
+    wx, wy = cx + x - size[0] / 2, cy + y - size[1] / 2
+    world = 256 * 2.0 ** zoom
+    lon = wx / world * 360 - 180
+    lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * wy / world))))
+    return lon, lat
+
+
+def lonlat_to_screen(lon, lat, centre, zoom, size=(WIDTH, HEIGHT)):
+    cx, cy = world_point(centre[0], centre[1], zoom)
+    wx, wy = world_point(lon, lat, zoom)
+    return wx - cx + size[0] / 2, wy - cy + size[1] / 2
+
+
+# -- the display and the app ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def display():
+    """A private Xvfb server the size of the window; its number chosen by the server (-displayfd)."""
+    r, w = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"],
+                              pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    assert number, "Xvfb did not start"
+    yield f":{number}"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+class App:
+    """The app as a process: its stdout lines in a queue, real X input through xdotool."""
+
+    def __init__(self, display, *args):
+        self.env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GSK_RENDERER="cairo",
+                        NO_AT_BRIDGE="1", GTK_A11Y="none")
+        self.proc = subprocess.Popen([APP, *args, str(TREES)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=self.env)
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        ready = self.wait_for("READY", timeout=30)
+        self.ready = dict(kv.split("=") for kv in ready.split()[1:])
+        self.centre = (float(self.ready["center_lon"]), float(self.ready["center_lat"]))
+        self.zoom = float(self.ready["zoom"])
+        assert (int(self.ready["width"]), int(self.ready["height"])) == (WIDTH, HEIGHT)
+        wid = self.xdo("search", "--sync", "--name", "^pindrop-gtk$").split()[0]
+        geometry = self.xdo("getwindowgeometry", wid)
+        assert "Position: 0,0" in geometry and f"Geometry: {WIDTH}x{HEIGHT}" in geometry, geometry
+        self.xdo("mousemove", "400", "300")    # the pointer over the window: keys go there (PointerRoot)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def xdo(self, *args):
+        return subprocess.run(["xdotool", *args], env=self.env, check=True, capture_output=True, text=True).stdout
+
+    def wait_for(self, prefix, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {prefix!r} line from the app; it said: {self.seen[-20:]}")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if line.startswith(prefix):
+                return line
+
+    def drain(self, settle=0.3):
+        """Every line the app printed until it has been quiet for `settle` seconds."""
+        out = []
+        while True:
+            try:
+                line = self.lines.get(timeout=settle)
+            except queue.Empty:
+                return out
+            self.seen.append(line)
+            out.append(line)
+
+    def events(self, settle=0.3):
+        return [parse(line) for line in self.drain(settle) if line.startswith("EVENT ")]
+
+    def frame(self):
+        self.xdo("key", "f")
+        self.wait_for("FRAME")
+        pins, self.clusters = {}, []
+        while True:
+            line = self.wait_for("")
+            if line == "END":
+                return pins
+            p = parse(line)
+            if p["kind"] == "CLUSTER":
+                self.clusters.append(p)
+            else:
+                pins[p["id"]] = p
+
+    # Real X events: pointer moves, button 1, keys (XTEST).
+    def press(self, x, y):
+        self.xdo("mousemove", str(x), str(y), "mousedown", "1")
+
+    def move(self, x, y):
+        self.xdo("mousemove", str(x), str(y))
+        time.sleep(0.03)
+
+    def release(self):
+        self.xdo("mouseup", "1")
+
+    def drag(self, start, end, steps=6):
+        self.press(*start)
+        for i in range(1, steps + 1):
+            self.move(round(start[0] + (end[0] - start[0]) * i / steps), round(start[1] + (end[1] - start[1]) * i / steps))
+        self.release()
+
+    def key(self, name):
+        self.xdo("key", name)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.key("q")
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        err = self.proc.stderr.read()
+        assert "CRITICAL" not in err and "pindrop-gtk:" not in err, err
+
+
+def parse(line):
+    """'EVENT MOVED id=3 lon=...' -> {'kind': 'MOVED', 'id': 3, 'lon': ...}"""
+    words = line.split()
+    out = {"kind": words[1] if words[0] == "EVENT" else words[0]}
+    for w in words[1:]:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            try:
+                out[k] = int(v) if k in ("id", "other", "flags", "key", "count") else float(v)
+            except ValueError:
+                out[k] = v
+    return out
+
+
+@pytest.fixture
+def app(display, request):
+    """The app with the default arguments, or those a test passes (parametrize ..., indirect=True)."""
+    a = App(display, *getattr(request, "param", ()))
+    yield a
+    a.close()
+
+
+def lone_tree(pins, margin=60, away=40):
+    """A tree drawn alone (not spread, nothing within `away` points), well inside the window."""
+    for p in sorted(pins.values(), key=lambda p: p["id"]):
+        if p["flags"] != 0 or not (margin < p["x"] < WIDTH - margin and margin < p["y"] < HEIGHT - margin):
+            continue
+        if all(math.hypot(q["x"] - p["x"], q["y"] - p["y"]) > away for q in pins.values() if q is not p):
+            return p
+    raise AssertionError("no lone tree in view")
+
+
+def off_segment(x, y, p):
+    """Distance from (x, y) to the spread leg of pin view p (its anchor to its drawn point)."""
+    ax, ay, bx, by = p["anchor_x"], p["anchor_y"], p["x"], p["y"]
+    d2 = (bx - ax) ** 2 + (by - ay) ** 2
+    t = 0.0 if d2 == 0 else max(0.0, min(1.0, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / d2))
+    return math.hypot(x - ax - t * (bx - ax), y - ay - t * (by - ay))
+
+
+def empty_spot(pins, away=60):
+    """A point of the map with no tree within `away` points and no spread leg near it."""
+    for y in range(80, HEIGHT - 80, 20):
+        for x in range(80, WIDTH - 80, 20):
+            if all(math.hypot(q["x"] - x, q["y"] - y) > away and off_segment(x, y, q) > 8 for q in pins.values()):
+                return x, y
+    raise AssertionError("no empty spot in view")
+
+
+def points_apart(lonlat, xy, app):
+    sx, sy = lonlat_to_screen(lonlat[0], lonlat[1], app.centre, app.zoom)
+    return math.hypot(sx - xy[0], sy - xy[1])
+
+
+# -- the scenarios ---------------------------------------------------------------------------------
+
+def test_shumate_and_pindrop_place_every_point_alike(display):
+    """--check: Shumate's viewport and pindrop's camera (kept in step by the app) agree on every
+    probe of a 9×9 grid at five cameras (zoom 3.7 to 21, rotated both ways), both directions."""
+    env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GSK_RENDERER="cairo", NO_AT_BRIDGE="1", GTK_A11Y="none")
+    out = subprocess.run([APP, "--check", str(TREES)], env=env, capture_output=True, text=True, timeout=60).stdout
+    checks = [parse(line) for line in out.splitlines() if line.startswith("CHECK")]
+    assert len(checks) == 5
+    for c in checks:
+        assert c["max_diff_points"] < 1e-6 and c["back"] < 1e-6, c
+
+
+def test_a_mouse_drags_a_tree_and_it_lands_where_dropped(app):
+    pins = app.frame()
+    tree = lone_tree(pins)
+    start = (round(tree["x"]), round(tree["y"]))
+    grab = (tree["x"] - start[0], tree["y"] - start[1])      # the press is not on the exact centre
+    end = (start[0] + 137, start[1] + 71)
+    app.drag(start, end)
+    events = app.events()
+    kinds = [e["kind"] for e in events]
+    assert kinds[0] == "LIFTED" and "DROPPED" in kinds, kinds
+    moved = [e for e in events if e["kind"] == "MOVED"]
+    assert len(moved) == 1 and moved[0]["id"] == tree["id"] and moved[0]["cause"] == "DRAG"
+    # Where it lands: the pointer's release point plus the grab offset, on this view's map.
+    want = (end[0] + grab[0], end[1] + grab[1])
+    assert points_apart((moved[0]["lon"], moved[0]["lat"]), want, app) < 1e-6
+    lon0, lat0 = screen_to_lonlat(tree["x"], tree["y"], app.centre, app.zoom)
+    assert math.hypot(moved[0]["from_lon"] - lon0, moved[0]["from_lat"] - lat0) < 1e-9
+    # No hop on release: the last DRAGGED is the landing coordinate, bit for bit.
+    last = [e for e in events if e["kind"] == "DRAGGED"][-1]
+    assert (last["lon"], last["lat"]) == (moved[0]["lon"], moved[0]["lat"])
+    # ...and the app now draws it there; the map itself did not move.
+    after = app.frame()
+    assert math.hypot(after[tree["id"]]["x"] - want[0], after[tree["id"]]["y"] - want[1]) < 1e-6
+    other = next(i for i in pins if i != tree["id"] and pins[i]["flags"] == 0)
+    assert (after[other]["x"], after[other]["y"]) == (pins[other]["x"], pins[other]["y"])
+
+
+def test_esc_cancels_a_drag_and_the_tree_goes_back(app):
+    pins = app.frame()
+    tree = lone_tree(pins)
+    start = (round(tree["x"]), round(tree["y"]))
+    app.press(*start)
+    for dx in (10, 40, 80):
+        app.move(start[0] + dx, start[1] + dx // 2)
+    app.key("Escape")
+    app.move(start[0] + 120, start[1] + 90)
+    app.release()
+    events = app.events()
+    kinds = [e["kind"] for e in events]
+    assert "DRAGGED" in kinds and "DRAG_CANCELLED" in kinds and "MOVED" not in kinds, kinds
+    cancelled = next(e for e in events if e["kind"] == "DRAG_CANCELLED")
+    assert points_apart((cancelled["lon"], cancelled["lat"]), (tree["x"], tree["y"]), app) < 1e-6
+    after = app.frame()
+    assert (after[tree["id"]]["x"], after[tree["id"]]["y"]) == (tree["x"], tree["y"])
+
+
+def test_tap_to_move_the_tree_being_edited(app):
+    pins = app.frame()
+    tree = lone_tree(pins)
+    app.press(round(tree["x"]), round(tree["y"]))
+    app.release()
+    assert [e["kind"] for e in app.events()] == ["SELECTED"]
+    app.key("e")
+    app.wait_for("EDIT id=%d" % tree["id"])
+    spot = empty_spot(pins)
+    app.press(*spot)
+    app.release()
+    t_release = time.monotonic()
+    # Nothing moves before the double-tap window (300 ms) has passed; the app's timer then ticks.
+    moved = [e for e in app.events(settle=0.8) if e["kind"] == "MOVED"]
+    assert len(moved) == 1 and moved[0]["id"] == tree["id"] and moved[0]["cause"] == "TAP"
+    assert time.monotonic() - t_release >= 0.3
+    assert points_apart((moved[0]["lon"], moved[0]["lat"]), spot, app) < 1e-6
+    app.key("Return")
+    app.wait_for("COMMIT")
+    after = app.frame()
+    assert math.hypot(after[tree["id"]]["x"] - spot[0], after[tree["id"]]["y"] - spot[1]) < 1e-6
+
+
+@pytest.mark.parametrize("app", [("--touch",)], indirect=True)
+def test_touch_profile_a_held_press_lifts_and_the_tree_lands_above_the_finger(app):
+    """lift_delay_ms = 250 from the app's timer (pindrop_map_tick at next_deadline), then the tree
+    follows 40 points above the pointer."""
+    assert "PROFILE touch lift_delay_ms=250 lift_height=40" in " ".join(app.seen)
+    pins = app.frame()
+    tree = lone_tree(pins, margin=90)
+    start = (round(tree["x"]), round(tree["y"]))
+    grab = (tree["x"] - start[0], tree["y"] - start[1])
+    app.press(*start)
+    time.sleep(0.45)
+    assert "LIFTED" in [e["kind"] for e in app.events(settle=0.05)]
+    end = (start[0] - 90, start[1] + 60)
+    for i in range(1, 6):
+        app.move(start[0] + (end[0] - start[0]) * i // 5, start[1] + (end[1] - start[1]) * i // 5)
+    app.release()
+    moved = [e for e in app.events(settle=0.5) if e["kind"] == "MOVED"]
+    assert len(moved) == 1 and moved[0]["id"] == tree["id"]
+    assert points_apart((moved[0]["lon"], moved[0]["lat"]), (end[0] + grab[0], end[1] + grab[1] - 40), app) < 1e-6
+
+
+def test_a_drag_on_the_empty_map_pans_it_and_pindrop_follows(app):
+    pins = app.frame()
+    spot = empty_spot(pins)
+    app.drag(spot, (spot[0] - 150, spot[1] + 100), steps=10)
+    assert not [e for e in app.events() if e["kind"] in ("LIFTED", "MOVED")]
+    after = app.frame()
+    moved = [(after[i]["x"] - p["x"], after[i]["y"] - p["y"]) for i, p in pins.items() if i in after]
+    assert moved
+    for dx, dy in moved:
+        assert abs(dx + 150) < 1e-6 and abs(dy - 100) < 1e-6
+
+
+def stack_offsets(pins, anchor):
+    """The offsets (points) from their true spot of the spread trees whose leg starts at `anchor`,
+    in id order, and their ids."""
+    ids = sorted(i for i, p in pins.items() if p["flags"] & 8 and
+                 math.hypot(p["anchor_x"] - anchor[0], p["anchor_y"] - anchor[1]) < 1e-6)
+    return [(pins[i]["x"] - anchor[0], pins[i]["y"] - anchor[1]) for i in ids], ids
+
+
+def assert_layout(got, want):
+    assert len(got) == len(want)
+    assert max(math.hypot(g[0] - w[0], g[1] - w[1]) for g, w in zip(got, want)) < 1e-6
+
+
+@pytest.mark.parametrize("app", [("--spread", "spiral", "--zoom", "19")], indirect=True)
+def test_a_spiral_stack_keeps_its_size_and_a_tree_dragged_out_lands_where_dropped(app):
+    """Lawndale's 305 trees on one spot, on the spiral of SPEC 17 (the oracle of
+    bindings/python/tests/test_spiral.py), the same in points after zooming in with the + key."""
+    from test_spiral import oracle_offsets
+    centre = (WIDTH / 2, HEIGHT / 2)                     # the stack is the view's centre
+    pins = app.frame()
+    got, ids = stack_offsets(pins, centre)
+    assert len(ids) == 305
+    assert_layout(got, oracle_offsets(305))
+    app.key("plus")
+    assert float(app.wait_for("ZOOM").split()[1]) == 20
+    app.zoom = 20
+    assert_layout(stack_offsets(app.frame(), centre)[0], oracle_offsets(305))
+    # Drag the outermost tree (pin 0) out to an empty corner of the map.
+    pins = app.frame()
+    tree = pins[ids[0]]
+    start = (round(tree["x"]), round(tree["y"]))
+    grab = (tree["x"] - start[0], tree["y"] - start[1])
+    end = (60, HEIGHT - 60)
+    app.drag(start, end, steps=10)
+    moved = [e for e in app.events() if e["kind"] == "MOVED"]
+    assert len(moved) == 1 and moved[0]["id"] == ids[0] and moved[0]["cause"] == "DRAG"
+    assert points_apart((moved[0]["lon"], moved[0]["lat"]), (end[0] + grab[0], end[1] + grab[1]), app) < 1e-6
+    # The 304 left re-form their spiral.
+    after = app.frame()
+    got, rest = stack_offsets(after, centre)
+    assert rest == ids[1:]
+    assert_layout(got, oracle_offsets(304))
+
+
+def test_arrow_keys_nudge_the_selected_tree_and_one_undo_takes_the_series_back(app):
+    pins = app.frame()
+    tree = lone_tree(pins)
+    app.press(round(tree["x"]), round(tree["y"]))
+    app.release()
+    assert [e["kind"] for e in app.events()] == ["SELECTED"]
+    for key in ("Right", "Right", "Right", "shift+Up"):
+        app.key(key)
+    moved = [e for e in app.events() if e["kind"] == "MOVED"]
+    assert [e["cause"] for e in moved] == ["NUDGE"] * 4
+    assert points_apart((moved[-1]["lon"], moved[-1]["lat"]), (tree["x"] + 3, tree["y"] - 10), app) < 1e-6
+    app.key("u")                                          # one undo: the key series was one step
+    undo = [e for e in app.events() if e["kind"] == "MOVED"]
+    assert len(undo) == 1 and undo[0]["cause"] == "UNDO"
+    assert points_apart((undo[0]["lon"], undo[0]["lat"]), (tree["x"], tree["y"]), app) < 1e-6
+
+
+def screenshot(app, png):
+    """Saves the screen as X shows it to `png`; returns rgb(x, y) of its pixels."""
+    time.sleep(0.3)
+    xwd = subprocess.run(["xwd", "-root", "-silent"], env=app.env, check=True, capture_output=True).stdout
+    ppm = subprocess.run(["xwdtopnm"], input=xwd, check=True, capture_output=True).stdout
+    png.parent.mkdir(parents=True, exist_ok=True)
+    png.write_bytes(subprocess.run(["pnmtopng"], input=ppm, check=True, capture_output=True).stdout)
+    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", ppm)
+    w, h = int(m.group(1)), int(m.group(2))
+    assert (w, h) == (WIDTH, HEIGHT)
+    pixels = ppm[m.end():]
+
+    def rgb(x, y):
+        i = 3 * (int(y) * w + int(x))
+        return tuple(pixels[i:i + 3])
+    return rgb
+
+
+@pytest.mark.parametrize("app", [("--cluster-radius", "60", "--zoom", "14.5", "--center", "-118.352,33.888")],
+                         indirect=True)
+def test_clusters_are_drawn_and_a_tap_on_one_zooms_in_until_it_comes_apart(app):
+    """All of Lawndale at zoom 14.5: the app draws pindrop's clusters (count in a disc); a click on
+    the biggest takes the camera to its expansion zoom, centred on it, where it is no longer one."""
+    app.frame()
+    assert len(app.clusters) >= 5, "no clusters at zoom 14.5"
+    assert sum(c["count"] for c in app.clusters) > 7000      # most of Lawndale's 7,937 trees
+    # The screenshot: each cluster's disc in its teal (the count's white text sits at the centre).
+    rgb = screenshot(app, SCREENSHOT.with_name("gtk-clusters.png"))
+    for c in app.clusters:
+        r, g, b = rgb(c["x"], c["y"] - 9)                  # above the count, inside the disc
+        assert g > r + 40 and b > r + 40, (c, (r, g, b))
+    biggest = max(app.clusters, key=lambda c: c["count"])
+    app.press(round(biggest["x"]), round(biggest["y"]))
+    app.release()
+    tapped = [e for e in app.events(settle=0.6) if e["kind"] == "CLUSTER_TAPPED"]
+    assert len(tapped) == 1 and tapped[0]["key"] == biggest["key"]
+    zoom = tapped[0]["expansion_zoom"]
+    assert 14 < zoom <= 17
+    app.zoom, app.centre = zoom, (biggest["lon"], biggest["lat"])
+    app.frame()
+    # Its members are now split: no cluster holds them all.
+    assert all(c["count"] < biggest["count"] for c in app.clusters)
+
+
+@pytest.mark.parametrize("app", [("--spread", "spiral", "--zoom", "20.5")], indirect=True)
+def test_screenshot_shows_the_trees_the_app_drew(app):
+    """The window as X shows it: background where there is no tree, tree colour at drawn trees."""
+    pins = app.frame()
+    rgb = screenshot(app, SCREENSHOT)
+    drawn = [p for p in pins.values() if p["flags"] in (0, 8) and 10 < p["x"] < WIDTH - 10 and 10 < p["y"] < HEIGHT - 10]
+    assert len(drawn) > 100
+    green = [p for p in drawn if (lambda r, g, b: g > r + 40 and g > b + 40)(*rgb(p["x"], p["y"]))]
+    assert len(green) >= 0.95 * len(drawn)                  # the trees' green (a few may overlap)
+    spot = empty_spot(pins)
+    assert all(abs(c - 255 * e) <= 2 for c, e in zip(rgb(*spot), (0.93, 0.92, 0.88))), rgb(*spot)  # background

@@ -1,0 +1,57 @@
+"""Packs the QGIS plugin as the zip that QGIS's Plugin Manager installs ("Install from ZIP"):
+
+    pindrop_drag/                 the plugin (metadata.txt, icon, map tool, Processing provider)
+    pindrop_drag/ext/pindrop/     the pindrop Python package with libpindrop.so inside
+
+The library is stripped; it needs only the C/C++ runtime and GEOS's C library (libgeos_c.so.1),
+which every QGIS loads itself. Usage: make_zip.py LIBRARY OUT_DIR (prints the zip's path).
+"""
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PLUGIN = HERE / "pindrop_drag"
+PACKAGE = ROOT / "bindings" / "python" / "pindrop"
+STAMP = (2026, 1, 1, 0, 0, 0)  # fixed times: the same sources give the same zip
+
+
+def version() -> str:
+    for line in (PLUGIN / "metadata.txt").read_text().splitlines():
+        if line.startswith("version="):
+            return line.split("=", 1)[1].strip()
+    raise SystemExit("metadata.txt has no version")
+
+
+def add(zf: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (0o755 if executable else 0o644) << 16
+    zf.writestr(info, data)
+
+
+def main(library: str, out_dir: str) -> Path:
+    out = Path(out_dir) / f"pindrop_drag-{version()}.zip"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = Path(tmp) / "libpindrop.so"
+        subprocess.run(["strip", "--strip-unneeded", "-o", str(stripped), library], check=True)
+        with zipfile.ZipFile(out, "w") as zf:
+            for path in sorted(PLUGIN.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                    add(zf, f"pindrop_drag/{path.relative_to(PLUGIN).as_posix()}", path.read_bytes())
+            add(zf, "pindrop_drag/README.md", (HERE / "README.md").read_bytes())
+            for name in ("__init__.py", "_ffi.py", "py.typed"):
+                add(zf, f"pindrop_drag/ext/pindrop/{name}", (PACKAGE / name).read_bytes())
+            add(zf, "pindrop_drag/ext/pindrop/libpindrop.so", stripped.read_bytes(), executable=True)
+    print(out)
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    main(sys.argv[1], sys.argv[2])
