@@ -168,6 +168,47 @@ final class ClusterTests: XCTestCase {
         XCTAssertLessThanOrEqual(snap[8].count, 3)
     }
 
+    /// A bulk load falls back to a rebuild: edits made while that rebuild is pending (moves,
+    /// removals, exclusions, adds) are in the levels it builds, and incremental updates after it
+    /// agree with the oracle.
+    func testEditsWhileARebuildIsPending() throws {
+        let trees = try LATrees.city("artesia") + LATrees.city("lomita")
+        var rng = SplitMix(seed: 5)
+        let h = Harness(radius: 60, maxZoom: 17)
+        var outside = Array(trees.shuffled(using: &rng))
+        for _ in 0..<(trees.count * 9 / 10) { let t = outside.removeLast(); let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        XCTAssertTrue(h.levels.needsRebuild, "a bulk load must fall back to a rebuild")
+        let metre = 1 / 40_075_016.7 / cos(33.85 * .pi / 180)
+        func edit(_ n: Int, updating: Bool) {
+            for _ in 0..<n {
+                let ids = Array(h.point.keys)
+                let id = ids[Int(rng.next() % UInt64(ids.count))]
+                switch rng.next() % 6 {
+                case 0:
+                    if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
+                case 1:
+                    h.remove(id)
+                    outside.insert(trees.first { $0.id == id }!, at: 0)
+                case 2:
+                    h.exclude(id, !h.excluded.contains(id))
+                case 3:
+                    let m = Self.merc(trees[Int(rng.next() % UInt64(trees.count))])
+                    h.move(id, m.x, m.y)
+                default:
+                    let p = h.point[id]!
+                    h.move(id, p.x + Double(Int(rng.next() % 401) - 200) * metre, p.y + Double(Int(rng.next() % 401) - 200) * metre)
+                }
+                if updating && rng.next() % 5 == 0 { h.levels.update() }
+            }
+        }
+        edit(400, updating: false)
+        XCTAssertTrue(h.levels.needsRebuild)
+        assertSame(h.snapshot(), h.oracle(), "after the pending rebuild")
+        edit(400, updating: true)
+        XCTAssertFalse(h.levels.needsRebuild)
+        assertSame(h.snapshot(), h.oracle(), "after incremental edits on the refilled grid")
+    }
+
     /// The consequences SPEC 16 lets a host rely on, at every level.
     func testHierarchyAndSeparationRules() throws {
         let trees = try LATrees.city("el-segundo")

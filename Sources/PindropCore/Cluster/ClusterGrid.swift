@@ -2,7 +2,7 @@
 /// normalised Web Mercator units), each cell a singly linked list threaded through `next`.
 ///
 /// The table maps a cell's hash to the head of its list by open addressing (linear probing over
-/// flat arrays: 12 bytes per slot, no per-cell allocation). Two cells whose hashes collide share
+/// one array of 12-byte slots, no per-cell allocation). Two cells whose hashes collide share
 /// one list; that is harmless, because every query checks distances, never cell membership.
 /// Emptied cells keep their slot until the next growth drops them.
 struct ClusterGrid {
@@ -11,8 +11,18 @@ struct ClusterGrid {
 
     /// Side of a cell; a query of radius `cell` around a point needs the 3×3 cells around its own.
     let cell: Double
-    private(set) var keys: [UInt64]
-    private(set) var heads: [UInt32]
+    /// A slot of the table: a cell's key (in two halves, so a slot is 12 bytes) and the head of
+    /// its list, side by side so that a probe reads one cache line.
+    struct Slot {
+        var hi: UInt32, lo: UInt32, head: UInt32
+        static let vacant = Slot(hi: .max, lo: .max, head: ClusterGrid.end)
+        @inline(__always) var key: UInt64 { UInt64(hi) << 32 | UInt64(lo) }
+        @inline(__always) init(hi: UInt32, lo: UInt32, head: UInt32) { self.hi = hi; self.lo = lo; self.head = head }
+        @inline(__always) init(key: UInt64, head: UInt32) {
+            hi = UInt32(truncatingIfNeeded: key >> 32); lo = UInt32(truncatingIfNeeded: key); self.head = head
+        }
+    }
+    private(set) var table: [Slot]
     /// next[i]: the item after item i in its cell's list.
     var next: [UInt32] = []
     private var used = 0
@@ -21,11 +31,10 @@ struct ClusterGrid {
         self.cell = cell
         var c = 16
         while c < 2 * capacity { c <<= 1 }
-        keys = [UInt64](repeating: Self.vacant, count: c)
-        heads = [UInt32](repeating: Self.end, count: c)
+        table = [Slot](repeating: .vacant, count: c)
     }
 
-    var bytes: Int { keys.capacity * 8 + heads.capacity * 4 + next.capacity * 4 }
+    var bytes: Int { table.capacity * MemoryLayout<Slot>.stride + next.capacity * 4 }
 
     /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
     @inline(__always)
@@ -47,11 +56,11 @@ struct ClusterGrid {
 
     @inline(__always)
     private func find(_ h: UInt64) -> Int {
-        let mask = keys.count - 1
+        let mask = table.count - 1
         // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
         var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
-            let k = keys[i]
+            let k = table[i].key
             if k == h || k == Self.vacant { return i }
             i = (i + 1) & mask
         }
@@ -61,26 +70,26 @@ struct ClusterGrid {
     @inline(__always)
     func head(_ h: UInt64) -> UInt32 {
         let i = find(h)
-        return keys[i] == h ? heads[i] : Self.end
+        return table[i].key == h ? table[i].head : Self.end
     }
 
     /// Adds item `item` at (x, y); `next` must already have room for it.
     mutating func insert(_ item: UInt32, x: Double, y: Double) {
         let h = Self.hash(coordinate(x), coordinate(y))
         var i = find(h)
-        if keys[i] != h {
-            if 2 * (used + 1) > keys.count { grow(); i = find(h) }
-            keys[i] = h; used += 1
+        if table[i].key != h {
+            if 2 * (used + 1) > table.count { grow(); i = find(h) }
+            table[i] = Slot(key: h, head: Self.end); used += 1
         }
-        next[Int(item)] = heads[i]
-        heads[i] = item
+        next[Int(item)] = table[i].head
+        table[i].head = item
     }
 
     /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
     mutating func remove(_ item: UInt32, x: Double, y: Double) {
         let i = find(Self.hash(coordinate(x), coordinate(y)))
-        var cur = heads[i]
-        if cur == item { heads[i] = next[Int(item)]; return }
+        var cur = table[i].head
+        if cur == item { table[i].head = next[Int(item)]; return }
         while cur != Self.end {
             let n = next[Int(cur)]
             if n == item { next[Int(cur)] = next[Int(item)]; return }
@@ -96,23 +105,22 @@ struct ClusterGrid {
     }
 
     mutating func removeAll() {
-        for i in keys.indices { keys[i] = Self.vacant; heads[i] = Self.end }
+        for i in table.indices { table[i] = .vacant }
         used = 0
     }
 
     /// Doubles the table, dropping cells that have become empty.
     private mutating func grow() {
-        let oldKeys = keys, oldHeads = heads
+        let old = table
         var live = 0
-        for h in oldHeads where h != Self.end { live += 1 }
+        for o in old where o.head != Self.end { live += 1 }
         var c = 16
         while c < 4 * (live + 1) { c <<= 1 }
-        keys = [UInt64](repeating: Self.vacant, count: c)
-        heads = [UInt32](repeating: Self.end, count: c)
+        table = [Slot](repeating: .vacant, count: c)
         used = 0
-        for i in oldKeys.indices where oldHeads[i] != Self.end {
-            let j = find(oldKeys[i])
-            keys[j] = oldKeys[i]; heads[j] = oldHeads[i]; used += 1
+        for o in old where o.head != Self.end {
+            let j = find(o.key)
+            table[j] = o; used += 1
         }
     }
 
