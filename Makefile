@@ -158,7 +158,9 @@ test-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build-asan-tests -Xswiftc -sanitize=address --disable-swift-testing
 	$(SWIFT) build -c release --scratch-path .build-asan -Xswiftc -sanitize=address -Xswiftc -static-stdlib --product pindrop
 	@mkdir -p .build-asan/ctests
-	@set -e; for t in Tests/c/test_*.c; do n=$$(basename $$t .c); \
+	@# test_alloc wraps the C allocator itself (it counts allocations), which ASan replaces: it runs
+	@# in test-c only.
+	@set -e; for t in Tests/c/test_*.c; do n=$$(basename $$t .c); [ $$n = test_alloc ] && continue; \
 	  $(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined $$t -o .build-asan/ctests/$$n $(ASAN_LINK); \
 	  echo "== $$n (ASan, UBSan)"; .build-asan/ctests/$$n; done
 	$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined -rdynamic Tests/faults/test_geos_faults.c \

@@ -100,4 +100,22 @@ final class HitGridTests: XCTestCase {
         _ = try! a.touch(pointer: 0, phase: .down, x: 400, y: 300, time: 10)
         XCTAssertFalse(a.frame.hits.covers(400, 300, version: a.version))
     }
+    /// Viewports of any finite size: the grid never converts an out-of-range number to an index
+    /// (a 1e300-point viewport used to trap in `build`), never grows past a bounded number of
+    /// cells, and still answers as the index does.
+    func testHugeViewportsAnswerAsTheIndexDoes() {
+        for (w, h) in [(1e300, 1e300), (1e300, 1.0), (1.0, 1e300), (1e9, 800.0), (1e15, 1e15)] {
+            let (a, b) = twins(spread: false)
+            for m in [a, b] {
+                try! m.add(id: 1, lon: 0, lat: 0)
+                try! m.add(id: 2, lon: 1e-9, lat: 0)
+                try! m.setCamera(Camera(centerLon: 0, centerLat: 0, zoom: 0, bearingDeg: 0, width: w, height: h))
+            }
+            _ = try! a.frame(time: 0)
+            let c = try! a.toScreen(lon: 0, lat: 0)
+            for (x, y) in [(c.x, c.y), (0.0, 0.0), (w, h), (w / 2, h / 2), (c.x + 10, c.y - 10)] {
+                XCTAssertEqual(try! a.hitTest(x: x, y: y), try! b.hitTest(x: x, y: y), "\(w)x\(h) at (\(x), \(y))")
+            }
+        }
+    }
 }

@@ -581,6 +581,30 @@ static void step(pindrop_map **mp, input *in) {
     uint8_t which = u8(in);
     if (which < 64) { *mp = recreate(m, in); break; }
     if (which < 160) { clusters_check(m, in); break; }
+    if (which < 184) { /* keyboard nudges of the selected pin, small or absurd */
+      double dx = u8(in) < 200 ? (double)((int)u8(in) - 128) / 8.0 : any_double(in);
+      double dy = u8(in) < 200 ? (double)((int)u8(in) - 128) / 8.0 : any_double(in);
+      s = pindrop_map_nudge(m, dx, dy, any_time(in));
+      after(m, s, __LINE__);
+      break;
+    }
+    if (which < 200) { /* batch spiral of the model's pins at any zoom and spacing, aliased or not */
+      double ll[2 * MAXPINS + 2], out[2 * MAXPINS + 2];
+      size_t i, n = model_n;
+      double tol = u8(in) < 200 ? (double)u8(in) : any_double(in);
+      double spacing = u8(in) < 200 ? 1 + (double)u8(in) : any_double(in);
+      double zoom = u8(in) < 200 ? (double)(u8(in) % 31) : any_double(in);
+      for (i = 0; i < n; i++) { ll[2 * i] = model[i].lon; ll[2 * i + 1] = model[i].lat; }
+      if (u8(in) < 8) n = any_capacity(in) > 20 ? any_capacity(in) : n;
+      if (n > MAXPINS + 1 && !refused(n, 16)) n = model_n;
+      double *dst = u8(in) < 128 ? ll : out;
+      s = pindrop_spread_spiral(ll, n, tol, spacing, zoom, dst);
+      INVARIANT(known_status(s), s);
+      if (s < 0) INVARIANT(pindrop_last_error()[0] != '\0', s);
+      if (s == PINDROP_OK) /* every pin gets a coordinate */
+        for (i = 0; i < n; i++) INVARIANT(fabs(dst[2 * i]) <= 180 && fabs(dst[2 * i + 1]) <= 90, (int)i);
+      break;
+    }
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);

@@ -50,10 +50,10 @@ struct HitGrid {
     @inline(__always)
     mutating func forEachNear(_ x: Double, _ y: Double, views: [PinView], _ visit: (Int64, Double, Double) -> Void) {
         if !built { build(views) }
-        // The grid starts at (-r, -r): the column of screen x is Int((x + r) / cell), so the
-        // disc's columns run from that of x - r to that of x + r.
-        let c0 = max(0, Int(x / cell)), c1 = min(cols - 1, Int((x + 2 * r) / cell))
-        let r0 = max(0, Int(y / cell)), r1 = min(rows - 1, Int((y + 2 * r) / cell))
+        // The grid starts at (-r, -r): the column of screen x is (x + r) / cell, so the disc's
+        // columns run from that of x - r to that of x + r.
+        let c0 = HitGrid.clamp(x / cell, cols), c1 = HitGrid.clamp((x + 2 * r) / cell, cols)
+        let r0 = HitGrid.clamp(y / cell, rows), r1 = HitGrid.clamp((y + 2 * r) / cell, rows)
         guard c0 <= c1, r0 <= r1 else { return }
         cellStart.withUnsafeBufferPointer { start in
             ids.withUnsafeBufferPointer { id in
@@ -68,11 +68,24 @@ struct HitGrid {
         }
     }
 
-    /// Sorts the views into cells of side r over [-r, width + r] × [-r, height + r].
+    /// The most cells along a side: a viewport of any size gets a grid of bounded memory (its
+    /// cells grow instead).
+    private static let maxSide = 512
+
+    /// floor(v) as a cell number in 0 ..< n, for any v (NaN and infinities included).
+    @inline(__always)
+    static func clamp(_ v: Double, _ n: Int) -> Int {
+        v >= Double(n - 1) ? n - 1 : v > 0 ? Int(v) : 0
+    }
+
+    /// Sorts the views into cells of side r (or larger, for a very large viewport) over
+    /// [-r, width + r] × [-r, height + r].
     private mutating func build(_ views: [PinView]) {
-        cell = max(r, 1)
-        cols = Int((width + 2 * r) / cell) + 1
-        rows = Int((height + 2 * r) / cell) + 1
+        let w = width + 2 * r, h = height + 2 * r, side = Double(HitGrid.maxSide)
+        cell = max(r, 1, w / side, h / side)
+        if !cell.isFinite { cell = .greatestFiniteMagnitude }
+        cols = HitGrid.clamp(w / cell, HitGrid.maxSide + 1) + 1
+        rows = HitGrid.clamp(h / cell, HitGrid.maxSide + 1) + 1
         let cells = cols * rows
         if cellStart.count < cells + 1 {
             cellStart.append(contentsOf: repeatElement(0, count: cells + 1 - cellStart.count))
@@ -84,7 +97,7 @@ struct HitGrid {
         }
         let cell = self.cell, cols = self.cols, rows = self.rows, r = self.r
         @inline(__always) func index(_ x: Double, _ y: Double) -> Int {
-            min(rows - 1, max(0, Int((y + r) / cell))) * cols + min(cols - 1, max(0, Int((x + r) / cell)))
+            HitGrid.clamp((y + r) / cell, rows) * cols + HitGrid.clamp((x + r) / cell, cols)
         }
         views.withUnsafeBufferPointer { v in
             cellStart.withUnsafeMutableBufferPointer { start in
