@@ -135,42 +135,31 @@ public func pindrop_map_hit_test_many(_ map: OpaquePointer?, _ xy: UnsafePointer
 public func pindrop_map_nearby(_ map: OpaquePointer?, _ lon: Double, _ lat: Double, _ radius: Double,
                                _ outIDs: UnsafeMutablePointer<Int64>?, _ outDistance: UnsafeMutablePointer<Double>?,
                                _ capacity: Int) -> Int {
-    guard let h = handle(map) else { _ = nullMap(); return 0 }
-    do throws(PindropError) {
+    countCall(map) { m throws(PindropError) in
         let capacity = try checkedCount(capacity, stride: MemoryLayout<Double>.stride, "capacity")
-        let total = try h.map.nearby(lon: lon, lat: lat, radius: radius)
-        let hits = h.map.nearbyResults
+        let total = try m.nearby(lon: lon, lat: lat, radius: radius)
+        let hits = m.nearbyResults
         for i in 0..<min(capacity, total) {
             outIDs?[i] = hits[i].id
             outDistance?[i] = hits[i].distance
         }
-        h.clearMessage()
         return total
-    } catch {
-        _ = h.fail(error)
-        return 0
     }
 }
 
 @_cdecl("pindrop_map_frame")
 public func pindrop_map_frame(_ map: OpaquePointer?, _ time: Double, _ out: UnsafeMutablePointer<pindrop_pin_view>?,
                               _ capacity: Int) -> Int {
-    guard let h = handle(map) else { _ = nullMap(); return 0 }
-    do throws(PindropError) {
-        let capacity = try checkedCount(capacity, stride: MemoryLayout<pindrop_pin_view>.stride, "capacity")
-        if capacity > 0 && out == nil { throw PindropError(.invalidArgument, "out is NULL with capacity \(capacity)") }
-        let total = try h.map.frame(time: time)
-        let views = h.map.frameViews
+    countCall(map) { m throws(PindropError) in
+        let capacity = try checkedBuffer(out, capacity, "out")
+        let total = try m.frame(time: time)
+        let views = m.frameViews
         for i in 0..<min(capacity, total) {
             let v = views[i]
             out![i] = pindrop_pin_view(id: v.id, x: v.x, y: v.y, anchor_x: v.anchorX, anchor_y: v.anchorY,
                                        lift: v.lift, flags: v.flags.rawValue)
         }
-        h.clearMessage()
         return total
-    } catch {
-        _ = h.fail(error)
-        return 0
     }
 }
 

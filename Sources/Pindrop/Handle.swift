@@ -56,6 +56,31 @@ func call(_ p: OpaquePointer?, _ body: (Map) throws(PindropError) -> Void) -> pi
     }
 }
 
+/// Runs a query that returns how many results exist: the count when `body` returns (the map's
+/// last error cleared, so that a 0 can be told from a failure), 0 with the error remembered as the
+/// map's last error when it throws. A NULL map is a count of 0.
+@inline(__always)
+func countCall(_ p: OpaquePointer?, _ body: (Map) throws(PindropError) -> Int) -> Int {
+    guard let h = handle(p) else { _ = nullMap(); return 0 }
+    do throws(PindropError) {
+        let total = try body(h.map)
+        h.clearMessage()
+        return total
+    } catch {
+        _ = h.fail(error)
+        return 0
+    }
+}
+
+/// A caller's buffer of `capacity` items: the capacity checked as `checkedCount` does, and NULL
+/// allowed only with a capacity of 0.
+@inline(__always)
+func checkedBuffer<T>(_ out: UnsafeMutablePointer<T>?, _ capacity: Int, _ name: String) throws(PindropError) -> Int {
+    let capacity = try checkedCount(capacity, stride: MemoryLayout<T>.stride, "capacity")
+    if capacity > 0 && out == nil { throw PindropError(.invalidArgument, "\(name) is NULL with capacity \(capacity)") }
+    return capacity
+}
+
 /// A required output pointer: NULL is an invalid argument naming the parameter.
 @inline(__always)
 func required<T>(_ p: T?, _ name: String) throws(PindropError) -> T {
