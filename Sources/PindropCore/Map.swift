@@ -16,7 +16,7 @@ public final class Map {
     public internal(set) var editingID: Int64 = noID
 
     // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
-    var gesture = GestureMachine()
+    let gesture: GestureMachine
     var spread: SpreadLayout
     var editing = EditingState()
 
@@ -38,6 +38,7 @@ public final class Map {
         try options.validate()
         self.options = options
         self.factory = factory
+        self.gesture = GestureMachine(options: options)
         self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
@@ -71,7 +72,7 @@ public final class Map {
         view = .camera(CameraTransform(camera))
         spread.viewChanged(view)
         frame.hits.invalidate()
-        gestureViewChanged()
+        gesture.viewChanged(self)
     }
 
     public func setProjection(_ projection: HostProjection) throws(PindropError) {
@@ -81,7 +82,7 @@ public final class Map {
         view = .host(projection)
         spread.viewChanged(view)
         frame.hits.invalidate()
-        gestureViewChanged()
+        gesture.viewChanged(self)
     }
 
     public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {
@@ -202,14 +203,14 @@ public final class Map {
     }
     func pinMoved(_ slot: Int32) {
         version &+= 1
-        gesturePinMoved(slot)
+        gesture.pinMoved(slot)
         spread.pinMoved(slot, pins, index)
         editingPinMoved(slot)
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
         version &+= 1
-        gesturePinWillBeRemoved(slot)
+        gesture.pinWillBeRemoved(slot, self)
         editingPinWillBeRemoved(slot)
         spread.pinWillBeRemoved(slot, pins, index)
         clusters?.pinWillBeRemoved(slot)
@@ -225,7 +226,7 @@ public final class Map {
     /// Where a gesture or a spread layout draws a pin, or nil when it is drawn at its true coordinate.
     @inline(__always)
     func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
-        if let p = gestureDrawnPosition(slot) { return p }
+        if let p = gesture.drawnPosition(slot, self) { return p }
         return spread.drawnPosition(slot)
     }
 
@@ -233,7 +234,7 @@ public final class Map {
     func drawnCandidates(_ box: GeoBox, into out: inout [Int32]) {
         box.split { index.query($0, into: &out) }
         spread.candidates(box, into: &out)
-        gestureCandidates(box, into: &out)
+        gesture.candidates(into: &out)
     }
 
     /// Every user move goes through here, the one place that emits MOVED: the editing rules may
@@ -300,6 +301,85 @@ public final class Map {
         selectedID = id
         if id != noID { events.push(Event(.selected, id: id, time: now)) }
     }
+
+    // MARK: - Touches (classified here, handled by the gesture room)
+
+    /// Feeds one touch (or mouse) event. Returns true when pindrop owns the gesture (the host must
+    /// not pan or zoom with this event), false when the host's map should handle it. Bad input
+    /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
+    /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
+    /// A DOWN is hit-tested (a pin, else a cluster, else off pins) and a MOVE or UP measured
+    /// against the followed pointer's down point before the gesture room sees it.
+    public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        if phase != .cancel {
+            guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
+        }
+        try checkTime(time)
+        let isDown = gesture.isDown(pointer)
+        switch phase {
+        case .down:
+            guard !isDown else {
+                throw .invalid("pointer \(pointer) is already down (send PINDROP_TOUCH_UP or _CANCEL for it first)")
+            }
+            guard gesture.pointerCount < GestureMachine.maxPointers else {
+                throw .invalid("more than \(GestureMachine.maxPointers) pointers down at once")
+            }
+        case .move, .up, .cancel:
+            guard isDown else { throw .invalid("pointer \(pointer) is not down (no PINDROP_TOUCH_DOWN for it)") }
+        }
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        switch phase {
+        case .down:
+            let input: GestureMachine.Input
+            if let id = hit(x, y), let slot = pins.slot(of: id) {
+                input = .downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y)
+            } else if let c = clusterHit(x, y) {
+                input = .downOnCluster(pointer: pointer, cluster: c, x: x, y: y)
+            } else {
+                input = .downOffPins(pointer: pointer, x: x, y: y)
+            }
+            return gesture.down(input, pointer: pointer, x: x, y: y, self)
+        case .move:
+            let beyond = gesture.beyondDownPoint(pointer, x, y)
+            return gesture.handle(beyond ? .moveBeyondThreshold(pointer: pointer, x: x, y: y) : .move(pointer: pointer, x: x, y: y), self)
+        case .up:
+            let beyond = gesture.beyondDownPoint(pointer, x, y)
+            return gesture.pointerLeft(.up(pointer: pointer, x: x, y: y, beyondThreshold: beyond), pointer: pointer, self)
+        case .cancel:
+            return gesture.pointerLeft(.cancel(pointer: pointer), pointer: pointer, self)
+        }
+    }
+
+    /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
+    public func tick(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        gesture.tick(self)
+    }
+
+    /// When the next tick is due (ms), +infinity when nothing is pending.
+    public var nextDeadline: Double { gesture.nextDeadline(self) }
+
+    /// Cancels the gesture in progress (the Esc key): a lifted pin goes back to where it was,
+    /// a pending tap-to-move is forgotten. Nothing happens when there is no gesture.
+    public func cancelGesture(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        gesture.cancelGesture(self)
+    }
+
+    /// The transitions of both gesture machines, for debugging (nil: off).
+    public var gestureTrace: ((GestureTransition) -> Void)? {
+        get { gesture.trace }
+        set { gesture.trace = newValue }
+    }
+
+    /// The name of the pointer machine's state (for tests and debugging).
+    public var gestureStateName: StaticString { gesture.state.name }
 
     // MARK: - Queries
 
@@ -439,7 +519,7 @@ public final class Map {
         if id == selectedID { f.insert(.selected) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
-        return f.union(gestureFlags(slot)).union(editingFlags(slot))
+        return f.union(gesture.flags(slot)).union(editingFlags(slot))
     }
 
     // MARK: - Clusters (the cluster room, asked by the frame, hit tests and touches)
@@ -452,11 +532,7 @@ public final class Map {
         for id in [selectedID, editingID] where id != noID {
             if let s = pins.slot(of: id) { out.append(s) }
         }
-        switch gesture.state {
-        case .pressed(let p): out.append(p.slot)
-        case .lifted(let h), .dragging(let h): out.append(h.slot)
-        case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: break
-        }
+        if let s = gesture.fingerSlot { out.append(s) }
         room.setExcluded(out)
     }
 
@@ -548,6 +624,31 @@ extension Map: FrameSource {
     }
 
     @inline(__always) func frameID(_ slot: Int32) -> Int64 { pins.id(slot) }
-    @inline(__always) func frameLift(_ slot: Int32, time: Double) -> Double { gestureLift(slot, time: time) }
+    @inline(__always) func frameLift(_ slot: Int32, time: Double) -> Double { gesture.lift(slot, at: time) }
     @inline(__always) func frameFlags(_ slot: Int32) -> PinFlags { flags(slot) }
+}
+
+// MARK: - What the gesture room sees and does
+
+extension Map: GestureContext {
+    @inline(__always) func slotOf(_ id: Int64) -> Int32? { pins.slot(of: id) }
+    @inline(__always) func truePosition(_ slot: Int32) -> (lon: Double, lat: Double) { pins.position(slot) }
+
+    /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
+    @inline(__always)
+    func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
+        spread.drawnPosition(slot) ?? pins.position(slot)
+    }
+
+    func isDraggable(_ slot: Int32) -> Bool { pins.isAlive(slot) && pins.isDraggable(slot) }
+
+    @discardableResult
+    func apply(_ effect: GestureEffect) -> Bool {
+        switch effect {
+        case .emit(let e): events.push(e)
+        case .select(let id): setSelected(id)
+        case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        }
+        return true
+    }
 }

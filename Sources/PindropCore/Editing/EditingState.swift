@@ -96,7 +96,7 @@ extension Map {
 
     /// INVALID while a gesture holds the pin over a point outside the allowed area.
     func editingFlags(_ slot: Int32) -> PinFlags {
-        guard let area = editing.area, let p = gestureDrawnPosition(slot) else { return [] }
+        guard let area = editing.area, let p = gesture.drawnPosition(slot, self) else { return [] }
         return area.contains(lon: p.lon, lat: p.lat) ? [] : .invalid
     }
 
