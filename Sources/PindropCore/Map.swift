@@ -13,12 +13,15 @@ public final class Map {
 
     /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none).
     public internal(set) var selectedID: Int64 = noID
-    public internal(set) var editingID: Int64 = noID
+    public internal(set) var editingID: Int64 {
+        get { editing.editingID }
+        set { editing.editingID = newValue }
+    }
 
     // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
     let gesture: GestureMachine
     var spread: SpreadLayout
-    var editing = EditingState()
+    let editing: EditingRoom
 
     // Scratch buffers reused across calls so that queries do not allocate once warmed up.
     var candidates: [Int32] = []
@@ -39,6 +42,7 @@ public final class Map {
         self.options = options
         self.factory = factory
         self.gesture = GestureMachine(options: options)
+        self.editing = EditingRoom(options: options)
         self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
@@ -156,7 +160,6 @@ public final class Map {
         index.remove(s)
         pins.remove(s)
         if selectedID == id { setSelected(noID) }
-        if editingID == id { editingID = noID }
     }
 
     /// The host moves a pin (not a user move: no MOVED event, no history entry).
@@ -205,13 +208,13 @@ public final class Map {
         version &+= 1
         gesture.pinMoved(slot)
         spread.pinMoved(slot, pins, index)
-        editingPinMoved(slot)
+        editing.pinMoved(id: pins.id(slot))
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
         version &+= 1
         gesture.pinWillBeRemoved(slot, self)
-        editingPinWillBeRemoved(slot)
+        editing.pinWillBeRemoved(id: pins.id(slot))
         spread.pinWillBeRemoved(slot, pins, index)
         clusters?.pinWillBeRemoved(slot)
     }
@@ -242,11 +245,14 @@ public final class Map {
     /// the result (callouts, geocoding, nearby warnings, history). Returns whether it moved.
     @discardableResult
     func applyUserMove(_ slot: Int32, lon: Double, lat: Double, cause: Event.Cause) -> Bool {
-        guard let target = resolveUserMove(slot, lon: lon, lat: lat, cause: cause) else { return false }
+        guard let target = editing.resolveUserMove(lon: lon, lat: lat, cause: cause) else { return false }
         let from = pins.position(slot)
         movePin(slot, lon: target.lon, lat: target.lat)
-        pushMoved(pins.id(slot), from: from, to: (target.lon, target.lat), cause: target.cause)
-        userMoved(slot, from: from, cause: target.cause)
+        var e = Event(.moved, id: pins.id(slot), time: now)
+        e.cause = target.cause
+        e.lon = target.lon; e.lat = target.lat; e.fromLon = from.lon; e.fromLat = from.lat
+        events.push(e)
+        editing.userMoved(slot, from: from, cause: target.cause, self)
         return true
     }
 
@@ -267,31 +273,20 @@ public final class Map {
             throw PindropError(.state, "pin \(selectedID) is held by a gesture; nudge it after it is dropped")
         }
         guard dx != 0 || dy != 0 else { try advance(to: time); return }
-        let drawn = spread.drawnPosition(s) ?? pins.position(s)
+        let drawn = restingPosition(s)
         let p = try toScreen(lon: drawn.lon, lat: drawn.lat)
         guard p.x.isFinite, p.y.isFinite else {
             throw .invalid("pin \(selectedID) at (\(drawn.lon), \(drawn.lat)) has no point on the screen")
         }
         let target = try toLonLat(x: p.x + dx, y: p.y + dy)
-        guard resolveUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
+        guard editing.resolveUserMove(lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
             throw .invalid("(\(target.lon), \(target.lat)) is outside the allowed area (outside_policy is REVERT)")
         }
         try advance(to: time)
         let id = selectedID
-        let continues = editing.nudges.continues(id: id, time: time, latest: editing.undoStack.last)
+        let continues = editing.nudgeContinues(id: id, time: time)
         applyUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge)
-        if continues { editing.mergeLatestHistoryEntries() }
-        if let latest = editing.undoStack.last, latest.id == id {
-            editing.nudges.record(id: id, time: time, serial: latest.serial)
-        }
-    }
-
-    /// The MOVED event (also used by commit of a placement, which saves a pin without moving it).
-    func pushMoved(_ id: Int64, from: (lon: Double, lat: Double), to: (lon: Double, lat: Double), cause: Event.Cause) {
-        var e = Event(.moved, id: id, time: now)
-        e.cause = cause
-        e.lon = to.lon; e.lat = to.lat; e.fromLon = from.lon; e.fromLat = from.lat
-        events.push(e)
+        editing.nudged(id: id, time: time, continues: continues)
     }
 
     /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.
@@ -380,6 +375,127 @@ public final class Map {
 
     /// The name of the pointer machine's state (for tests and debugging).
     public var gestureStateName: StaticString { gesture.state.name }
+
+    // MARK: - Editing (the editing room keeps the rules; docs/editing.md)
+
+    /// Adds pin `id` at (lon, lat) and starts placing it: tap-to-move applies to it until commit
+    /// (MOVED with cause PLACE) or cancel_edit (the pin is removed). An edit in progress is
+    /// committed first. The placed pin gets its coordinate subtitle, a geocode request and the
+    /// nearby warnings at once; it is not saved (no MOVED) until the commit. Outside the allowed
+    /// area the placement is refused (policy REVERT: INVALID_ARGUMENT, nothing changes) or
+    /// placed at the nearest point inside (policy SNAP).
+    public func place(id: Int64, lon: Double, lat: Double, time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard id != noID else { throw .invalid("PINDROP_NO_ID is not a valid pin id") }
+        try checkLonLat(lon, lat)
+        guard !pins.contains(id) else { throw PindropError(.duplicateID, "a pin with id \(id) already exists") }
+        let target = try editing.placement(lon: lon, lat: lat)
+        try advance(to: time)
+        editing.commit(self)
+        try add(id: id, lon: target.lon, lat: target.lat)
+        editing.begin(try slot(id), placed: true, self)
+    }
+
+    /// Starts editing an existing pin: tap-to-move applies to it; cancel_edit restores where it
+    /// was now. An edit of another pin in progress is committed first; editing the pin already
+    /// being edited changes nothing.
+    public func edit(id: Int64, time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try slot(id)
+        try advance(to: time)
+        if editing.session?.id == id { return }
+        editing.commit(self)
+        editing.begin(s, placed: false, self)
+    }
+
+    /// Ends the session keeping the pin where it is. STATE when nothing is being edited.
+    public func commit(time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard editing.session != nil else { throw PindropError(.state, "nothing is being placed or edited") }
+        try advance(to: time)
+        editing.commit(self)
+    }
+
+    /// Ends the session undoing it: a placed pin is removed (DESELECTED first if it was
+    /// selected); an edited pin goes back to where it was when the edit began (MOVED with cause
+    /// UNDO when it had moved). The session's moves leave the history. STATE when nothing is
+    /// being edited.
+    public func cancelEdit(time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard editing.session != nil else { throw PindropError(.state, "nothing is being placed or edited") }
+        try advance(to: time)
+        editing.cancel(self)
+    }
+
+    /// The pin being placed or edited, and whether it is a placement.
+    public var editSession: (id: Int64, placed: Bool)? {
+        editing.session.map { ($0.id, $0.placed) }
+    }
+
+    /// Selects a pin (noID: none), emitting DESELECTED / SELECTED as the selection changes.
+    public func select(id: Int64) throws(PindropError) {
+        if id != noID { _ = try slot(id) }
+        setSelected(id)
+    }
+
+    /// Takes back the latest user move still on the map: the pin returns to exactly where it was
+    /// (MOVED with cause UNDO, then its callout, geocode request and nearby warnings). Moves of
+    /// pins removed since are skipped (they left the history with their pin). STATE when there is
+    /// nothing to undo, or when a gesture holds the pin.
+    public func undo(time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try editing.replayable(undo: true, self)
+        try advance(to: time)
+        editing.replay(undo: true, s, self)
+    }
+
+    /// Replays the latest undone move (MOVED with cause REDO). STATE when there is nothing to
+    /// redo (any new user move clears what could be redone) or when a gesture holds the pin.
+    public func redo(time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try editing.replayable(undo: false, self)
+        try advance(to: time)
+        editing.replay(undo: false, s, self)
+    }
+
+    /// How many moves undo / redo could take back / replay now.
+    public var undoCount: Int { editing.undoStack.count }
+    public var redoCount: Int { editing.redoStack.count }
+
+    /// Sets (or with nil clears) a pin's title; CALLOUT_CHANGED when it changes.
+    public func setTitle(id: Int64, _ title: String?) throws(PindropError) {
+        editing.setTitle(try slot(id), title, self)
+    }
+
+    public enum CalloutPart: Int32, Sendable, CaseIterable { case title = 0, subtitle = 1 }
+
+    /// A pin's title or subtitle ("" when there is none).
+    public func callout(id: Int64, _ part: CalloutPart) throws(PindropError) -> String {
+        _ = try slot(id)
+        switch part {
+        case .title: return editing.titles[id] ?? ""
+        case .subtitle: return editing.subtitles[id] ?? ""
+        }
+    }
+
+    /// Answers a GEOCODE_REQUEST: `.ok` when the subtitle was replaced, `.stale` when the pin has
+    /// moved (or was removed) since the request — nothing changes then. An unknown request
+    /// number (never issued) is NOT_FOUND.
+    public func answerGeocode(request: UInt64, _ subtitle: String) throws(PindropError) -> Status {
+        try editing.answerGeocode(request: request, subtitle, self)
+    }
+
+    /// Sets the allowed area from WKT or GeoJSON text (read by the map's factory), or clears it
+    /// with nil. Pins already outside stay where they are.
+    public func setAllowedArea(text: String?) throws(PindropError) {
+        guard let text else { editing.area = nil; return }
+        editing.area = try factory.parseArea(text)
+    }
+
+    /// Sets an area built in Swift (or clears it).
+    public func setAllowedArea(_ area: AllowedArea?) { editing.area = area }
+
+    public var allowedArea: AllowedArea? { editing.area }
 
     // MARK: - Queries
 
@@ -473,7 +589,7 @@ public final class Map {
         guard radius.isFinite, radius >= 0 else { throw .invalid("radius \(radius) m must be finite and >= 0") }
         nearbyResults.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
-        Sphere.boundingBox(lon: lon, lat: lat, meters: radius).split { index.query($0, into: &candidates) }
+        pins(within: radius, ofLon: lon, lat: lat, into: &candidates)
         for s in candidates {
             let p = pins.position(s)
             let d = Sphere.distance(lon, lat, p.lon, p.lat)
@@ -519,7 +635,8 @@ public final class Map {
         if id == selectedID { f.insert(.selected) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
-        return f.union(gesture.flags(slot)).union(editingFlags(slot))
+        if let p = gesture.drawnPosition(slot, self), editing.isOutside(p) { f.insert(.invalid) }
+        return f.union(gesture.flags(slot))
     }
 
     // MARK: - Clusters (the cluster room, asked by the frame, hit tests and touches)
@@ -648,6 +765,29 @@ extension Map: GestureContext {
         case .emit(let e): events.push(e)
         case .select(let id): setSelected(id)
         case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        }
+        return true
+    }
+}
+
+// MARK: - What the editing room sees and does
+
+extension Map: EditingContext {
+    @inline(__always) func pinID(_ slot: Int32) -> Int64 { pins.id(slot) }
+
+    func pins(within meters: Double, ofLon lon: Double, lat: Double, into out: inout [Int32]) {
+        Sphere.boundingBox(lon: lon, lat: lat, meters: meters).split { index.query($0, into: &out) }
+    }
+
+    func isHeld(_ slot: Int32) -> Bool { slot == gesture.heldSlot }
+
+    @discardableResult
+    func apply(_ effect: EditingEffect) -> Bool {
+        switch effect {
+        case .emit(let e): events.push(e)
+        case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        case .remove(let id):
+            do { try remove(id: id) } catch { return false }
         }
         return true
     }
