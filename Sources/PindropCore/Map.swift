@@ -248,10 +248,7 @@ public final class Map {
         guard let target = editing.resolveUserMove(lon: lon, lat: lat, cause: cause) else { return false }
         let from = pins.position(slot)
         movePin(slot, lon: target.lon, lat: target.lat)
-        var e = Event(.moved, id: pins.id(slot), time: now)
-        e.cause = target.cause
-        e.lon = target.lon; e.lat = target.lat; e.fromLon = from.lon; e.fromLat = from.lat
-        events.push(e)
+        emit(.moved(id: pins.id(slot), from: LonLat(from), to: LonLat(lon: target.lon, lat: target.lat), cause: target.cause))
         editing.userMoved(slot, from: from, cause: target.cause, self)
         return true
     }
@@ -292,10 +289,14 @@ public final class Map {
     /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.
     func setSelected(_ id: Int64) {
         guard id != selectedID else { return }
-        if selectedID != noID { events.push(Event(.deselected, id: selectedID, time: now)) }
+        if selectedID != noID { emit(.deselected(id: selectedID)) }
         selectedID = id
-        if id != noID { events.push(Event(.selected, id: id, time: now)) }
+        if id != noID { emit(.selected(id: id)) }
     }
+
+    /// Queues an event at the map's time.
+    @inline(__always)
+    func emit(_ e: Event) { events.push(e, time: now) }
 
     // MARK: - Touches (classified here, handled by the gesture room)
 
@@ -719,7 +720,7 @@ public final class Map {
 
     // MARK: - Events
 
-    public func pollEvent() -> Event? { events.pop() }
+    public func pollEvent() -> TimedEvent? { events.pop() }
 }
 
 // MARK: - What the frame room asks
@@ -762,7 +763,7 @@ extension Map: GestureContext {
     @discardableResult
     func apply(_ effect: GestureEffect) -> Bool {
         switch effect {
-        case .emit(let e): events.push(e)
+        case .emit(let e): emit(e)
         case .select(let id): setSelected(id)
         case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
         }
@@ -784,7 +785,7 @@ extension Map: EditingContext {
     @discardableResult
     func apply(_ effect: EditingEffect) -> Bool {
         switch effect {
-        case .emit(let e): events.push(e)
+        case .emit(let e): emit(e)
         case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
         case .remove(let id):
             do { try remove(id: id) } catch { return false }

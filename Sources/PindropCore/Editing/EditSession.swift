@@ -42,10 +42,7 @@ extension EditingRoom {
                                   toLon: here.lon, toLat: here.lat, serial: takeSerial()))
         }
         if session.placed {
-            var e = Event(.moved, id: session.id, time: c.now)
-            e.cause = .place
-            e.lon = here.lon; e.lat = here.lat; e.fromLon = origin.lon; e.fromLat = origin.lat
-            c.apply(.emit(e))
+            c.apply(.emit(.moved(id: session.id, from: LonLat(origin), to: LonLat(here), cause: .place)))
         }
     }
 

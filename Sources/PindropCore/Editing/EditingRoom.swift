@@ -105,18 +105,14 @@ final class EditingRoom {
         let id = c.pinID(slot)
         let p = c.truePosition(slot)
         subtitles[id] = EditingRoom.coordinateText(lon: p.lon, lat: p.lat)
-        var changed = Event(.calloutChanged, id: id, time: c.now)
-        changed.lon = p.lon; changed.lat = p.lat
-        c.apply(.emit(changed))
+        c.apply(.emit(.calloutChanged(id: id, at: LonLat(p))))
 
         forgetRequest(of: id)
         let request = nextRequest
         nextRequest &+= 1
         pendingRequest[id] = request
         requestPin[request] = id
-        var geocode = Event(.geocodeRequest, id: id, time: c.now)
-        geocode.lon = p.lon; geocode.lat = p.lat; geocode.request = request
-        c.apply(.emit(geocode))
+        c.apply(.emit(.geocodeRequest(id: id, at: LonLat(p), request: request)))
 
         warnNearby(slot, c)
     }
@@ -148,12 +144,7 @@ final class EditingRoom {
         }
         nearbyHits.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
         for h in nearbyHits {
-            var e = Event(.nearby, id: id, time: c.now)
-            e.other = h.id
-            e.distanceM = h.distance
-            let q = c.truePosition(h.slot)
-            e.lon = q.lon; e.lat = q.lat
-            c.apply(.emit(e))
+            c.apply(.emit(.nearby(id: id, other: h.id, at: LonLat(c.truePosition(h.slot)), distance: h.distance)))
         }
     }
 
@@ -183,10 +174,7 @@ final class EditingRoom {
     }
 
     private func calloutChanged<C: EditingContext>(_ slot: Int32, _ c: C) {
-        var e = Event(.calloutChanged, id: c.pinID(slot), time: c.now)
-        let p = c.truePosition(slot)
-        e.lon = p.lon; e.lat = p.lat
-        c.apply(.emit(e))
+        c.apply(.emit(.calloutChanged(id: c.pinID(slot), at: LonLat(c.truePosition(slot)))))
     }
 
     func forgetRequest(of id: Int64) {

@@ -127,9 +127,7 @@ extension GestureMachine {
             follow(&h, c)
             accountAutopan(&h, now: c.now)
             if h.autopan.owedX != 0 || h.autopan.owedY != 0 {
-                var e = Event(.autopan, id: h.id, time: c.now)
-                e.dx = h.autopan.owedX; e.dy = h.autopan.owedY
-                c.apply(.emit(e))
+                c.apply(.emit(.autopan(id: h.id, dx: h.autopan.owedX, dy: h.autopan.owedY)))
                 h.autopan.owedX = 0; h.autopan.owedY = 0
             }
             state = .dragging(h)
@@ -204,10 +202,7 @@ extension GestureMachine {
             guard pointer == p.pointer else { return false }
             state = .idle
             if c.now - p.downTime <= options.tapMaxMs && !beyond {
-                var e = Event(.clusterTapped, id: noID, time: c.now)
-                e.request = p.cluster.key
-                e.lon = p.cluster.lon; e.lat = p.cluster.lat
-                c.apply(.emit(e))
+                c.apply(.emit(.clusterTapped(key: p.cluster.key, at: LonLat(lon: p.cluster.lon, lat: p.cluster.lat))))
             }
             return true
         case .cancel(let pointer):
@@ -309,7 +304,7 @@ extension GestureMachine {
         let liftFrom = max(0, lift(p.slot, at: c.now))
         if let d = drop, d.slot == p.slot { drop = nil }
         heldSlot = p.slot
-        emit(.lifted, id: p.id, at: c.truePosition(p.slot), c)
+        c.apply(.emit(.lifted(id: p.id, at: LonLat(c.truePosition(p.slot)))))
         return Hold(pointer: p.pointer, slot: p.slot, id: p.id, downX: p.downX, downY: p.downY,
                     fingerX: p.downX, fingerY: p.downY, offsetX: screen.x - p.downX, offsetY: screen.y - p.downY,
                     originLon: origin.lon, originLat: origin.lat, liftStart: liftStart, liftFrom: liftFrom)
@@ -328,7 +323,7 @@ extension GestureMachine {
     func follow<C: GestureContext>(_ h: inout Hold, _ c: C) {
         if let p = landingPosition(h, at: c.now, c), !h.dragged || p.lon != h.landingLon || p.lat != h.landingLat {
             h.landingLon = p.lon; h.landingLat = p.lat; h.dragged = true
-            emit(.dragged, id: h.id, at: p, c)
+            c.apply(.emit(.dragged(id: h.id, to: LonLat(p))))
         }
         accountAutopan(&h, now: c.now)
         let v = autopanVelocity(h, c)
@@ -344,7 +339,7 @@ extension GestureMachine {
         heldSlot = -1
         let fromLift = max(0, visualLift(h, at: c.now))
         let landing = (lon: h.landingLon, lat: h.landingLat)
-        emit(.dropped, id: h.id, at: landing, c)
+        c.apply(.emit(.dropped(id: h.id, at: LonLat(landing))))
         let before = c.view.toScreen(landing.lon, landing.lat)
         let t = c.truePosition(h.slot)
         if t.lon != landing.lon || t.lat != landing.lat {
@@ -355,33 +350,26 @@ extension GestureMachine {
 
     /// Releases a lifted pin that never followed the finger: nothing changes, it falls back.
     func releaseUnmoved<C: GestureContext>(_ h: Hold, _ c: C) {
-        endHold(h, next: pointersLeftState(), event: .dropped, animate: true, c)
+        endHold(h, next: pointersLeftState(), cancelled: false, animate: true, c)
     }
 
     /// Cancels a hold: the pin's true coordinate never changed during the gesture, so it is
     /// restored by ending the gesture; it glides back from where it was drawn.
     func cancelHold<C: GestureContext>(_ h: Hold, next: State, animate: Bool = true, _ c: C) {
-        endHold(h, next: next, event: .dragCancelled, animate: animate, c)
+        endHold(h, next: next, cancelled: true, animate: animate, c)
     }
 
-    /// Ends a hold that leaves the pin at its true coordinate: `event` (DROPPED or DRAG_CANCELLED)
-    /// carries that coordinate, and the pin glides there from where it was drawn.
-    private func endHold<C: GestureContext>(_ h: Hold, next: State, event: Event.Kind, animate: Bool, _ c: C) {
+    /// Ends a hold that leaves the pin at its true coordinate: DROPPED (or DRAG_CANCELLED) carries
+    /// that coordinate, and the pin glides there from where it was drawn.
+    private func endHold<C: GestureContext>(_ h: Hold, next: State, cancelled: Bool, animate: Bool, _ c: C) {
         let drawn = heldDrawnPosition(c)
         state = next
         heldSlot = -1
         let fromLift = max(0, visualLift(h, at: c.now))
-        emit(event, id: h.id, at: c.truePosition(h.slot), c)
+        let at = LonLat(c.truePosition(h.slot))
+        c.apply(.emit(cancelled ? .dragCancelled(id: h.id, at: at) : .dropped(id: h.id, at: at)))
         if animate {
             startDropAnimation(h.slot, fromLift: fromLift, before: drawn.flatMap { c.view.toScreen($0.lon, $0.lat) }, c)
         }
-    }
-
-    /// An event about the held pin at a point.
-    @inline(__always)
-    func emit<C: GestureContext>(_ kind: Event.Kind, id: Int64, at p: (lon: Double, lat: Double), _ c: C) {
-        var e = Event(kind, id: id, time: c.now)
-        e.lon = p.lon; e.lat = p.lat
-        c.apply(.emit(e))
     }
 }

@@ -216,6 +216,8 @@ final class GestureMachine {
     var trace: ((GestureTransition) -> Void)?
     /// The map's options (thresholds, durations, auto-pan), read in place.
     let options: Options
+    /// PINDROP_TRACE_GESTURES was set when the map was made.
+    let traceToStandardError = traceGesturesToStandardError
 
     static let maxPointers = 32
     /// While auto-panning, a tick is due this often (60 Hz); the distance covers the elapsed time
@@ -242,6 +244,8 @@ final class GestureMachine {
     }
 
     var isDragging: Bool { if case .dragging = state { true } else { false } }
+    var isPressed: Bool { if case .pressed = state { true } else { false } }
+    var isTapWindowOpen: Bool { if case .open = tapWindow { true } else { false } }
 
     // MARK: - Pointers
 
@@ -287,7 +291,7 @@ final class GestureMachine {
 
     /// A tick: auto-pan accounting and the rising landing point, while dragging.
     func tick<C: GestureContext>(_ c: C) {
-        if case .dragging = state { handle(.tick, c) }
+        if isDragging { handle(.tick, c) }
     }
 
     /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture.
@@ -307,7 +311,7 @@ final class GestureMachine {
 
     /// Runs the timeouts that are due at the context's time, earliest first.
     func runTimeouts<C: GestureContext>(_ c: C) {
-        while true {
+        while isPressed || isTapWindowOpen {
             var liftDue = Double.infinity, tapDue = Double.infinity
             if case .pressed(let p) = state, let d = liftDeadline(p, c), d <= c.now { liftDue = d }
             if case .open(let t) = tapWindow, t.deadline <= c.now { tapDue = t.deadline }
@@ -337,9 +341,9 @@ final class GestureMachine {
     /// pindrop owns the event (the return value of `touch`; ignored for the other inputs).
     @discardableResult
     func handle<C: GestureContext>(_ input: Input, _ c: C) -> Bool {
-        let from = state
+        let from: StaticString = isTracing ? state.name : ""
         let owns: Bool
-        switch from {
+        switch state {
         case .idle: owns = idleHandle(input, c)
         case .pressed(let p): owns = pressedHandle(p, input, c)
         case .lifted(let h): owns = liftedHandle(h, input, c)
@@ -349,7 +353,7 @@ final class GestureMachine {
         case .hostGesture: owns = hostGestureHandle(input)
         case .finished(let p): owns = finishedHandle(p, input)
         }
-        traceTransition("pointer", from.name, input.name, state.name, c.now)
+        if isTracing { traceTransition("pointer", from, input.name, state.name, c.now) }
         return owns
     }
 
@@ -362,15 +366,18 @@ final class GestureMachine {
         case .closed: result = tapClosedHandle(input)
         case .open(let t): result = tapOpenHandle(t, input, c)
         }
-        traceTransition("tap", from.name, input.name, tapWindow.name, c.now)
+        if isTracing { traceTransition("tap", from.name, input.name, tapWindow.name, c.now) }
         return result
     }
 
+    /// Whether transitions are traced (a trace closure, or PINDROP_TRACE_GESTURES).
     @inline(__always)
+    var isTracing: Bool { trace != nil || traceToStandardError }
+
     func traceTransition(_ machine: StaticString, _ from: StaticString, _ input: StaticString, _ to: StaticString, _ time: Double) {
         if let trace {
             trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: time))
-        } else if traceGesturesToStandardError {
+        } else if traceToStandardError {
             let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: time)
             fputs(t.description + "\n", stderr)
         }
