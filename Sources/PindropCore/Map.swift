@@ -630,14 +630,22 @@ public final class Map {
         return frame.views.count
     }
 
+    @inline(__always)
     func flags(_ slot: Int32) -> PinFlags {
         let id = pins.id(slot)
-        var f: PinFlags = []
+        var f = gesture.flags(slot)
         if id == selectedID { f.insert(.selected) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
-        if let p = gesture.drawnPosition(slot, self), editing.isOutside(p) { f.insert(.invalid) }
-        return f.union(gesture.flags(slot))
+        if editing.area != nil && outsideWhereDrawn(slot) { f.insert(.invalid) }
+        return f
+    }
+
+    /// Whether a gesture draws the pin over a point outside the allowed area (INVALID).
+    @inline(never)
+    func outsideWhereDrawn(_ slot: Int32) -> Bool {
+        guard let p = gesture.drawnPosition(slot, self) else { return false }
+        return editing.isOutside(p)
     }
 
     // MARK: - Clusters (the cluster room, asked by the frame, hit tests and touches)

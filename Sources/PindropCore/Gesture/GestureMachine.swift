@@ -448,7 +448,7 @@ protocol GestureContext: AnyObject {
 }
 
 /// What the gesture room does to the map, applied by the map in the order given.
-enum GestureEffect {
+enum GestureEffect: Equatable {
     /// An event for the host, at the map's time.
     case emit(Event)
     /// Selects a pin (PINDROP_NO_ID: clears the selection).
