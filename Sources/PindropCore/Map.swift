@@ -11,7 +11,8 @@ public final class Map {
     /// The latest time the host passed; times must never decrease.
     public internal(set) var now = -Double.infinity
 
-    /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none).
+    /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none). The edited pin
+    /// is the editing room's (its session's pin); tests may set it to stand for a session.
     public internal(set) var selectedID: Int64 = noID
     public internal(set) var editingID: Int64 {
         get { editing.editingID }

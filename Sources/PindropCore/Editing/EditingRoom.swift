@@ -252,7 +252,7 @@ protocol EditingContext: AnyObject {
 }
 
 /// What the editing room does to the map, applied by the map in the order given.
-enum EditingEffect {
+enum EditingEffect: Equatable {
     /// An event for the host, at the map's time.
     case emit(Event)
     /// A user move through the map's single path (Map.applyUserMove).
