@@ -166,9 +166,33 @@ public func pindrop_map_frame(_ map: OpaquePointer?, _ time: Double, _ out: Unsa
 @_cdecl("pindrop_map_poll_event")
 public func pindrop_map_poll_event(_ map: OpaquePointer?, _ out: UnsafeMutablePointer<pindrop_event>?) -> Int32 {
     guard let h = handle(map), let out, let e = h.map.pollEvent() else { return 0 }
-    out.pointee = pindrop_event(type: e.kind.rawValue, cause: e.cause.rawValue, id: e.id, other: e.other,
-                                lon: e.lon, lat: e.lat, from_lon: e.fromLon, from_lat: e.fromLat,
-                                dx: e.dx, dy: e.dy, distance_m: e.distanceM, time_ms: e.timeMs,
-                                request: e.request)
+    out.pointee = flatten(e)
     return 1
+}
+
+/// A Core event as the header's `pindrop_event`: the fields its kind does not use stay 0
+/// (`id` and `other`: PINDROP_NO_ID; `cause`: PINDROP_CAUSE_NONE).
+func flatten(_ t: TimedEvent) -> pindrop_event {
+    var out = pindrop_event(type: t.event.kind.rawValue, cause: Event.Cause.none.rawValue, id: noID, other: noID,
+                            lon: 0, lat: 0, from_lon: 0, from_lat: 0, dx: 0, dy: 0, distance_m: 0,
+                            time_ms: t.time, request: 0)
+    func put(_ p: LonLat) { out.lon = p.lon; out.lat = p.lat }
+    switch t.event {
+    case .selected(let id), .deselected(let id):
+        out.id = id
+    case .lifted(let id, let p), .dragged(let id, let p), .dropped(let id, let p), .dragCancelled(let id, let p),
+         .calloutChanged(let id, let p):
+        out.id = id; put(p)
+    case .moved(let id, let from, let to, let cause):
+        out.id = id; put(to); out.from_lon = from.lon; out.from_lat = from.lat; out.cause = cause.rawValue
+    case .geocodeRequest(let id, let p, let request):
+        out.id = id; put(p); out.request = request
+    case .nearby(let id, let other, let p, let distance):
+        out.id = id; out.other = other; put(p); out.distance_m = distance
+    case .autopan(let id, let dx, let dy):
+        out.id = id; out.dx = dx; out.dy = dy
+    case .clusterTapped(let key, let p):
+        put(p); out.request = key
+    }
+    return out
 }

@@ -16,8 +16,39 @@ public struct PinFlags: OptionSet, Sendable, Equatable {
     ]
 }
 
-/// What happened, for the host to drain (`pindrop_event`).
-public struct Event: Sendable, Equatable {
+/// A point on the map: longitude and latitude in degrees.
+public struct LonLat: Sendable, Equatable {
+    public var lon, lat: Double
+    public init(lon: Double, lat: Double) { self.lon = lon; self.lat = lat }
+    public init(_ p: (lon: Double, lat: Double)) { self.lon = p.lon; self.lat = p.lat }
+}
+
+/// What happened, each kind with its own data. The C layer flattens it into `pindrop_event`
+/// (`type` is `kind`); docs/gestures.md and docs/editing.md tell when each happens.
+public enum Event: Sendable, Equatable {
+    /// A tap selected the pin (or the host did, select_id).
+    case selected(id: Int64)
+    case deselected(id: Int64)
+    /// A hold lifted the pin; `at`: its true coordinate.
+    case lifted(id: Int64, at: LonLat)
+    /// The landing point of a dragged pin changed.
+    case dragged(id: Int64, to: LonLat)
+    /// The pin was let go: at its last landing point (a drag), or its true coordinate (unmoved).
+    case dropped(id: Int64, at: LonLat)
+    /// The gesture was cancelled; `at`: the pin's true coordinate, restored.
+    case dragCancelled(id: Int64, at: LonLat)
+    /// A user move (or the commit of a placement) changed the pin's true coordinate.
+    case moved(id: Int64, from: LonLat, to: LonLat, cause: Cause)
+    /// The host is asked for a description of `at` (answer with answer_geocode and `request`).
+    case geocodeRequest(id: Int64, at: LonLat, request: UInt64)
+    case calloutChanged(id: Int64, at: LonLat)
+    /// Pin `other`, at `at`, lies within min_spacing_m of pin `id` (`distance` in metres).
+    case nearby(id: Int64, other: Int64, at: LonLat, distance: Double)
+    /// The host should pan its view by (dx, dy) points while pin `id` is dragged.
+    case autopan(id: Int64, dx: Double, dy: Double)
+    /// A tap on the cluster `key`, drawn at `at`.
+    case clusterTapped(key: UInt64, at: LonLat)
+
     public enum Kind: Int32, Sendable, CaseIterable {
         case selected = 0, deselected, lifted, dragged, dropped, dragCancelled, moved,
              geocodeRequest, calloutChanged, nearby, autopan, clusterTapped
@@ -26,31 +57,42 @@ public struct Event: Sendable, Equatable {
         case none = 0, drag, tap, place, undo, redo, snap, nudge
     }
 
-    public var kind: Kind
-    public var cause: Cause = .none
-    public var id: Int64 = noID
-    public var other: Int64 = noID
-    public var lon = 0.0, lat = 0.0, fromLon = 0.0, fromLat = 0.0
-    public var dx = 0.0, dy = 0.0, distanceM = 0.0, timeMs = 0.0
-    public var request: UInt64 = 0
-
-    public init(_ kind: Kind, id: Int64 = noID, time: Double) {
-        self.kind = kind; self.id = id; self.timeMs = time
+    public var kind: Kind {
+        switch self {
+        case .selected: .selected
+        case .deselected: .deselected
+        case .lifted: .lifted
+        case .dragged: .dragged
+        case .dropped: .dropped
+        case .dragCancelled: .dragCancelled
+        case .moved: .moved
+        case .geocodeRequest: .geocodeRequest
+        case .calloutChanged: .calloutChanged
+        case .nearby: .nearby
+        case .autopan: .autopan
+        case .clusterTapped: .clusterTapped
+        }
     }
+}
+
+/// An event and the map's time (ms) when it happened.
+public struct TimedEvent: Sendable, Equatable {
+    public var event: Event
+    public var time: Double
 }
 
 /// A first-in first-out queue that reuses its storage (no allocation once warmed up).
 public struct EventQueue {
-    private var items: [Event] = []
+    private var items: [TimedEvent] = []
     private var head = 0
 
     public init() {}
     public var isEmpty: Bool { head == items.count }
     public var count: Int { items.count - head }
 
-    public mutating func push(_ e: Event) { items.append(e) }
+    public mutating func push(_ e: Event, time: Double) { items.append(TimedEvent(event: e, time: time)) }
 
-    public mutating func pop() -> Event? {
+    public mutating func pop() -> TimedEvent? {
         guard head < items.count else { return nil }
         let e = items[head]
         head += 1

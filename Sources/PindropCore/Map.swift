@@ -11,14 +11,18 @@ public final class Map {
     /// The latest time the host passed; times must never decrease.
     public internal(set) var now = -Double.infinity
 
-    /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none).
+    /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none). The edited pin
+    /// is the editing room's (its session's pin); tests may set it to stand for a session.
     public internal(set) var selectedID: Int64 = noID
-    public internal(set) var editingID: Int64 = noID
+    public internal(set) var editingID: Int64 {
+        get { editing.editingID }
+        set { editing.editingID = newValue }
+    }
 
     // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
-    var gesture = GestureMachine()
+    let gesture: GestureMachine
     var spread: SpreadLayout
-    var editing = EditingState()
+    let editing: EditingRoom
 
     // Scratch buffers reused across calls so that queries do not allocate once warmed up.
     var candidates: [Int32] = []
@@ -38,6 +42,8 @@ public final class Map {
         try options.validate()
         self.options = options
         self.factory = factory
+        self.gesture = GestureMachine(options: options)
+        self.editing = EditingRoom(options: options)
         self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
@@ -71,7 +77,7 @@ public final class Map {
         view = .camera(CameraTransform(camera))
         spread.viewChanged(view)
         frame.hits.invalidate()
-        gestureViewChanged()
+        gesture.viewChanged(self)
     }
 
     public func setProjection(_ projection: HostProjection) throws(PindropError) {
@@ -81,7 +87,7 @@ public final class Map {
         view = .host(projection)
         spread.viewChanged(view)
         frame.hits.invalidate()
-        gestureViewChanged()
+        gesture.viewChanged(self)
     }
 
     public func toScreen(lon: Double, lat: Double) throws(PindropError) -> (x: Double, y: Double) {
@@ -155,7 +161,6 @@ public final class Map {
         index.remove(s)
         pins.remove(s)
         if selectedID == id { setSelected(noID) }
-        if editingID == id { editingID = noID }
     }
 
     /// The host moves a pin (not a user move: no MOVED event, no history entry).
@@ -202,15 +207,15 @@ public final class Map {
     }
     func pinMoved(_ slot: Int32) {
         version &+= 1
-        gesturePinMoved(slot)
+        gesture.pinMoved(slot)
         spread.pinMoved(slot, pins, index)
-        editingPinMoved(slot)
+        editing.pinMoved(id: pins.id(slot))
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
     func pinWillBeRemoved(_ slot: Int32) {
         version &+= 1
-        gesturePinWillBeRemoved(slot)
-        editingPinWillBeRemoved(slot)
+        gesture.pinWillBeRemoved(slot, self)
+        editing.pinWillBeRemoved(id: pins.id(slot))
         spread.pinWillBeRemoved(slot, pins, index)
         clusters?.pinWillBeRemoved(slot)
     }
@@ -225,7 +230,7 @@ public final class Map {
     /// Where a gesture or a spread layout draws a pin, or nil when it is drawn at its true coordinate.
     @inline(__always)
     func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
-        if let p = gestureDrawnPosition(slot) { return p }
+        if let p = gesture.drawnPosition(slot, self) { return p }
         return spread.drawnPosition(slot)
     }
 
@@ -233,7 +238,7 @@ public final class Map {
     func drawnCandidates(_ box: GeoBox, into out: inout [Int32]) {
         box.split { index.query($0, into: &out) }
         spread.candidates(box, into: &out)
-        gestureCandidates(box, into: &out)
+        gesture.candidates(into: &out)
     }
 
     /// Every user move goes through here, the one place that emits MOVED: the editing rules may
@@ -241,11 +246,11 @@ public final class Map {
     /// the result (callouts, geocoding, nearby warnings, history). Returns whether it moved.
     @discardableResult
     func applyUserMove(_ slot: Int32, lon: Double, lat: Double, cause: Event.Cause) -> Bool {
-        guard let target = resolveUserMove(slot, lon: lon, lat: lat, cause: cause) else { return false }
+        guard let target = editing.resolveUserMove(lon: lon, lat: lat, cause: cause) else { return false }
         let from = pins.position(slot)
         movePin(slot, lon: target.lon, lat: target.lat)
-        pushMoved(pins.id(slot), from: from, to: (target.lon, target.lat), cause: target.cause)
-        userMoved(slot, from: from, cause: target.cause)
+        emit(.moved(id: pins.id(slot), from: LonLat(from), to: LonLat(lon: target.lon, lat: target.lat), cause: target.cause))
+        editing.userMoved(slot, from: from, cause: target.cause, self)
         return true
     }
 
@@ -266,40 +271,233 @@ public final class Map {
             throw PindropError(.state, "pin \(selectedID) is held by a gesture; nudge it after it is dropped")
         }
         guard dx != 0 || dy != 0 else { try advance(to: time); return }
-        let drawn = spread.drawnPosition(s) ?? pins.position(s)
+        let drawn = restingPosition(s)
         let p = try toScreen(lon: drawn.lon, lat: drawn.lat)
         guard p.x.isFinite, p.y.isFinite else {
             throw .invalid("pin \(selectedID) at (\(drawn.lon), \(drawn.lat)) has no point on the screen")
         }
         let target = try toLonLat(x: p.x + dx, y: p.y + dy)
-        guard resolveUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
+        guard editing.resolveUserMove(lon: target.lon, lat: target.lat, cause: .nudge) != nil else {
             throw .invalid("(\(target.lon), \(target.lat)) is outside the allowed area (outside_policy is REVERT)")
         }
         try advance(to: time)
         let id = selectedID
-        let continues = editing.nudges.continues(id: id, time: time, latest: editing.undoStack.last)
+        let continues = editing.nudgeContinues(id: id, time: time)
         applyUserMove(s, lon: target.lon, lat: target.lat, cause: .nudge)
-        if continues { editing.mergeLatestHistoryEntries() }
-        if let latest = editing.undoStack.last, latest.id == id {
-            editing.nudges.record(id: id, time: time, serial: latest.serial)
-        }
-    }
-
-    /// The MOVED event (also used by commit of a placement, which saves a pin without moving it).
-    func pushMoved(_ id: Int64, from: (lon: Double, lat: Double), to: (lon: Double, lat: Double), cause: Event.Cause) {
-        var e = Event(.moved, id: id, time: now)
-        e.cause = cause
-        e.lon = to.lon; e.lat = to.lat; e.fromLon = from.lon; e.fromLat = from.lat
-        events.push(e)
+        editing.nudged(id: id, time: time, continues: continues)
     }
 
     /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.
     func setSelected(_ id: Int64) {
         guard id != selectedID else { return }
-        if selectedID != noID { events.push(Event(.deselected, id: selectedID, time: now)) }
+        if selectedID != noID { emit(.deselected(id: selectedID)) }
         selectedID = id
-        if id != noID { events.push(Event(.selected, id: id, time: now)) }
+        if id != noID { emit(.selected(id: id)) }
     }
+
+    /// Queues an event at the map's time.
+    @inline(__always)
+    func emit(_ e: Event) { events.push(e, time: now) }
+
+    // MARK: - Touches (classified here, handled by the gesture room)
+
+    /// Feeds one touch (or mouse) event. Returns true when pindrop owns the gesture (the host must
+    /// not pan or zoom with this event), false when the host's map should handle it. Bad input
+    /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
+    /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
+    /// A DOWN is hit-tested (a pin, else a cluster, else off pins) and a MOVE or UP measured
+    /// against the followed pointer's down point before the gesture room sees it.
+    public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        if phase != .cancel {
+            guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
+        }
+        try checkTime(time)
+        let isDown = gesture.isDown(pointer)
+        switch phase {
+        case .down:
+            guard !isDown else {
+                throw .invalid("pointer \(pointer) is already down (send PINDROP_TOUCH_UP or _CANCEL for it first)")
+            }
+            guard gesture.pointerCount < GestureMachine.maxPointers else {
+                throw .invalid("more than \(GestureMachine.maxPointers) pointers down at once")
+            }
+        case .move, .up, .cancel:
+            guard isDown else { throw .invalid("pointer \(pointer) is not down (no PINDROP_TOUCH_DOWN for it)") }
+        }
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        switch phase {
+        case .down:
+            let input: GestureMachine.Input
+            if let id = hit(x, y), let slot = pins.slot(of: id) {
+                input = .downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y)
+            } else if let c = clusterHit(x, y) {
+                input = .downOnCluster(pointer: pointer, cluster: c, x: x, y: y)
+            } else {
+                input = .downOffPins(pointer: pointer, x: x, y: y)
+            }
+            return gesture.down(input, pointer: pointer, x: x, y: y, self)
+        case .move:
+            let beyond = gesture.beyondDownPoint(pointer, x, y)
+            return gesture.handle(beyond ? .moveBeyondThreshold(pointer: pointer, x: x, y: y) : .move(pointer: pointer, x: x, y: y), self)
+        case .up:
+            let beyond = gesture.beyondDownPoint(pointer, x, y)
+            return gesture.pointerLeft(.up(pointer: pointer, x: x, y: y, beyondThreshold: beyond), pointer: pointer, self)
+        case .cancel:
+            return gesture.pointerLeft(.cancel(pointer: pointer), pointer: pointer, self)
+        }
+    }
+
+    /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
+    public func tick(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        gesture.tick(self)
+    }
+
+    /// When the next tick is due (ms), +infinity when nothing is pending.
+    public var nextDeadline: Double { gesture.nextDeadline(self) }
+
+    /// Cancels the gesture in progress (the Esc key): a lifted pin goes back to where it was,
+    /// a pending tap-to-move is forgotten. Nothing happens when there is no gesture.
+    public func cancelGesture(time: Double) throws(PindropError) {
+        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
+        try advance(to: time)
+        gesture.runTimeouts(self)
+        gesture.cancelGesture(self)
+    }
+
+    /// The transitions of both gesture machines, for debugging (nil: off).
+    public var gestureTrace: ((GestureTransition) -> Void)? {
+        get { gesture.trace }
+        set { gesture.trace = newValue }
+    }
+
+    /// The name of the pointer machine's state (for tests and debugging).
+    public var gestureStateName: StaticString { gesture.state.name }
+
+    // MARK: - Editing (the editing room keeps the rules; docs/editing.md)
+
+    /// Adds pin `id` at (lon, lat) and starts placing it: tap-to-move applies to it until commit
+    /// (MOVED with cause PLACE) or cancel_edit (the pin is removed). An edit in progress is
+    /// committed first. The placed pin gets its coordinate subtitle, a geocode request and the
+    /// nearby warnings at once; it is not saved (no MOVED) until the commit. Outside the allowed
+    /// area the placement is refused (policy REVERT: INVALID_ARGUMENT, nothing changes) or
+    /// placed at the nearest point inside (policy SNAP).
+    public func place(id: Int64, lon: Double, lat: Double, time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard id != noID else { throw .invalid("PINDROP_NO_ID is not a valid pin id") }
+        try checkLonLat(lon, lat)
+        guard !pins.contains(id) else { throw PindropError(.duplicateID, "a pin with id \(id) already exists") }
+        let target = try editing.placement(lon: lon, lat: lat)
+        try advance(to: time)
+        editing.commit(self)
+        try add(id: id, lon: target.lon, lat: target.lat)
+        editing.begin(try slot(id), placed: true, self)
+    }
+
+    /// Starts editing an existing pin: tap-to-move applies to it; cancel_edit restores where it
+    /// was now. An edit of another pin in progress is committed first; editing the pin already
+    /// being edited changes nothing.
+    public func edit(id: Int64, time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try slot(id)
+        try advance(to: time)
+        if editing.session?.id == id { return }
+        editing.commit(self)
+        editing.begin(s, placed: false, self)
+    }
+
+    /// Ends the session keeping the pin where it is. STATE when nothing is being edited.
+    public func commit(time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard editing.session != nil else { throw PindropError(.state, "nothing is being placed or edited") }
+        try advance(to: time)
+        editing.commit(self)
+    }
+
+    /// Ends the session undoing it: a placed pin is removed (DESELECTED first if it was
+    /// selected); an edited pin goes back to where it was when the edit began (MOVED with cause
+    /// UNDO when it had moved). The session's moves leave the history. STATE when nothing is
+    /// being edited.
+    public func cancelEdit(time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard editing.session != nil else { throw PindropError(.state, "nothing is being placed or edited") }
+        try advance(to: time)
+        editing.cancel(self)
+    }
+
+    /// The pin being placed or edited, and whether it is a placement.
+    public var editSession: (id: Int64, placed: Bool)? {
+        editing.session.map { ($0.id, $0.placed) }
+    }
+
+    /// Selects a pin (noID: none), emitting DESELECTED / SELECTED as the selection changes.
+    public func select(id: Int64) throws(PindropError) {
+        if id != noID { _ = try slot(id) }
+        setSelected(id)
+    }
+
+    /// Takes back the latest user move still on the map: the pin returns to exactly where it was
+    /// (MOVED with cause UNDO, then its callout, geocode request and nearby warnings). Moves of
+    /// pins removed since are skipped (they left the history with their pin). STATE when there is
+    /// nothing to undo, or when a gesture holds the pin.
+    public func undo(time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try editing.replayable(undo: true, self)
+        try advance(to: time)
+        editing.replay(undo: true, s, self)
+    }
+
+    /// Replays the latest undone move (MOVED with cause REDO). STATE when there is nothing to
+    /// redo (any new user move clears what could be redone) or when a gesture holds the pin.
+    public func redo(time: Double) throws(PindropError) {
+        try checkTime(time)
+        let s = try editing.replayable(undo: false, self)
+        try advance(to: time)
+        editing.replay(undo: false, s, self)
+    }
+
+    /// How many moves undo / redo could take back / replay now.
+    public var undoCount: Int { editing.undoStack.count }
+    public var redoCount: Int { editing.redoStack.count }
+
+    /// Sets (or with nil clears) a pin's title; CALLOUT_CHANGED when it changes.
+    public func setTitle(id: Int64, _ title: String?) throws(PindropError) {
+        editing.setTitle(try slot(id), title, self)
+    }
+
+    public enum CalloutPart: Int32, Sendable, CaseIterable { case title = 0, subtitle = 1 }
+
+    /// A pin's title or subtitle ("" when there is none).
+    public func callout(id: Int64, _ part: CalloutPart) throws(PindropError) -> String {
+        _ = try slot(id)
+        switch part {
+        case .title: return editing.titles[id] ?? ""
+        case .subtitle: return editing.subtitles[id] ?? ""
+        }
+    }
+
+    /// Answers a GEOCODE_REQUEST: `.ok` when the subtitle was replaced, `.stale` when the pin has
+    /// moved (or was removed) since the request — nothing changes then. An unknown request
+    /// number (never issued) is NOT_FOUND.
+    public func answerGeocode(request: UInt64, _ subtitle: String) throws(PindropError) -> Status {
+        try editing.answerGeocode(request: request, subtitle, self)
+    }
+
+    /// Sets the allowed area from WKT or GeoJSON text (read by the map's factory), or clears it
+    /// with nil. Pins already outside stay where they are.
+    public func setAllowedArea(text: String?) throws(PindropError) {
+        guard let text else { editing.area = nil; return }
+        editing.area = try factory.parseArea(text)
+    }
+
+    /// Sets an area built in Swift (or clears it).
+    public func setAllowedArea(_ area: AllowedArea?) { editing.area = area }
+
+    public var allowedArea: AllowedArea? { editing.area }
 
     // MARK: - Queries
 
@@ -393,7 +591,7 @@ public final class Map {
         guard radius.isFinite, radius >= 0 else { throw .invalid("radius \(radius) m must be finite and >= 0") }
         nearbyResults.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
-        Sphere.boundingBox(lon: lon, lat: lat, meters: radius).split { index.query($0, into: &candidates) }
+        pins(within: radius, ofLon: lon, lat: lat, into: &candidates)
         for s in candidates {
             let p = pins.position(s)
             let d = Sphere.distance(lon, lat, p.lon, p.lat)
@@ -433,13 +631,22 @@ public final class Map {
         return frame.views.count
     }
 
+    @inline(__always)
     func flags(_ slot: Int32) -> PinFlags {
         let id = pins.id(slot)
-        var f: PinFlags = []
+        var f = gesture.flags(slot)
         if id == selectedID { f.insert(.selected) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
-        return f.union(gestureFlags(slot)).union(editingFlags(slot))
+        if editing.area != nil && outsideWhereDrawn(slot) { f.insert(.invalid) }
+        return f
+    }
+
+    /// Whether a gesture draws the pin over a point outside the allowed area (INVALID).
+    @inline(never)
+    func outsideWhereDrawn(_ slot: Int32) -> Bool {
+        guard let p = gesture.drawnPosition(slot, self) else { return false }
+        return editing.isOutside(p)
     }
 
     // MARK: - Clusters (the cluster room, asked by the frame, hit tests and touches)
@@ -452,11 +659,7 @@ public final class Map {
         for id in [selectedID, editingID] where id != noID {
             if let s = pins.slot(of: id) { out.append(s) }
         }
-        switch gesture.state {
-        case .pressed(let p): out.append(p.slot)
-        case .lifted(let h), .dragging(let h): out.append(h.slot)
-        case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: break
-        }
+        if let s = gesture.fingerSlot { out.append(s) }
         room.setExcluded(out)
     }
 
@@ -526,7 +729,7 @@ public final class Map {
 
     // MARK: - Events
 
-    public func pollEvent() -> Event? { events.pop() }
+    public func pollEvent() -> TimedEvent? { events.pop() }
 }
 
 // MARK: - What the frame room asks
@@ -548,6 +751,54 @@ extension Map: FrameSource {
     }
 
     @inline(__always) func frameID(_ slot: Int32) -> Int64 { pins.id(slot) }
-    @inline(__always) func frameLift(_ slot: Int32, time: Double) -> Double { gestureLift(slot, time: time) }
+    @inline(__always) func frameLift(_ slot: Int32, time: Double) -> Double { gesture.lift(slot, at: time) }
     @inline(__always) func frameFlags(_ slot: Int32) -> PinFlags { flags(slot) }
+}
+
+// MARK: - What the gesture room sees and does
+
+extension Map: GestureContext {
+    @inline(__always) func slotOf(_ id: Int64) -> Int32? { pins.slot(of: id) }
+    @inline(__always) func truePosition(_ slot: Int32) -> (lon: Double, lat: Double) { pins.position(slot) }
+
+    /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
+    @inline(__always)
+    func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
+        spread.drawnPosition(slot) ?? pins.position(slot)
+    }
+
+    func isDraggable(_ slot: Int32) -> Bool { pins.isAlive(slot) && pins.isDraggable(slot) }
+
+    @discardableResult
+    func apply(_ effect: GestureEffect) -> Bool {
+        switch effect {
+        case .emit(let e): emit(e)
+        case .select(let id): setSelected(id)
+        case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        }
+        return true
+    }
+}
+
+// MARK: - What the editing room sees and does
+
+extension Map: EditingContext {
+    @inline(__always) func pinID(_ slot: Int32) -> Int64 { pins.id(slot) }
+
+    func pins(within meters: Double, ofLon lon: Double, lat: Double, into out: inout [Int32]) {
+        Sphere.boundingBox(lon: lon, lat: lat, meters: meters).split { index.query($0, into: &out) }
+    }
+
+    func isHeld(_ slot: Int32) -> Bool { slot == gesture.heldSlot }
+
+    @discardableResult
+    func apply(_ effect: EditingEffect) -> Bool {
+        switch effect {
+        case .emit(let e): emit(e)
+        case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        case .remove(let id):
+            do { try remove(id: id) } catch { return false }
+        }
+        return true
+    }
 }

@@ -13,13 +13,13 @@ enum EditingFixture {
         return m
     }
 
-    static func drain(_ m: Map) -> [Event] {
-        var out: [Event] = []
-        while let e = m.pollEvent() { out.append(e) }
+    static func drain(_ m: Map) -> [EventFields] {
+        var out: [EventFields] = []
+        while let e = m.pollEventFields() { out.append(e) }
         return out
     }
 
-    static func kinds(_ events: [Event]) -> [Event.Kind] { events.map(\.kind) }
+    static func kinds(_ events: [EventFields]) -> [Event.Kind] { events.map(\.kind) }
 
     /// Degrees of latitude for `metres` along a meridian of the 6378137 m sphere (exact).
     static func dLat(_ metres: Double) -> Double { metres / 6378137.0 * 180.0 / Double.pi }
@@ -158,7 +158,7 @@ final class EditingCalloutTests: XCTestCase {
     }
 
     func testCoordinateTextNeverShowsMinusZero() {
-        XCTAssertEqual(Map.coordinateText(lon: -0.000001, lat: -0.000004), "0.00000, 0.00000")
-        XCTAssertEqual(Map.coordinateText(lon: -179.999996, lat: -89.5), "-89.50000, -180.00000")
+        XCTAssertEqual(EditingRoom.coordinateText(lon: -0.000001, lat: -0.000004), "0.00000, 0.00000")
+        XCTAssertEqual(EditingRoom.coordinateText(lon: -179.999996, lat: -89.5), "-89.50000, -180.00000")
     }
 }

@@ -6,7 +6,7 @@ import PindropTestSupport
 /// A map, a camera and a pen: the stories below touch it at explicit times and read the events.
 final class Story {
     let map: Map
-    var log: [Event] = []
+    var log: [EventFields] = []
 
     init(_ configure: (inout Options) -> Void = { _ in },
          lon: Double = -118.2, lat: Double = 33.8, zoom: Double = 18, width: Double = 1200, height: Double = 800) {
@@ -31,9 +31,9 @@ final class Story {
     func tick(_ t: Double) { try! map.tick(time: t) }
 
     /// The events since the last call.
-    func events() -> [Event] {
-        var out: [Event] = []
-        while let e = map.pollEvent() { out.append(e); log.append(e) }
+    func events() -> [EventFields] {
+        var out: [EventFields] = []
+        while let e = map.pollEventFields() { out.append(e); log.append(e) }
         return out
     }
     func kinds() -> [Event.Kind] { events().map(\.kind) }

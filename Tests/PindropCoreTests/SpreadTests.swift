@@ -419,7 +419,7 @@ final class SpreadMapTests: XCTestCase {
         try map.advance(to: 1000)
         let drop = oracleDestination(lon: spot.lon, lat: spot.lat, bearing: 1, meters: 80)
         XCTAssertTrue(map.applyUserMove(try map.slot(5), lon: drop.lon, lat: drop.lat, cause: .drag))
-        XCTAssertEqual(map.pollEvent()?.kind, .moved)
+        XCTAssertEqual(map.pollEventFields()?.kind, .moved)
         let d5 = try map.displayPosition(id: 5), t5 = try map.position(id: 5)
         XCTAssertEqual(d5.lon, drop.lon); XCTAssertEqual(d5.lat, drop.lat)
         XCTAssertEqual(t5.lon, drop.lon); XCTAssertEqual(t5.lat, drop.lat)

@@ -3,20 +3,20 @@ import Glibc
 /// Where a held pin is drawn, the animation curves and the auto-pan velocity. Everything is
 /// computed from the finger's screen point and the current view, in double precision, every time:
 /// nothing accumulates, so a pin cannot drift or jitter at any zoom.
-extension Map {
+extension GestureMachine {
     // MARK: - Landing point
 
     /// Where the lifted or dragged pin is drawn now.
-    func heldDrawnPosition() -> (lon: Double, lat: Double)? {
-        switch gesture.state {
+    func heldDrawnPosition<C: GestureContext>(_ c: C) -> (lon: Double, lat: Double)? {
+        switch state {
         case .lifted(let h):
-            let r = GestureMachine.raise(h, at: now, options)
+            let r = raise(h, at: c.now)
             if r == 0 { return (h.originLon, h.originLat) }
-            guard let q = view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
-            return lonLat(q.x, q.y - r) ?? (h.originLon, h.originLat)
+            guard let q = c.view.toScreen(h.originLon, h.originLat) else { return (h.originLon, h.originLat) }
+            return lonLat(q.x, q.y - r, c) ?? (h.originLon, h.originLat)
         case .dragging(let h):
             // Before its first landing point (the view could not place one) it stays where it rose.
-            return landingPosition(h, at: now) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
+            return landingPosition(h, at: c.now, c) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
         }
@@ -25,45 +25,38 @@ extension Map {
     /// The landing point of a dragged pin at time t: the finger plus the grab offset, raised by
     /// lift_height as far as the lift animation has gone. Nil if the view cannot place it.
     @inline(__always)
-    func landingPosition(_ h: GestureMachine.Hold, at t: Double) -> (lon: Double, lat: Double)? {
-        let s = GestureMachine.landingScreen(h, at: t, options)
-        return lonLat(s.x, s.y)
+    func landingPosition<C: GestureContext>(_ h: Hold, at t: Double, _ c: C) -> (lon: Double, lat: Double)? {
+        let s = landingScreen(h, at: t)
+        return lonLat(s.x, s.y, c)
     }
-
 
     /// (lon, lat) under a screen point, longitude wrapped into [-180, 180]; nil if the view fails.
     @inline(__always)
-    func lonLat(_ x: Double, _ y: Double) -> (lon: Double, lat: Double)? {
-        guard let p = view.toLonLatUnwrapped(x, y), p.lon.isFinite, p.lat.isFinite else { return nil }
+    func lonLat<C: GestureContext>(_ x: Double, _ y: Double, _ c: C) -> (lon: Double, lat: Double)? {
+        guard let p = c.view.toLonLatUnwrapped(x, y), p.lon.isFinite, p.lat.isFinite else { return nil }
         return (Sphere.normalizeLon(p.lon), min(90, max(-90, p.lat)))
     }
 
     /// Where a pin is drawn while it glides after a gesture, or nil once it is where it belongs.
-    func dropDrawnPosition(_ d: GestureMachine.Drop) -> (lon: Double, lat: Double)? {
+    func dropDrawnPosition<C: GestureContext>(_ d: Drop, _ c: C) -> (lon: Double, lat: Double)? {
         guard d.offsetX != 0 || d.offsetY != 0 else { return nil }
-        let k = GestureMachine.glideCurve(GestureMachine.dropProgress(d, at: now, options))
+        let k = GestureMachine.glideCurve(dropProgress(d, at: c.now))
         guard k > 0 else { return nil }
-        let base = restingPosition(d.slot)
-        guard let q = view.toScreen(base.lon, base.lat) else { return nil }
-        return lonLat(q.x + d.offsetX * k, q.y + d.offsetY * k)
-    }
-
-    /// Where a pin is drawn without a gesture: its place on a spread ring, else its coordinate.
-    @inline(__always)
-    func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double) {
-        spread.drawnPosition(slot) ?? pins.position(slot)
+        let base = c.restingPosition(d.slot)
+        guard let q = c.view.toScreen(base.lon, base.lat) else { return nil }
+        return lonLat(q.x + d.offsetX * k, q.y + d.offsetY * k, c)
     }
 
     /// Starts the animation after a gesture on `slot`, which was drawn at screen point `before`.
-    func startDropAnimation(_ slot: Int32, fromLift: Double, before: (x: Double, y: Double)?) {
+    func startDropAnimation<C: GestureContext>(_ slot: Int32, fromLift: Double, before: (x: Double, y: Double)?, _ c: C) {
         var ox = 0.0, oy = 0.0
-        let rest = restingPosition(slot)
-        if let b = before, let a = view.toScreen(rest.lon, rest.lat) { ox = b.x - a.x; oy = b.y - a.y }
+        let rest = c.restingPosition(slot)
+        if let b = before, let a = c.view.toScreen(rest.lon, rest.lat) { ox = b.x - a.x; oy = b.y - a.y }
         guard options.dropDurationMs > 0, fromLift != 0 || ox != 0 || oy != 0 else {
-            if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
+            if let d = drop, d.slot == slot { drop = nil }
             return
         }
-        gesture.drop = GestureMachine.Drop(slot: slot, start: now, fromLift: fromLift, offsetX: ox, offsetY: oy)
+        drop = Drop(slot: slot, start: c.now, fromLift: fromLift, offsetX: ox, offsetY: oy)
     }
 
     // MARK: - Auto-pan
@@ -71,10 +64,10 @@ extension Map {
     /// Points per second the host should pan: in each axis, proportional to how deep the finger or
     /// the landing point (whichever is deeper) is inside the autopan_margin band, autopan_speed at
     /// the very edge (or beyond it). Positive dx: the view moves right.
-    func autopanVelocity(_ h: GestureMachine.Hold) -> (vx: Double, vy: Double) {
+    func autopanVelocity<C: GestureContext>(_ h: Hold, _ c: C) -> (vx: Double, vy: Double) {
         let m = options.autopanMargin, s = options.autopanSpeed
         guard m > 0, s > 0 else { return (0, 0) }
-        let l = GestureMachine.landingScreen(h, at: now, options)
+        let l = landingScreen(h, at: c.now)
         func band(_ p: Double, _ size: Double) -> Double {
             let low = min(m, max(0, m - p)), high = min(m, max(0, p - (size - m)))
             return (high - low) / m
@@ -83,18 +76,16 @@ extension Map {
             let va = band(a, size), vb = band(b, size)
             return abs(vb) > abs(va) ? vb : va
         }
+        let view = c.view
         return (s * axis(h.fingerX, l.x, view.width), s * axis(h.fingerY, l.y, view.height))
     }
-}
 
-/// The curves of the gesture room: pure functions of the options and the time (static, so that
-/// the drag path reads the map's options in place rather than a copy of the machine).
-extension GestureMachine {
+    // MARK: - Curves
 
     /// The lift animation: 0 → 1 over lift_duration_ms, easing out (cubic): quick off the ground,
     /// gentle at the top.
     @inline(__always)
-    static func liftProgress(from start: Double, at t: Double, _ options: Options) -> Double {
+    func liftProgress(from start: Double, at t: Double) -> Double {
         let d = options.liftDurationMs
         guard d > 0 else { return 1 }
         let p = min(1, max(0, (t - start) / d))
@@ -104,13 +95,13 @@ extension GestureMachine {
 
     /// How far above the finger (plus grab offset) the landing point is at time t, in points.
     @inline(__always)
-    static func raise(_ h: Hold, at t: Double, _ options: Options) -> Double {
-        options.liftHeight * liftProgress(from: h.liftStart, at: t, options)
+    func raise(_ h: Hold, at t: Double) -> Double {
+        options.liftHeight * liftProgress(from: h.liftStart, at: t)
     }
 
     /// The lift value a host draws for a held pin (it rises from where a drop left it).
-    static func visualLift(_ h: Hold, at t: Double, _ options: Options) -> Double {
-        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t, options)
+    func visualLift(_ h: Hold, at t: Double) -> Double {
+        h.liftFrom + (1 - h.liftFrom) * liftProgress(from: h.liftStart, at: t)
     }
 
     /// The drop: for the first 60% of drop_duration_ms the lift falls like a weight (1 − (u/0.6)²),
@@ -130,25 +121,25 @@ extension GestureMachine {
         return 1 - u * u * (3 - 2 * u)
     }
 
-    static func dropProgress(_ d: Drop, at t: Double, _ options: Options) -> Double {
+    func dropProgress(_ d: Drop, at t: Double) -> Double {
         let dur = options.dropDurationMs
         guard dur > 0 else { return 1 }
         return (t - d.start) / dur
     }
 
-    static func dropLift(_ d: Drop, at t: Double, _ options: Options) -> Double {
-        d.fromLift * GestureMachine.dropCurve(dropProgress(d, at: t, options))
+    func dropLift(_ d: Drop, at t: Double) -> Double {
+        d.fromLift * GestureMachine.dropCurve(dropProgress(d, at: t))
     }
 
     /// The landing point's screen position at time t: the finger plus the grab offset, raised by
     /// lift_height as far as the lift animation has gone.
     @inline(__always)
-    static func landingScreen(_ h: Hold, at t: Double, _ options: Options) -> (x: Double, y: Double) {
-        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t, options))
+    func landingScreen(_ h: Hold, at t: Double) -> (x: Double, y: Double) {
+        (h.fingerX + h.offsetX, h.fingerY + h.offsetY - raise(h, at: t))
     }
 
     /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
-    static func accountAutopan(_ h: inout Hold, now: Double) {
+    func accountAutopan(_ h: inout Hold, now: Double) {
         let dt = (now - h.autopan.last) / 1000
         if dt > 0 {
             h.autopan.owedX += h.autopan.vx * dt

@@ -1,9 +1,9 @@
 import Glibc
 
-/// The gesture state machine (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
-/// tap-to-move, auto-pan), sans-IO: the host passes touches
-/// with their times, `tick` resolves timeouts, `nextDeadline` says when the next tick is due, and
-/// what happened comes out as events. No timers, threads or clocks inside.
+/// The gesture room (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
+/// tap-to-move, auto-pan), sans-IO: the map passes it classified inputs with the map's time,
+/// `runTimeouts` resolves what is due, `nextDeadline` says when the next tick is due. No timers,
+/// threads or clocks inside.
 ///
 /// Two machines run side by side (docs/gestures.md draws both):
 ///  - the pointer machine (`State`): what the pointers that are down mean;
@@ -11,7 +11,13 @@ import Glibc
 ///    touch before it moves the edited pin or clears the selection.
 /// Animations (the lift, the drop with its bounce, the glide back after a cancel) are data, read
 /// by `frame` at the time it is given.
-struct GestureMachine {
+///
+/// The machine sees the map only through a `GestureContext` (the time, the view, where a pin
+/// rests, the selection) and changes nothing outside itself: what it does to the map (select a
+/// pin, a user move, an event) it hands to `context.apply` as a `GestureEffect`, one at a time,
+/// so the drag path allocates nothing. Its methods are generic over the context, so the map's
+/// calls are specialised. A class: applying a user move calls back into it (`pinMoved`).
+final class GestureMachine {
     /// What the pointers that are down mean. Each case has one handler in GestureHandlers.swift.
     enum State {
         /// No pointer is down.
@@ -196,7 +202,7 @@ struct GestureMachine {
     var state = State.idle
     var tapWindow = TapWindow.closed
     /// Every pointer that is down, pindrop's and the host's.
-    var pointers: [Int32] = {
+    private(set) var pointers: [Int32] = {
         var a: [Int32] = []
         a.reserveCapacity(GestureMachine.maxPointers)
         return a
@@ -208,8 +214,17 @@ struct GestureMachine {
     var downIsSecondTap = false
     /// Receives every transition (`state → input → state`), for debugging and for the tests.
     var trace: ((GestureTransition) -> Void)?
+    /// The map's options (thresholds, durations, auto-pan), read in place.
+    let options: Options
+    /// PINDROP_TRACE_GESTURES was set when the map was made.
+    let traceToStandardError = traceGesturesToStandardError
 
     static let maxPointers = 32
+    /// While auto-panning, a tick is due this often (60 Hz); the distance covers the elapsed time
+    /// whatever the host's tick rate.
+    static let autopanInterval = 1000.0 / 60.0
+
+    init(options: Options) { self.options = options }
 
     /// Whether a finger holds the pin: pressed on it, or it is lifted or dragged (an animation
     /// after a gesture does not count).
@@ -218,9 +233,228 @@ struct GestureMachine {
         if case .pressed(let p) = state { return p.slot == slot }
         return false
     }
-    /// While auto-panning, a tick is due this often (60 Hz); the distance covers the elapsed time
-    /// whatever the host's tick rate.
-    static let autopanInterval = 1000.0 / 60.0
+
+    /// The pin a finger is on (pressed, lifted or dragged), if any.
+    var fingerSlot: Int32? {
+        switch state {
+        case .pressed(let p): p.slot
+        case .lifted(let h), .dragging(let h): h.slot
+        case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: nil
+        }
+    }
+
+    var isDragging: Bool { if case .dragging = state { true } else { false } }
+    var isPressed: Bool { if case .pressed = state { true } else { false } }
+    var isTapWindowOpen: Bool { if case .open = tapWindow { true } else { false } }
+
+    // MARK: - Pointers
+
+    func isDown(_ pointer: Int32) -> Bool { pointers.contains(pointer) }
+    var pointerCount: Int { pointers.count }
+
+    /// Whether (x, y) is more than drag_threshold from where the pointer the machine follows went
+    /// down (false for any other pointer): the classification of a MOVE or UP.
+    @inline(__always)
+    func beyondDownPoint(_ pointer: Int32, _ x: Double, _ y: Double) -> Bool {
+        let d: (x: Double, y: Double)
+        switch state {
+        case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
+        case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
+        case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
+        case .clusterPress(let c) where c.pointer == pointer: d = (c.downX, c.downY)
+        case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .hostGesture, .finished: return false
+        }
+        return beyondThreshold(d.x, d.y, x, y)
+    }
+
+    @inline(__always)
+    func beyondThreshold(_ x0: Double, _ y0: Double, _ x: Double, _ y: Double) -> Bool {
+        let dx = x - x0, dy = y - y0, t = options.dragThreshold
+        return dx * dx + dy * dy > t * t
+    }
+
+    // MARK: - Entry points (the map classifies, the machine transitions)
+
+    /// A pointer went down (`input` is downOnPin, downOnCluster or downOffPins): the tap window
+    /// sees it first (a second tap closes it), then the pointer machine.
+    func down<C: GestureContext>(_ input: Input, pointer: Int32, x: Double, y: Double, _ c: C) -> Bool {
+        pointers.append(pointer)
+        downIsSecondTap = tapHandle(.down(x: x, y: y), c)
+        return handle(input, c)
+    }
+
+    /// A pointer went up or was cancelled.
+    func pointerLeft<C: GestureContext>(_ input: Input, pointer: Int32, _ c: C) -> Bool {
+        if let i = pointers.firstIndex(of: pointer) { pointers.remove(at: i) }
+        return handle(input, c)
+    }
+
+    /// A tick: auto-pan accounting and the rising landing point, while dragging.
+    func tick<C: GestureContext>(_ c: C) {
+        if isDragging { handle(.tick, c) }
+    }
+
+    /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture.
+    func cancelGesture<C: GestureContext>(_ c: C) {
+        tapHandle(.cancelGesture, c)
+        handle(.cancelGesture, c)
+    }
+
+    /// The camera or the projection changed: a dragged pin stays under the finger, so its landing
+    /// point moves on the map.
+    func viewChanged<C: GestureContext>(_ c: C) {
+        switch state {
+        case .lifted, .dragging: handle(.viewChanged, c)
+        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
+        }
+    }
+
+    /// Runs the timeouts that are due at the context's time, earliest first.
+    func runTimeouts<C: GestureContext>(_ c: C) {
+        while isPressed || isTapWindowOpen {
+            var liftDue = Double.infinity, tapDue = Double.infinity
+            if case .pressed(let p) = state, let d = liftDeadline(p, c), d <= c.now { liftDue = d }
+            if case .open(let t) = tapWindow, t.deadline <= c.now { tapDue = t.deadline }
+            if liftDue == .infinity && tapDue == .infinity { return }
+            if tapDue <= liftDue { tapHandle(.timeout, c) } else { handle(.liftTimeout, c) }
+        }
+    }
+
+    /// When the next tick is due (ms), +infinity when nothing is pending.
+    func nextDeadline<C: GestureContext>(_ c: C) -> Double {
+        var d = Double.infinity
+        if case .pressed(let p) = state, let lift = liftDeadline(p, c) { d = min(d, lift) }
+        if case .open(let t) = tapWindow { d = min(d, t.deadline) }
+        if case .dragging(let h) = state, h.autopan.isActive { d = min(d, h.autopan.last + GestureMachine.autopanInterval) }
+        return d
+    }
+
+    /// When a press lifts its pin: touch profile and a draggable pin only.
+    func liftDeadline<C: GestureContext>(_ p: Press, _ c: C) -> Double? {
+        guard options.liftDelayMs > 0, c.isDraggable(p.slot) else { return nil }
+        return p.downTime + options.liftDelayMs
+    }
+
+    // MARK: - Dispatch
+
+    /// Runs the handler of the current state on `input` and traces the transition. Returns whether
+    /// pindrop owns the event (the return value of `touch`; ignored for the other inputs).
+    @discardableResult
+    func handle<C: GestureContext>(_ input: Input, _ c: C) -> Bool {
+        let from: StaticString = isTracing ? state.name : ""
+        let owns: Bool
+        switch state {
+        case .idle: owns = idleHandle(input, c)
+        case .pressed(let p): owns = pressedHandle(p, input, c)
+        case .lifted(let h): owns = liftedHandle(h, input, c)
+        case .dragging(let h): owns = draggingHandle(h, input, c)
+        case .mapTouch(let t): owns = mapTouchHandle(t, input, c)
+        case .clusterPress(let p): owns = clusterPressHandle(p, input, c)
+        case .hostGesture: owns = hostGestureHandle(input)
+        case .finished(let p): owns = finishedHandle(p, input)
+        }
+        if isTracing { traceTransition("pointer", from, input.name, state.name, c.now) }
+        return owns
+    }
+
+    /// Runs the tap window's handler; returns whether a DOWN is the second touch of a double tap.
+    @discardableResult
+    func tapHandle<C: GestureContext>(_ input: TapInput, _ c: C) -> Bool {
+        let from = tapWindow
+        let result: Bool
+        switch from {
+        case .closed: result = tapClosedHandle(input)
+        case .open(let t): result = tapOpenHandle(t, input, c)
+        }
+        if isTracing { traceTransition("tap", from.name, input.name, tapWindow.name, c.now) }
+        return result
+    }
+
+    /// Whether transitions are traced (a trace closure, or PINDROP_TRACE_GESTURES).
+    @inline(__always)
+    var isTracing: Bool { trace != nil || traceToStandardError }
+
+    func traceTransition(_ machine: StaticString, _ from: StaticString, _ input: StaticString, _ to: StaticString, _ time: Double) {
+        if let trace {
+            trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: time))
+        } else if traceToStandardError {
+            let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: time)
+            fputs(t.description + "\n", stderr)
+        }
+    }
+
+    // MARK: - What the map asks (drawn positions, frame, pin changes)
+
+    /// Where the gesture draws a pin (lifted, dragged, or animating after a gesture), or nil.
+    @inline(__always)
+    func drawnPosition<C: GestureContext>(_ slot: Int32, _ c: C) -> (lon: Double, lat: Double)? {
+        if slot == heldSlot { return heldDrawnPosition(c) }
+        if let d = drop, d.slot == slot { return dropDrawnPosition(d, c) }
+        return nil
+    }
+
+    /// Slots the gesture draws away from their true coordinate, for hit tests and frames.
+    func candidates(into out: inout [Int32]) {
+        if heldSlot >= 0 { out.append(heldSlot) }
+        if let d = drop, d.slot != heldSlot { out.append(d.slot) }
+    }
+
+    func flags(_ slot: Int32) -> PinFlags {
+        slot == heldSlot ? .dragging : []
+    }
+
+    /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
+    func lift(_ slot: Int32, at time: Double) -> Double {
+        if slot == heldSlot {
+            switch state {
+            case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
+            case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
+            }
+        }
+        if let d = drop, d.slot == slot { return dropLift(d, at: time) }
+        return 0
+    }
+
+    /// A pin's true coordinate changed (an undo, the host): an animation still running from where
+    /// it was is dropped, so the pin is drawn where it now is. A gesture that moves the pin starts
+    /// its own animation afterwards.
+    func pinMoved(_ slot: Int32) {
+        if let d = drop, d.slot == slot { drop = nil }
+    }
+
+    func pinWillBeRemoved<C: GestureContext>(_ slot: Int32, _ c: C) {
+        handle(.pinRemoved(slot: slot), c)
+        if let d = drop, d.slot == slot { drop = nil }
+    }
+}
+
+/// What the gesture room sees of the map. `Map` implements it; a test can stand in for it.
+protocol GestureContext: AnyObject {
+    /// The map's time (ms), the time of the input being handled.
+    var now: Double { get }
+    var view: View { get }
+    var selectedID: Int64 { get }
+    var editingID: Int64 { get }
+    func slotOf(_ id: Int64) -> Int32?
+    /// A pin's true coordinate.
+    func truePosition(_ slot: Int32) -> (lon: Double, lat: Double)
+    /// Where a pin is drawn without a gesture: its place in a spread layout, else its coordinate.
+    func restingPosition(_ slot: Int32) -> (lon: Double, lat: Double)
+    /// Whether the pin is on the map and draggable.
+    func isDraggable(_ slot: Int32) -> Bool
+    /// Applies one effect; returns whether it took effect (the editing rules may refuse a user move).
+    @discardableResult
+    func apply(_ effect: GestureEffect) -> Bool
+}
+
+/// What the gesture room does to the map, applied by the map in the order given.
+enum GestureEffect: Equatable {
+    /// An event for the host, at the map's time.
+    case emit(Event)
+    /// Selects a pin (PINDROP_NO_ID: clears the selection).
+    case select(Int64)
+    /// A user move through the map's single path (editing rules, MOVED, history).
+    case userMove(slot: Int32, lon: Double, lat: Double, cause: Event.Cause)
 }
 
 /// One transition of a gesture machine, as the debug trace reports it.
@@ -243,225 +477,3 @@ public enum TouchPhase: Int32, Sendable, CaseIterable {
 /// Set PINDROP_TRACE_GESTURES in the environment to print every transition to standard error.
 let traceGesturesToStandardError = getenv("PINDROP_TRACE_GESTURES") != nil
 
-// MARK: - The public entry points
-
-extension Map {
-    /// Feeds one touch (or mouse) event. Returns true when pindrop owns the gesture (the host must
-    /// not pan or zoom with this event), false when the host's map should handle it. Bad input
-    /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
-    /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
-    public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
-        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
-        if phase != .cancel {
-            guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
-        }
-        try checkTime(time)
-        let isDown = gesture.pointers.contains(pointer)
-        switch phase {
-        case .down:
-            guard !isDown else {
-                throw .invalid("pointer \(pointer) is already down (send PINDROP_TOUCH_UP or _CANCEL for it first)")
-            }
-            guard gesture.pointers.count < GestureMachine.maxPointers else {
-                throw .invalid("more than \(GestureMachine.maxPointers) pointers down at once")
-            }
-        case .move, .up, .cancel:
-            guard isDown else { throw .invalid("pointer \(pointer) is not down (no PINDROP_TOUCH_DOWN for it)") }
-        }
-        try advance(to: time)
-        gestureRunTimeouts()
-        switch phase {
-        case .down:
-            gesture.pointers.append(pointer)
-            gesture.downIsSecondTap = tapWindowHandle(.down(x: x, y: y))
-            if let id = hit(x, y), let slot = pins.slot(of: id) {
-                return gestureHandle(.downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y))
-            }
-            if let c = clusterHit(x, y) {
-                return gestureHandle(.downOnCluster(pointer: pointer, cluster: c, x: x, y: y))
-            }
-            return gestureHandle(.downOffPins(pointer: pointer, x: x, y: y))
-        case .move:
-            if beyondDownPoint(pointer, x, y) { return gestureHandle(.moveBeyondThreshold(pointer: pointer, x: x, y: y)) }
-            return gestureHandle(.move(pointer: pointer, x: x, y: y))
-        case .up:
-            removePointer(pointer)
-            return gestureHandle(.up(pointer: pointer, x: x, y: y, beyondThreshold: beyondDownPoint(pointer, x, y)))
-        case .cancel:
-            removePointer(pointer)
-            return gestureHandle(.cancel(pointer: pointer))
-        }
-    }
-
-    /// Whether (x, y) is more than drag_threshold from where the pointer the machine follows went
-    /// down (false for any other pointer): the classification of a MOVE or UP.
-    @inline(__always)
-    func beyondDownPoint(_ pointer: Int32, _ x: Double, _ y: Double) -> Bool {
-        let d: (x: Double, y: Double)
-        switch gesture.state {
-        case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
-        case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
-        case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
-        case .clusterPress(let c) where c.pointer == pointer: d = (c.downX, c.downY)
-        case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .hostGesture, .finished: return false
-        }
-        return beyondThreshold(d.x, d.y, x, y)
-    }
-
-    /// Resolves the timeouts due at `time`: the lift delay, the double-tap window, auto-pan.
-    public func tick(time: Double) throws(PindropError) {
-        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
-        try advance(to: time)
-        gestureRunTimeouts()
-        if case .dragging = gesture.state { gestureHandle(.tick) }
-    }
-
-    /// When the next tick is due (ms), +infinity when nothing is pending.
-    public var nextDeadline: Double {
-        var d = Double.infinity
-        if case .pressed(let p) = gesture.state, let lift = liftDeadline(p) { d = min(d, lift) }
-        if case .open(let t) = gesture.tapWindow { d = min(d, t.deadline) }
-        if case .dragging(let h) = gesture.state, h.autopan.isActive {
-            d = min(d, h.autopan.last + GestureMachine.autopanInterval)
-        }
-        return d
-    }
-
-    /// Cancels the gesture in progress (the Esc key): a lifted pin goes back to where it was,
-    /// a pending tap-to-move is forgotten. Nothing happens when there is no gesture.
-    public func cancelGesture(time: Double) throws(PindropError) {
-        version &+= 1  // hit grid glue: a gesture may change where pins are drawn
-        try advance(to: time)
-        gestureRunTimeouts()
-        tapWindowHandle(.cancelGesture)
-        gestureHandle(.cancelGesture)
-    }
-
-    /// The transitions of both gesture machines, for debugging (nil: off).
-    public var gestureTrace: ((GestureTransition) -> Void)? {
-        get { gesture.trace }
-        set { gesture.trace = newValue }
-    }
-
-    /// The name of the pointer machine's state (for tests and debugging).
-    public var gestureStateName: StaticString { gesture.state.name }
-
-    // MARK: - Dispatch
-
-    /// Runs the handler of the current state on `input` and traces the transition.
-    @discardableResult
-    func gestureHandle(_ input: GestureMachine.Input) -> Bool {
-        let from = gesture.state
-        let owns: Bool
-        switch from {
-        case .idle: owns = idleHandle(input)
-        case .pressed(let p): owns = pressedHandle(p, input)
-        case .lifted(let h): owns = liftedHandle(h, input)
-        case .dragging(let h): owns = draggingHandle(h, input)
-        case .mapTouch(let t): owns = mapTouchHandle(t, input)
-        case .clusterPress(let c): owns = clusterPressHandle(c, input)
-        case .hostGesture: owns = hostGestureHandle(input)
-        case .finished(let p): owns = finishedHandle(p, input)
-        }
-        traceTransition("pointer", from.name, input.name, gesture.state.name)
-        return owns
-    }
-
-    @discardableResult
-    func tapWindowHandle(_ input: GestureMachine.TapInput) -> Bool {
-        let from = gesture.tapWindow
-        let result: Bool
-        switch from {
-        case .closed: result = tapClosedHandle(input)
-        case .open(let t): result = tapOpenHandle(t, input)
-        }
-        traceTransition("tap", from.name, input.name, gesture.tapWindow.name)
-        return result
-    }
-
-    @inline(__always)
-    func traceTransition(_ machine: StaticString, _ from: StaticString, _ input: StaticString, _ to: StaticString) {
-        if let trace = gesture.trace {
-            trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: now))
-        } else if traceGesturesToStandardError {
-            let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: now)
-            fputs(t.description + "\n", stderr)
-        }
-    }
-
-    func removePointer(_ pointer: Int32) {
-        if let i = gesture.pointers.firstIndex(of: pointer) { gesture.pointers.remove(at: i) }
-    }
-
-    /// Runs the timeouts that are due at `now`, earliest first.
-    func gestureRunTimeouts() {
-        while true {
-            var liftDue = Double.infinity, tapDue = Double.infinity
-            if case .pressed(let p) = gesture.state, let d = liftDeadline(p), d <= now { liftDue = d }
-            if case .open(let t) = gesture.tapWindow, t.deadline <= now { tapDue = t.deadline }
-            if liftDue == .infinity && tapDue == .infinity { return }
-            if tapDue <= liftDue { tapWindowHandle(.timeout) } else { gestureHandle(.liftTimeout) }
-        }
-    }
-
-    /// When a press lifts its pin: touch profile and a draggable pin only.
-    func liftDeadline(_ p: GestureMachine.Press) -> Double? {
-        guard options.liftDelayMs > 0, pins.isAlive(p.slot), pins.isDraggable(p.slot) else { return nil }
-        return p.downTime + options.liftDelayMs
-    }
-
-    /// Called when the camera or the projection changes: a dragged pin stays under the finger, so
-    /// its landing point moves on the map.
-    func gestureViewChanged() {
-        switch gesture.state {
-        case .lifted, .dragging: gestureHandle(.viewChanged)
-        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
-        }
-    }
-}
-
-// MARK: - Hooks the map calls (drawn positions, frame, removal)
-
-extension Map {
-    /// Where the gesture draws a pin (lifted, dragged, or animating after a gesture), or nil.
-    @inline(__always)
-    func gestureDrawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
-        if slot == gesture.heldSlot { return heldDrawnPosition() }
-        if let d = gesture.drop, d.slot == slot { return dropDrawnPosition(d) }
-        return nil
-    }
-
-    /// Slots the gesture draws away from their true coordinate, for hit tests and frames.
-    func gestureCandidates(_ box: GeoBox, into out: inout [Int32]) {
-        if gesture.heldSlot >= 0 { out.append(gesture.heldSlot) }
-        if let d = gesture.drop, d.slot != gesture.heldSlot { out.append(d.slot) }
-    }
-
-    func gestureFlags(_ slot: Int32) -> PinFlags {
-        slot == gesture.heldSlot ? .dragging : []
-    }
-
-    /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
-    func gestureLift(_ slot: Int32, time: Double) -> Double {
-        if slot == gesture.heldSlot {
-            switch gesture.state {
-            case .lifted(let h), .dragging(let h): return GestureMachine.visualLift(h, at: time, options)
-            case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
-            }
-        }
-        if let d = gesture.drop, d.slot == slot { return GestureMachine.dropLift(d, at: time, options) }
-        return 0
-    }
-
-    /// A pin's true coordinate changed (an undo, the host): an animation still running from where
-    /// it was is dropped, so the pin is drawn where it now is. A gesture that moves the pin starts
-    /// its own animation afterwards.
-    func gesturePinMoved(_ slot: Int32) {
-        if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
-    }
-
-    func gesturePinWillBeRemoved(_ slot: Int32) {
-        gestureHandle(.pinRemoved(slot: slot))
-        if let d = gesture.drop, d.slot == slot { gesture.drop = nil }
-    }
-}
