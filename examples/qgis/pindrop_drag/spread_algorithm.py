@@ -129,6 +129,8 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             feedback.pushInfo(f"read {len(points)} points in {time.perf_counter() - started:.2f} s "
                               "(one multipoint from QGIS, decoded by NumPy)")
             feedback.setProgress(READ)
+            if feedback.isCanceled():
+                return {self.OUTPUT: dest_id}
             _copy_in_bulk(layer, points, sink, dest_id, spread, context, feedback)
         return {self.OUTPUT: dest_id}
 
