@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import struct
+import threading
 
 from qgis.core import (QgsAggregateCalculator, QgsCoordinateReferenceSystem, QgsCoordinateTransform,
                        QgsCsException, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
@@ -36,9 +37,9 @@ from qgis.PyQt.QtCore import QVariant
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 STEP = 1000    # features read one by one between progress reports and cancel checks
 CHUNK = 20000  # features written at once, between progress reports and cancel checks
-# Progress of the bulk path (percent): points read, spread, copied by native:addxyfields; the moves
-# and the hand-over to the output take the rest.
-READ, SPREAD, COPIED = 10, 15, 90
+# Progress of the bulk path (percent): points read, copied by native:addxyfields (and spread,
+# meanwhile); the moves and the hand-over to the output take the rest.
+READ, COPIED = 10, 90
 
 
 class SpreadAlgorithm(QgsProcessingAlgorithm):
@@ -154,7 +155,8 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
 
 class _Spreader:
     """Spreads (n, 2) positions in the layer's CRS with the algorithm's options: returns the rows
-    that moved and their drawn positions in the layer's CRS (lon/lat in between)."""
+    that moved and their drawn positions in the layer's CRS (lon/lat in between). In three steps,
+    so that the middle one, which holds no QGIS object, can run on a thread of its own."""
 
     def __init__(self, options, crs, context, feedback):
         self.options = options
@@ -164,48 +166,94 @@ class _Spreader:
             self.to_wgs84 = QgsCoordinateTransform(crs, WGS84, context.transformContext())
 
     def __call__(self, xy):
+        lonlat, arguments = self.lonlat(xy)
+        moved, drawn = self.spread(lonlat, arguments)
+        return moved, self.back(drawn)
+
+    def lonlat(self, xy):
+        """The points in lon/lat, and the keyword arguments of pindrop.spread."""
         import numpy as np
-        import pindrop
-        options = self.options
         try:
             lonlat = xy if self.to_wgs84 is None else _transform(self.to_wgs84, xy, False)
-            if options["layout"] == "spiral":
-                zoom = zoom_at_scale(options["scale"], float(np.mean(lonlat[:, 1])) if len(lonlat) else 0.0)
-                self.feedback.pushInfo(f"spiral at 1:{options['scale']:g}: Web Mercator zoom {zoom:.3f}")
-                drawn = pindrop.spread(lonlat, tolerance_m=options["tolerance"], layout="spiral",
-                                       spacing=options["spacing"], zoom=zoom)
-            else:
-                drawn = pindrop.spread(lonlat, tolerance_m=options["tolerance"])
-            moved = np.flatnonzero(np.any(drawn != lonlat, axis=1))
-            new = drawn[moved] if self.to_wgs84 is None else _transform(self.to_wgs84, drawn[moved], True)
         except QgsCsException as e:
             raise QgsProcessingException(f"a point could not be transformed to lon/lat: {e}")
+        options = self.options
+        arguments = {"tolerance_m": options["tolerance"]}
+        if options["layout"] == "spiral":
+            zoom = zoom_at_scale(options["scale"], float(np.mean(lonlat[:, 1])) if len(lonlat) else 0.0)
+            self.feedback.pushInfo(f"spiral at 1:{options['scale']:g}: Web Mercator zoom {zoom:.3f}")
+            arguments.update(layout="spiral", spacing=options["spacing"], zoom=zoom)
+        return lonlat, arguments
+
+    @staticmethod
+    def spread(lonlat, arguments):
+        """The rows that move and their drawn lon/lat: NumPy and one call of pindrop's C library."""
+        import numpy as np
+        import pindrop
+        try:
+            drawn = pindrop.spread(lonlat, **arguments)
         except pindrop.PindropError as e:
             raise QgsProcessingException(f"pindrop could not spread these points: {e}")
-        return moved, new
+        moved = np.flatnonzero(np.any(drawn != lonlat, axis=1))
+        return moved, drawn[moved]
+
+    def back(self, drawn):
+        """Drawn lon/lat positions in the layer's CRS."""
+        try:
+            return drawn if self.to_wgs84 is None else _transform(self.to_wgs84, drawn, True)
+        except QgsCsException as e:
+            raise QgsProcessingException(f"a drawn point could not be transformed back from lon/lat: {e}")
+
+
+class _Background(threading.Thread):
+    """Runs function(*arguments) on a thread of its own; result() waits for it, then returns its
+    value or raises its exception."""
+
+    def __init__(self, function, *arguments):
+        super().__init__(daemon=True)
+        self._function, self._arguments = function, arguments
+        self._value = self._error = None
+        self.seconds = 0.0
+        self.start()
+
+    def run(self):
+        import time
+        started = time.perf_counter()
+        try:
+            self._value = self._function(*self._arguments)
+        except BaseException as e:  # handed to the caller's thread by result()
+            self._error = e
+        self.seconds = time.perf_counter() - started
+
+    def result(self):
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _copy_in_bulk(layer, points, sink, dest_id, spread, context, feedback):
-    """The bulk path (progress READ..100): spread the points, copy the layer with true_x, true_y by
-    native:addxyfields into a memory layer, move the points that moved there, hand the copy over."""
+    """The bulk path (progress READ..100): copy the layer with true_x, true_y by native:addxyfields
+    into a memory layer while the points are spread on another thread (pindrop's C call releases
+    Python's lock), move the points that moved there, hand the copy over to the output."""
     import time
 
+    lonlat, arguments = spread.lonlat(points)
+    spreading = _Background(spread.spread, lonlat, arguments)
     started = time.perf_counter()
-    moved, new = spread(points)
-    feedback.pushInfo(f"spread them in {time.perf_counter() - started:.2f} s: {len(moved)} points moved")
-    feedback.setProgress(SPREAD)
-    if feedback.isCanceled():
-        return
-
-    started = time.perf_counter()
-    copy = _add_true_position(layer, context, _ChildFeedback(feedback, SPREAD, COPIED))
+    try:
+        copy = _add_true_position(layer, context, _ChildFeedback(feedback, READ, COPIED))
+    finally:
+        spreading.join()
+    moved, drawn = spreading.result()
+    feedback.pushInfo(f"spread them in {spreading.seconds:.2f} s, during the copy: {len(moved)} points moved")
     if feedback.isCanceled():
         return
     feedback.pushInfo(f"copied {copy.featureCount()} features with true_x, true_y (native:addxyfields) "
                       f"in {time.perf_counter() - started:.2f} s")
 
     started = time.perf_counter()
-    _move(copy, points, moved, new)
+    _move(copy, points, moved, spread.back(drawn))
     feedback.pushInfo(f"moved {len(moved)} of them in {time.perf_counter() - started:.2f} s")
     if feedback.isCanceled():
         return
