@@ -11,8 +11,9 @@ The Spiral layout spreads each group in screen points at a map scale instead (SP
 The work between reading and writing is one call of the batch function `pindrop_spread` (or
 `pindrop_spread_spiral`).
 
-A whole layer of single points is read and written without a Python object per feature: its points
-come out of QGIS as one multipoint (the GeometryCollect aggregate, a C++ loop) decoded by NumPy; the
+A whole layer of single points is read and written without a QGIS object per feature: its points
+come out of GDAL's Arrow stream for a layer GDAL reads, else out of QGIS as one multipoint (the
+GeometryCollect aggregate, a C++ loop), as WKB decoded by NumPy; the
 copy with `true_x`, `true_y` is made by QGIS's own `native:addxyfields`, run as a child algorithm
 into a memory layer; only the points that move (a few percent) are read back and changed; and a
 memory output takes the copy's features over without copying them again (a file output gets them in
@@ -31,7 +32,7 @@ from qgis.core import (QgsAggregateCalculator, QgsCoordinateReferenceSystem, Qgs
                        QgsProcessingFeedback, QgsProcessingFeatureSourceDefinition, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
                        QgsProcessingParameterNumber, QgsProcessingParameterScale, QgsProcessingUtils,
-                       QgsWkbTypes)
+                       QgsProviderRegistry, QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
@@ -71,7 +72,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
                 "within the tolerance (metres) of a group's first point join the group. Every "
                 "attribute is kept; true_x and true_y hold each point's true position in the "
                 "layer's CRS (draw legs with make_line(make_point(\"true_x\", \"true_y\"), $geometry)). "
-                "Features without a single point geometry are copied unchanged. The spiral layout "
+                "Features without a single point geometry (none, empty, several) are copied unchanged. The spiral layout "
                 "spreads each group in screen points instead, as web maps do (a circle below 9 points, "
                 "Leaflet.markercluster's spiral from 9), for the map scale given: a point is OGC's "
                 "0.28 mm at that scale, exact at the layer's mean latitude.")
@@ -118,7 +119,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
 
         started = time.perf_counter()
         layer = self._whole_point_layer(parameters, context, source, fields)
-        points = _collect_points(layer, feedback) if layer is not None else None
+        points, how = _collect_points(layer, feedback) if layer is not None else (None, None)
         if feedback.isCanceled():
             return {self.OUTPUT: dest_id}
         spread = _Spreader(options, source.sourceCrs(), context, feedback)
@@ -128,7 +129,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
             _copy_one_by_one(source, sink, fields, spread, feedback)
         else:
             feedback.pushInfo(f"read {len(points)} points in {time.perf_counter() - started:.2f} s "
-                              "(one multipoint from QGIS, decoded by NumPy)")
+                              f"({how}, decoded by NumPy)")
             feedback.setProgress(READ)
             if feedback.isCanceled():
                 return {self.OUTPUT: dest_id}
@@ -344,7 +345,7 @@ def _copy_one_by_one(source, sink, fields, spread, feedback):
             feedback.setProgress(i * step)
         features.append(f)
         if single:  # the common case, without _single_point's calls (a tenth of the time here)
-            point = f.geometry().asPoint() if f.hasGeometry() else None
+            point = f.geometry().asPoint() if f.hasGeometry() and not f.geometry().isEmpty() else None
         else:
             point = _single_point(f)
         if point is not None:
@@ -427,7 +428,7 @@ def _true_position_fields() -> QgsFields:
 
 def _single_point(feature):
     """The point of a feature with exactly one point (a point, or a multipoint of one), else None."""
-    if not feature.hasGeometry():
+    if not feature.hasGeometry() or feature.geometry().isEmpty():
         return None
     geometry = feature.geometry()
     if geometry.isMultipart():
@@ -437,17 +438,58 @@ def _single_point(feature):
 
 
 def _collect_points(layer, feedback):
-    """(n, 2) array of the layer's n points in its feature order, read in one C++ pass (QGIS's
-    GeometryCollect aggregate: one multipoint), or None when that multipoint does not line up with
-    the features (some feature without a point) or reading was cancelled."""
+    """(n, 2) array of the layer's n points in its feature order and how they were read: by GDAL's
+    Arrow stream for a layer that GDAL reads (_arrow_points), else in one C++ pass of QGIS (its
+    GeometryCollect aggregate: one multipoint); None when the points do not line up with the
+    features (some feature without a point) or reading was cancelled."""
     import numpy as np
     n = layer.featureCount()
     if n == 0:
-        return np.empty((0, 2))
-    collected, ok = layer.aggregate(QgsAggregateCalculator.GeometryCollect, "$geometry", feedback=feedback)
-    if not ok or feedback.isCanceled() or not isinstance(collected, QgsGeometry):
+        return np.empty((0, 2)), "no feature"
+    points, how = _arrow_points(layer, n, feedback), "GDAL's Arrow stream"
+    if points is None and not feedback.isCanceled():
+        collected, ok = layer.aggregate(QgsAggregateCalculator.GeometryCollect, "$geometry", feedback=feedback)
+        if ok and isinstance(collected, QgsGeometry):
+            points, how = _decode_points(bytes(collected.asWkb()), n), "one multipoint from QGIS"
+    if points is None or feedback.isCanceled() or not np.all(np.isfinite(points)):
+        return None, None  # an empty point (NaN) is no point either
+    return points, how
+
+
+def _arrow_points(layer, n, feedback):
+    """The points of a layer read through GDAL (a GeoPackage, a shapefile, GeoJSON, ...), read
+    again by GDAL's Arrow stream (GDAL 3.6 or later) without the attributes, as WKB decoded by
+    NumPy, in the order QGIS reads them (GDAL's); about 7 times faster than QGIS's own loop on a
+    GeoPackage. None where that does not apply: another provider, a subset string, unsaved edits,
+    an older GDAL, a feature without a point."""
+    if layer.providerType() != "ogr" or layer.subsetString() or layer.isModified():
         return None
-    return _decode_points(bytes(collected.asWkb()), n)
+    try:
+        from osgeo import ogr
+        if not hasattr(ogr.Layer, "GetArrowStreamAsNumPy"):
+            return None
+        parts = QgsProviderRegistry.instance().decodeUri("ogr", layer.source())
+        dataset = ogr.Open(parts["path"])
+        if dataset is None:
+            return None
+        if parts.get("layerName"):
+            table = dataset.GetLayerByName(parts["layerName"])
+        else:
+            table = dataset.GetLayer(parts.get("layerId") or 0)
+        if table is None or table.GetFeatureCount() != n:
+            return None
+        # All fields but the first are left out (with none at all, GDAL 3.6 gives a GeoPackage's
+        # geometries empty; _decode_points would refuse them).
+        table.SetIgnoredFields([field.GetName() for field in table.schema][1:])
+        column = table.GetGeometryColumn() or "wkb_geometry"
+        blobs = []
+        for batch in table.GetArrowStreamAsNumPy(options=["INCLUDE_FID=NO", "MAX_FEATURES_IN_BATCH=65536"]):
+            if feedback.isCanceled() or column not in batch:
+                return None
+            blobs.append(b"".join(batch[column]))  # TypeError if a geometry is null
+    except (RuntimeError, TypeError, ValueError):  # GDAL's errors, when its exceptions are on
+        return None
+    return _decode_points(struct.pack("<BII", 1, QgsWkbTypes.MultiPoint, n) + b"".join(blobs), n)
 
 
 def _decode_points(wkb: bytes, n: int):
