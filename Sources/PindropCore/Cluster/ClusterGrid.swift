@@ -44,10 +44,11 @@ struct ClusterGrid {
         return Int64(Swift.max(-4.0e18, Swift.min(4.0e18, c)))
     }
 
-    /// The key of a cell: its two coordinates side by side, so distinct cells have distinct
-    /// keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the world down to
-    /// 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists then merge,
-    /// which queries tolerate (`forEachNear` walks a list once even if two of its cells share it).
+    /// The key of a cell: its two coordinates side by side, each taken modulo 2^32, so distinct
+    /// cells have distinct keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the
+    /// world down to 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists
+    /// then merge, which queries tolerate (`forEachNear` walks a list once even if two of its
+    /// cells share it).
     @inline(__always)
     static func hash(_ cx: Int64, _ cy: Int64) -> UInt64 {
         let h = UInt64(UInt32(truncatingIfNeeded: cx)) << 32 | UInt64(UInt32(truncatingIfNeeded: cy))
@@ -129,7 +130,10 @@ struct ClusterGrid {
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
-        if cx < 1 || cy < 1 || cx >= 0xFFFF_FFFE || cy >= 0xFFFF_FFFE {
+        // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
+        // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
+        // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
+        if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
             forEachNearDistinct(cx, cy, body)
             return
         }

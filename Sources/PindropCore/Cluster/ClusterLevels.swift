@@ -314,6 +314,22 @@ public final class ClusterLevels {
         }
     }
 
+    /// Marks the members of item p of the level below, held for their seed's old point (x, y),
+    /// that its new point (sx, sy) no longer reaches. Those it still reaches keep it: it is still
+    /// the earliest seed near them unless it is demoted, which re-decides them from its new point.
+    private func pushMembersLeft(_ up: Level, of p: UInt32, near x: Double, _ y: Double,
+                                 seedAt sx: Double, _ sy: Double, _ r2: Double) {
+        up.grid.forEachNear(x, y) { k in
+            let i = Int(k)
+            guard up.parent[i] == p else { return }
+            let ix = up.x[i], iy = up.y[i]
+            let dx = ix - x, dy = iy - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            let ex = ix - sx, ey = iy - sy
+            if ex * ex + ey * ey > r2 { push(k, up.key[i]) }
+        }
+    }
+
     /// Marks the items of `up` within the radius of a seed at (x, y) with key `key` that it would
     /// win: later than it, and unplaced or held by a later seed.
     private func pushCapturable(_ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64, _ r2: Double) {
@@ -422,10 +438,9 @@ public final class ClusterLevels {
     private func updateLevel(_ z: Int, _ changes: [Change], into out: inout [Change]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
-        heap.removeAll(keepingCapacity: true)
-        touched.removeAll()
-        touchedWas.removeAll(keepingCapacity: true)
-        extras.removeAll()
+        // (The heap is empty: the previous pass popped it.)
+        if touched.count > 0 { touched.removeAll(); touchedWas.removeAll(keepingCapacity: true) }
+        if extras.count > 0 { extras.removeAll() }
         if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
         // Who may decide differently now: each changed item itself, and the members of a changed
@@ -438,7 +453,14 @@ public final class ClusterLevels {
                 let i = Int(p)
                 lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
                 lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
-                if lv.seed[i] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
+                if lv.seed[i] == c.slot {
+                    let si = Int(c.slot)
+                    if isAlive(up, c.slot) {
+                        pushMembersLeft(up, of: p, near: c.x, c.y, seedAt: up.x[si], up.y[si], r2)
+                    } else {
+                        pushMembers(up, of: p, near: c.x, c.y, r2)
+                    }
+                }
             }
             if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
         }
