@@ -105,6 +105,27 @@ struct ClusterGrid {
         coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
     }
 
+    /// Empties the grid, then adds the items i in 0..<n that `include` accepts at (x[i], y[i]):
+    /// one table probe per run of consecutive items in the same cell (a bulk load's pins come
+    /// in the host's order, which is usually by place).
+    mutating func refill(_ n: Int, x: [Double], y: [Double], include: (Int) -> Bool) {
+        removeAll()
+        var last = Self.vacant, at = 0
+        for i in 0..<n where include(i) {
+            let h = Self.hash(coordinate(x[i]), coordinate(y[i]))
+            if h != last {
+                at = find(h)
+                if table[at].key != h {
+                    if 2 * (used + 1) > table.count { grow(); at = find(h) }
+                    table[at] = Slot(key: h, head: Self.end); used += 1
+                }
+                last = h
+            }
+            next[i] = table[at].head
+            table[at].head = UInt32(i)
+        }
+    }
+
     mutating func removeAll() {
         for i in table.indices { table[i] = .vacant }
         used = 0

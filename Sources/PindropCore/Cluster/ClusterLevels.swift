@@ -78,7 +78,13 @@ public final class ClusterLevels {
     /// integers do not depend on the order they are taken in, so a level kept up to date and one
     /// built from scratch agree bit for bit.
     @inline(__always)
-    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded()) }
+    static func fixed(_ v: Double) -> Int64 {
+        let w = v * 4_294_967_296
+        // w.rounded() (halves away from zero) without a libm call, for the world's [0, 2^32]:
+        // w + 0.5 is exact for w >= 1 (its ulp is at most 2^-21), and [0.5, 1) gives 1.
+        guard w >= 0, w <= 4_294_967_296 else { return Int64(w.rounded()) }
+        return w < 0.5 ? 0 : Int64(w + 0.5)
+    }
 
     /// The mean point of a sum of `n` fixed points.
     @inline(__always)
@@ -88,6 +94,9 @@ public final class ClusterLevels {
     /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
     var pending: [Change] = []
     var needsRebuild = false
+    /// The pins' grid is left unkept after a bulk load (`insertMany`): the rebuild that load
+    /// implies fills it in one pass.
+    private var baseGridStale = false
     // Scratch of `update`, kept to avoid allocating per call.
     private var heap: [(key: UInt64, slot: UInt32)] = []
     private var lastPopped = UInt64.max
@@ -168,9 +177,12 @@ public final class ClusterLevels {
         contains(slot: slot) && base.parent[Int(slot)] == Self.excluded
     }
 
+    /// More pin changes than this between two updates rebuild every level instead.
+    private var rebuildThreshold: Int { Swift.max(4096, base.alive / 32) }
+
     private func record(_ c: Change) {
         if needsRebuild { return }
-        if pending.count >= Swift.max(4096, base.alive / 32) {
+        if pending.count >= rebuildThreshold {
             needsRebuild = true
             pending = []
             return
@@ -189,8 +201,40 @@ public final class ClusterLevels {
         b.alive += 1
         if excluded { b.parent[i] = Self.excluded; return }
         b.parent[i] = Self.unassigned
-        b.grid.insert(UInt32(i), x: cx, y: cy)
+        if !baseGridStale { b.grid.insert(UInt32(i), x: cx, y: cy) }
         record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
+    }
+
+    /// Adds pins under slots that hold nothing; `pin(slot)` gives a pin's order key and
+    /// normalised point. A batch too large for a local update is written straight into the pins'
+    /// arrays and leaves the levels, the pins' grid included, to the rebuild it implies.
+    public func insertMany(_ slots: [Int32], _ pin: (Int32) -> (key: UInt64, x: Double, y: Double)) {
+        let n = slots.count
+        guard let top = slots.max() else { return }
+        if !needsRebuild && pending.count + n <= Swift.max(4096, (base.alive + n) / 32) {
+            for s in slots { let p = pin(s); insert(slot: s, key: p.key, x: p.x, y: p.y) }
+            return
+        }
+        reserveBase(Int(top) + 1)
+        let b = base
+        b.x.withUnsafeMutableBufferPointer { bx in
+            b.y.withUnsafeMutableBufferPointer { by in
+                b.key.withUnsafeMutableBufferPointer { bk in
+                    b.parent.withUnsafeMutableBufferPointer { bp in
+                        for s in slots {
+                            let p = pin(s), i = Int(s)
+                            precondition(bp[i] == Self.dead, "cluster slot \(s) is taken")
+                            bx[i] = Self.clamp(p.x); by[i] = Self.clamp(p.y); bk[i] = p.key
+                            bp[i] = Self.unassigned
+                        }
+                    }
+                }
+            }
+        }
+        b.alive += n
+        needsRebuild = true
+        pending = []
+        baseGridStale = true
     }
 
     public func remove(slot: Int32) {
@@ -200,7 +244,7 @@ public final class ClusterLevels {
         b.parent[i] = Self.dead
         b.alive -= 1
         if p == Self.excluded { return }
-        b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+        if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
         record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                       dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
     }
@@ -214,7 +258,7 @@ public final class ClusterLevels {
         b.x[i] = nx; b.y[i] = ny
         let p = b.parent[i]
         if p == Self.excluded { return }
-        if !b.grid.sameCell(ox, oy, nx, ny) {
+        if !baseGridStale && !b.grid.sameCell(ox, oy, nx, ny) {
             b.grid.remove(UInt32(i), x: ox, y: oy)
             b.grid.insert(UInt32(i), x: nx, y: ny)
         }
@@ -230,13 +274,13 @@ public final class ClusterLevels {
         if was == excluded { return }
         if excluded {
             let p = b.parent[i]
-            b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+            if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
             b.parent[i] = Self.excluded
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                           dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
         } else {
             b.parent[i] = Self.unassigned
-            b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
+            if !baseGridStale { b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i]) }
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
         }
     }
@@ -455,7 +499,9 @@ public final class ClusterLevels {
                 lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
                 if lv.seed[i] == c.slot {
                     let si = Int(c.slot)
-                    if isAlive(up, c.slot) {
+                    // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
+                    // its slot was emptied and filled again between two updates.
+                    if isAlive(up, c.slot) && up.parent[si] == p {
                         pushMembersLeft(up, of: p, near: c.x, c.y, seedAt: up.x[si], up.y[si], r2)
                     } else {
                         pushMembers(up, of: p, near: c.x, c.y, r2)
@@ -563,11 +609,19 @@ public final class ClusterLevels {
         needsRebuild = false
         guard levelCount > 0 else { return }
         let b = base
-        var order: [UInt32] = []
-        order.reserveCapacity(b.alive)
-        for i in 0..<b.parent.count where isAlive(b, UInt32(i)) {
-            b.parent[i] = Self.unassigned
-            order.append(UInt32(i))
+        var order = [UInt32](unsafeUninitializedCapacity: b.parent.count) { o, c in
+            c = b.parent.withUnsafeMutableBufferPointer { bp in
+                var m = 0
+                for i in bp.indices where bp[i] != Self.dead && bp[i] != Self.excluded {
+                    bp[i] = Self.unassigned
+                    o[m] = UInt32(i); m += 1
+                }
+                return m
+            }
+        }
+        if baseGridStale {
+            b.grid.refill(b.parent.count, x: b.x, y: b.y) { b.parent[$0] == Self.unassigned }
+            baseGridStale = false
         }
         Self.sortByKey(&order, b.key)
         var z = levelCount - 1
@@ -584,32 +638,53 @@ public final class ClusterLevels {
     private func buildLevel(_ z: Int, _ order: [UInt32]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
-        for j in order where up.parent[Int(j)] == Self.unassigned {
-            let ji = Int(j)
-            let q = allocate(lv, seed: j, key: up.key[ji])
-            let qi = Int(q)
-            up.parent[ji] = q
-            add(lv, q, contribution(z + 1, up, ji), 1)
-            let jx = up.x[ji], jy = up.y[ji]
-            up.grid.forEachNear(jx, jy) { k in
-                let ki = Int(k)
-                guard up.parent[ki] == Self.unassigned else { return }
-                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
-                guard dx * dx + dy * dy <= r2 else { return }
-                up.parent[ki] = q
-                add(lv, q, contribution(z + 1, up, ki), 1)
+        let pins = z + 1 == levelCount
+        let grid = up.grid
+        // Level z grows while level z + 1 is read: the item of each seed is summed up locally
+        // and appended once.
+        up.x.withUnsafeBufferPointer { ux in
+        up.y.withUnsafeBufferPointer { uy in
+        up.key.withUnsafeBufferPointer { uk in
+        up.sx.withUnsafeBufferPointer { usx in
+        up.sy.withUnsafeBufferPointer { usy in
+        up.count.withUnsafeBufferPointer { un in
+        up.parent.withUnsafeMutableBufferPointer { upar in
+            @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
+                pins ? (Self.fixed(ux[i]), Self.fixed(uy[i]), 1) : (usx[i], usy[i], un[i])
             }
-            (lv.x[qi], lv.y[qi]) = point(z, qi)
-            lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
-        }
+            for j in order where upar[Int(j)] == Self.unassigned {
+                let ji = Int(j)
+                let q = allocate(lv, seed: j, key: uk[ji])
+                upar[ji] = q
+                var (sx, sy, n) = sums(ji)
+                let jx = ux[ji], jy = uy[ji]
+                grid.forEachNear(jx, jy) { k in
+                    let ki = Int(k)
+                    guard upar[ki] == Self.unassigned else { return }
+                    let dx = ux[ki] - jx, dy = uy[ki] - jy
+                    guard dx * dx + dy * dy <= r2 else { return }
+                    upar[ki] = q
+                    let (ax, ay, an) = sums(ki)
+                    sx &+= ax; sy &+= ay; n &+= an
+                }
+                let qi = Int(q)
+                lv.sx[qi] = sx; lv.sy[qi] = sy; lv.count[qi] = n
+                // As `point`: a single pin exactly at its point (an item of one pin is one).
+                let p = n == 1 ? (ux[ji], uy[ji]) : (Self.mean(sx, n), Self.mean(sy, n))
+                lv.x[qi] = p.0; lv.y[qi] = p.1
+                lv.grid.insert(q, x: p.0, y: p.1)
+            }
+        }}}}}}}
     }
 
-    /// Sorts slots by their keys: least significant digit radix sort, 11 bits a pass (six passes;
-    /// the 2048 counters of a pass stay in the first-level cache), all histograms in one read.
+    /// Sorts slots by their keys: least significant digit radix sort of the keys' top 33 bits,
+    /// 11 bits a pass (the 2048 counters of a pass stay in the first-level cache; all histograms
+    /// in one read), then each run of equal top bits (order keys are uniformly spread: a few pairs
+    /// in a million) sorted by the whole key.
     static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
         let n = slots.count
         guard n > 1 else { return }
-        let bits = 11, passes = 6, buckets = 1 << bits, mask = UInt64(buckets - 1)
+        let bits = 11, passes = 3, low = 64 - bits * passes, buckets = 1 << bits, mask = UInt64(buckets - 1)
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
             for i in 0..<n { buf[i] = keys[Int(slots[i])] }
             c = n
@@ -617,12 +692,12 @@ public final class ClusterLevels {
         var counts = [Int](repeating: 0, count: buckets * passes)
         counts.withUnsafeMutableBufferPointer { cnt in
             for v in k {
-                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(p * bits)) & mask)] += 1 }
+                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(low + p * bits)) & mask)] += 1 }
             }
         }
         var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
         for p in 0..<passes {
-            let shift = UInt64(p * bits), base = p * buckets
+            let shift = UInt64(low + p * bits), base = p * buckets
             var sum = 0
             for i in 0..<buckets { let c = counts[base + i]; counts[base + i] = sum; sum += c }
             k.withUnsafeBufferPointer { src in
@@ -641,6 +716,17 @@ public final class ClusterLevels {
                 }
             }
             swap(&k, &k2); swap(&slots, &s2)
+        }
+        // Runs of equal top bits, by the whole key.
+        var i = 0
+        while i < n - 1 {
+            guard k[i] >> UInt64(low) == k[i + 1] >> UInt64(low) else { i += 1; continue }
+            var j = i + 1
+            while j + 1 < n && k[j + 1] >> UInt64(low) == k[i] >> UInt64(low) { j += 1 }
+            var run = (i...j).map { (k[$0], slots[$0]) }
+            run.sort { $0.0 < $1.0 }
+            for (o, e) in run.enumerated() { k[i + o] = e.0; slots[i + o] = e.1 }
+            i = j + 1
         }
     }
 
