@@ -358,19 +358,33 @@ public final class ClusterLevels {
         }
     }
 
-    /// Marks the members of item p of the level below, held for their seed's old point (x, y),
-    /// that its new point (sx, sy) no longer reaches. Those it still reaches keep it: it is still
-    /// the earliest seed near them unless it is demoted, which re-decides them from its new point.
-    private func pushMembersLeft(_ up: Level, of p: UInt32, near x: Double, _ y: Double,
-                                 seedAt sx: Double, _ sy: Double, _ r2: Double) {
-        up.grid.forEachNear(x, y) { k in
+    /// For the seed of item p of the level below, moved from (x0, y0) to (x1, y1): marks the
+    /// members it no longer reaches, and the later items it now reaches that it would win
+    /// (`pushCapturable`). Members it still reaches keep it: it is still the earliest seed near
+    /// them unless it is demoted, which re-decides them from its new point. One walk of the 3×3
+    /// cells when both points are in the same cell, as a small move nearly always is.
+    private func pushAroundMovedSeed(_ up: Level, _ lv: Level, of p: UInt32, from x0: Double, _ y0: Double,
+                                     to x1: Double, _ y1: Double, key: UInt64, _ r2: Double) {
+        @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
             let i = Int(k)
-            guard up.parent[i] == p else { return }
             let ix = up.x[i], iy = up.y[i]
-            let dx = ix - x, dy = iy - y
-            guard dx * dx + dy * dy <= r2 else { return }
-            let ex = ix - sx, ey = iy - sy
-            if ex * ex + ey * ey > r2 { push(k, up.key[i]) }
+            let ex = ix - x1, ey = iy - y1
+            let reaches = ex * ex + ey * ey <= r2
+            let q = up.parent[i]
+            if q == p {
+                guard left && !reaches else { return }
+                let dx = ix - x0, dy = iy - y0
+                if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+            } else if captured && reaches {
+                let kk = up.key[i]
+                if kk > key && (q >= Self.excluded || lv.key[Int(q)] > key) { push(k, kk) }
+            }
+        }
+        if up.grid.sameCell(x0, y0, x1, y1) {
+            up.grid.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
+        } else {
+            up.grid.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
+            up.grid.forEachNear(x1, y1) { visit($0, left: false, captured: true) }
         }
     }
 
@@ -465,8 +479,11 @@ public final class ClusterLevels {
     @inline(__always)
     private func touch(_ lv: Level, _ p: UInt32) {
         if touched.insert(p) {
-            let i = Int(p)
-            touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            let i = Int(p), t = touched.count - 1
+            // Entries past `touched.count` are stale (kept to avoid clearing the array).
+            if t < touchedWas.count { touchedWas[t] = (lv.sx[i], lv.sy[i], lv.count[i]) } else {
+                touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            }
         }
     }
 
@@ -483,8 +500,8 @@ public final class ClusterLevels {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
         // (The heap is empty: the previous pass popped it.)
-        if touched.count > 0 { touched.removeAll(); touchedWas.removeAll(keepingCapacity: true) }
-        if extras.count > 0 { extras.removeAll() }
+        touched.removeAll()
+        extras.removeAll()
         if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
         // Who may decide differently now: each changed item itself, and the members of a changed
@@ -502,7 +519,8 @@ public final class ClusterLevels {
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
                     if isAlive(up, c.slot) && up.parent[si] == p {
-                        pushMembersLeft(up, of: p, near: c.x, c.y, seedAt: up.x[si], up.y[si], r2)
+                        pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.x[si], up.y[si],
+                                            key: up.key[si], r2)
                     } else {
                         pushMembers(up, of: p, near: c.x, c.y, r2)
                     }
@@ -531,8 +549,9 @@ public final class ClusterLevels {
                     target = allocate(lv, seed: j, key: jk)
                     addExtra(up, lv, j)
                 }
-                // A new seed, or one that moved, may capture later items from later seeds.
-                if !wasSeed || extras.contains(j) { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
+                // A new seed may capture later items from later seeds (a seed that moved has
+                // marked those already, with the members it left: `pushAroundMovedSeed`).
+                if !wasSeed { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
             } else {
                 target = up.parent[Int(best)]
                 // A demoted seed's members must find new seeds.
@@ -836,36 +855,40 @@ public final class ClusterLevels {
 }
 
 /// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
-/// sets of one update pass nearly always are.
+/// sets of one update pass nearly always are. Emptying it keeps its storage (and costs nothing
+/// when it is already empty).
 struct SlotSet {
     static let small = 24
-    private(set) var items: [UInt32] = []
+    private var store: [UInt32] = []
+    private(set) var count = 0
     private var big = Set<UInt32>()
 
-    var count: Int { items.count }
+    /// The slots in the order they were inserted.
+    var items: ArraySlice<UInt32> { store[0..<count] }
 
     /// True when k was not in the set.
     @discardableResult
     @inline(__always)
     mutating func insert(_ k: UInt32) -> Bool {
-        if items.count < Self.small {
+        if count < Self.small {
             if items.contains(k) { return false }
-            items.append(k)
-            return true
+        } else {
+            if big.isEmpty { big = Set(items) }
+            guard big.insert(k).inserted else { return false }
         }
-        if big.isEmpty { big = Set(items) }
-        guard big.insert(k).inserted else { return false }
-        items.append(k)
+        if count < store.count { store[count] = k } else { store.append(k) }
+        count += 1
         return true
     }
 
     @inline(__always)
     func contains(_ k: UInt32) -> Bool {
-        items.count <= Self.small ? items.contains(k) : big.contains(k)
+        count <= Self.small ? items.contains(k) : big.contains(k)
     }
 
+    @inline(__always)
     mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
         if !big.isEmpty { big.removeAll(keepingCapacity: true) }
+        count = 0
     }
 }
