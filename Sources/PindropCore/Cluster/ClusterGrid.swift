@@ -105,25 +105,36 @@ struct ClusterGrid {
         coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
     }
 
-    /// Empties the grid, then adds the items i in 0..<n that `include` accepts at (x[i], y[i]):
+    /// Empties the grid, then adds the items i in 0..<n with `parent[i] == member` at (x[i], y[i]):
     /// one table probe per run of consecutive items in the same cell (a bulk load's pins come
     /// in the host's order, which is usually by place).
-    mutating func refill(_ n: Int, x: [Double], y: [Double], include: (Int) -> Bool) {
+    mutating func refill(_ n: Int, x: [Double], y: [Double], parent: [UInt32], member: UInt32) {
         removeAll()
         var last = Self.vacant, at = 0
-        for i in 0..<n where include(i) {
-            let h = Self.hash(coordinate(x[i]), coordinate(y[i]))
-            if h != last {
-                at = find(h)
-                if table[at].key != h {
-                    if 2 * (used + 1) > table.count { grow(); at = find(h) }
-                    table[at] = Slot(key: h, head: Self.end); used += 1
+        var nx = next
+        next = []   // held uniquely by `nx` while it is written
+        nx.withUnsafeMutableBufferPointer { nb in
+            x.withUnsafeBufferPointer { xb in
+                y.withUnsafeBufferPointer { yb in
+                    parent.withUnsafeBufferPointer { pb in
+                        for i in 0..<n where pb[i] == member {
+                            let h = Self.hash(coordinate(xb[i]), coordinate(yb[i]))
+                            if h != last {
+                                at = find(h)
+                                if table[at].key != h {
+                                    if 2 * (used + 1) > table.count { grow(); at = find(h) }
+                                    table[at] = Slot(key: h, head: Self.end); used += 1
+                                }
+                                last = h
+                            }
+                            nb[i] = table[at].head
+                            table[at].head = UInt32(i)
+                        }
+                    }
                 }
-                last = h
             }
-            next[i] = table[at].head
-            table[at].head = UInt32(i)
         }
+        next = nx
     }
 
     mutating func removeAll() {

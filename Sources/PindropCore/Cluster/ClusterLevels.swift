@@ -639,7 +639,7 @@ public final class ClusterLevels {
             }
         }
         if baseGridStale {
-            b.grid.refill(b.parent.count, x: b.x, y: b.y) { b.parent[$0] == Self.unassigned }
+            b.grid.refill(b.parent.count, x: b.x, y: b.y, parent: b.parent, member: Self.unassigned)
             baseGridStale = false
         }
         Self.sortByKey(&order, b.key)
