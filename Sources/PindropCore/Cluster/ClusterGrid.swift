@@ -55,17 +55,21 @@ struct ClusterGrid {
         return h == vacant ? vacant - 1 : h
     }
 
+    /// The slot of the table holding key h, or the vacant slot where it would go.
     @inline(__always)
-    private func find(_ h: UInt64) -> Int {
-        let mask = table.count - 1
+    private static func probe(_ t: UnsafeBufferPointer<Slot>, _ h: UInt64) -> Int {
+        let mask = t.count - 1
         // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
         var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
-            let k = table[i].key
-            if k == h || k == Self.vacant { return i }
+            let k = t[i].key
+            if k == h || k == vacant { return i }
             i = (i + 1) & mask
         }
     }
+
+    @inline(__always)
+    private func find(_ h: UInt64) -> Int { table.withUnsafeBufferPointer { Self.probe($0, h) } }
 
     /// The first item of the cell with this hash, or `end`.
     @inline(__always)
@@ -169,10 +173,16 @@ struct ClusterGrid {
             forEachNearDistinct(cx, cy, body)
             return
         }
-        for dy: Int64 in -1...1 {
-            for dx: Int64 in -1...1 {
-                var i = head(Self.hash(cx + dx, cy + dy))
-                while i != Self.end { body(i); i = next[Int(i)] }
+        table.withUnsafeBufferPointer { t in
+            next.withUnsafeBufferPointer { nx in
+                for dy: Int64 in -1...1 {
+                    for dx: Int64 in -1...1 {
+                        let h = Self.hash(cx + dx, cy + dy)
+                        let i = Self.probe(t, h)
+                        var item = t[i].key == h ? t[i].head : Self.end
+                        while item != Self.end { body(item); item = nx[Int(item)] }
+                    }
+                }
             }
         }
     }
