@@ -338,6 +338,26 @@ final class ClusterTests: XCTestCase {
         }
     }
 
+    /// The 3×3 walk visits every item of the nine cells exactly once, also where the one key the
+    /// table moves ((-1, -1) modulo 2^32, onto (-1, -2)) falls in the block with the key it moves to.
+    func testCellWalkVisitsEachItemOnce() {
+        let top = 4_294_967_295.0   // 2^32 - 1: the cell coordinate -1 modulo 2^32
+        for (cx, cy) in [(0.0, 0.0), (5.0, 7.0), (top, top), (top, top - 1), (top - 1, top), (0, top), (top, 0)] {
+            var grid = ClusterGrid(cell: 1)
+            grid.next = [UInt32](repeating: ClusterGrid.end, count: 9)
+            var item: UInt32 = 0
+            for dy in -1...1 {
+                for dx in -1...1 {
+                    grid.insert(item, x: cx + Double(dx) + 0.5, y: cy + Double(dy) + 0.5)
+                    item += 1
+                }
+            }
+            var seen = [Int](repeating: 0, count: 9)
+            grid.forEachNear(cx + 0.5, cy + 0.5) { seen[Int($0)] += 1 }
+            XCTAssertEqual(seen, [Int](repeating: 1, count: 9), "block around cell (\(cx), \(cy))")
+        }
+    }
+
     /// A seed removed and its slot filled by another pin before the next update (the map reuses
     /// slots), and a seed excluded and included again: its old members are re-decided although
     /// a live pin sits in its slot.
