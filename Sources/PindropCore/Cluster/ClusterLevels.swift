@@ -514,6 +514,11 @@ public final class ClusterLevels {
                 let i = Int(p)
                 lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
                 lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
+                // The only item of its level, still the seed of p: alone, it stays so and nothing
+                // is re-decided; only the sums change (the coarsest levels hold one item each).
+                if up.alive == 1 && lv.seed[i] == c.slot && isAlive(up, c.slot) && up.parent[Int(c.slot)] == p {
+                    continue
+                }
                 if lv.seed[i] == c.slot {
                     let si = Int(c.slot)
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
