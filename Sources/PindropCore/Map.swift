@@ -200,10 +200,7 @@ public final class Map {
     func pinsAdded(_ slots: [Int32]) {
         version &+= 1
         spread.pinsAdded(slots, pins, index)
-        if let room = clusters {
-            room.reserve(slots: pins.capacity)
-            for s in slots { room.pinAdded(s, id: pins.id(s), mercator: pins.mercator(s)) }
-        }
+        clusters?.pinsAdded(slots, pins)
     }
     func pinMoved(_ slot: Int32) {
         version &+= 1

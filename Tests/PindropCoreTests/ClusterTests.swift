@@ -93,6 +93,17 @@ final class ClusterTests: XCTestCase {
             if ex { excluded.insert(id) }
             levels.insert(slot: s, key: ClusterLevels.orderKey(id: id), x: x, y: y, excluded: ex)
         }
+        /// A bulk load (the map's add_many): new slots, one `insertMany`.
+        func addMany(_ pins: [(id: Int64, x: Double, y: Double)]) {
+            var slots: [Int32] = []
+            var at: [Int32: (key: UInt64, x: Double, y: Double)] = [:]
+            for p in pins {
+                let s = free.popLast() ?? { nextSlot += 1; return nextSlot - 1 }()
+                slotOf[p.id] = s; idOf[s] = p.id; point[p.id] = (p.x, p.y)
+                slots.append(s); at[s] = (ClusterLevels.orderKey(id: p.id), p.x, p.y)
+            }
+            levels.insertMany(slots) { at[$0]! }
+        }
         func remove(_ id: Int64) {
             let s = slotOf.removeValue(forKey: id)!
             idOf[s] = nil; point[id] = nil; excluded.remove(id); free.append(s)
@@ -172,11 +183,22 @@ final class ClusterTests: XCTestCase {
     /// removals, exclusions, adds) are in the levels it builds, and incremental updates after it
     /// agree with the oracle.
     func testEditsWhileARebuildIsPending() throws {
+        try editsWhileARebuildIsPending(bulk: false)
+        // add_many's path: the pins' grid too is left to the rebuild.
+        try editsWhileARebuildIsPending(bulk: true)
+    }
+
+    func editsWhileARebuildIsPending(bulk: Bool) throws {
         let trees = try LATrees.city("artesia") + LATrees.city("lomita")
         var rng = SplitMix(seed: 5)
         let h = Harness(radius: 60, maxZoom: 17)
         var outside = Array(trees.shuffled(using: &rng))
-        for _ in 0..<(trees.count * 9 / 10) { let t = outside.removeLast(); let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        if bulk {
+            h.addMany(outside.suffix(trees.count * 9 / 10).map { t in let m = Self.merc(t); return (t.id, m.x, m.y) })
+            outside.removeLast(trees.count * 9 / 10)
+        } else {
+            for _ in 0..<(trees.count * 9 / 10) { let t = outside.removeLast(); let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        }
         XCTAssertTrue(h.levels.needsRebuild, "a bulk load must fall back to a rebuild")
         let metre = 1 / 40_075_016.7 / cos(33.85 * .pi / 180)
         func edit(_ n: Int, updating: Bool) {
@@ -297,6 +319,79 @@ final class ClusterTests: XCTestCase {
             }
         }
         assertSame(h.snapshot(), h.oracle(), "oracle after edits")
+    }
+
+    /// The fixed point of a coordinate is its value in units of 2^-32 rounded half away from zero
+    /// (as the oracle rounds), on the whole world, halves and their neighbours included.
+    func testFixedPointRoundsLikeRounded() {
+        let unit = 1.0 / 4_294_967_296
+        var values: [Double] = [0, 1, 1.0.nextDown, unit, unit / 2, (unit / 2).nextDown, (unit / 2).nextUp,
+                                0.49999999999999994 * unit, 0.5 - unit / 2, 0.5 + unit / 2]
+        var rng = SplitMix(seed: 3)
+        for _ in 0..<100_000 {
+            let k = Double(rng.next() % 4_294_967_296)
+            let v = (k + 0.5) * unit   // a half: exactly representable
+            values += [v, v.nextDown, v.nextUp, Double(rng.next() >> 11) / 9_007_199_254_740_992]
+        }
+        for v in values where v >= 0 && v <= 1 {
+            XCTAssertEqual(ClusterLevels.fixed(v), Int64((v * 4_294_967_296).rounded()), "\(v)")
+        }
+    }
+
+    /// The 3×3 walk visits every item of the nine cells exactly once, also where the one key the
+    /// table moves ((-1, -1) modulo 2^32, onto (-1, -2)) falls in the block with the key it moves to.
+    func testCellWalkVisitsEachItemOnce() {
+        let top = 4_294_967_295.0   // 2^32 - 1: the cell coordinate -1 modulo 2^32
+        for (cx, cy) in [(0.0, 0.0), (5.0, 7.0), (top, top), (top, top - 1), (top - 1, top), (0, top), (top, 0)] {
+            var grid = ClusterGrid(cell: 1)
+            grid.next = [UInt32](repeating: ClusterGrid.end, count: 9)
+            var item: UInt32 = 0
+            for dy in -1...1 {
+                for dx in -1...1 {
+                    grid.insert(item, x: cx + Double(dx) + 0.5, y: cy + Double(dy) + 0.5)
+                    item += 1
+                }
+            }
+            var seen = [Int](repeating: 0, count: 9)
+            grid.forEachNear(cx + 0.5, cy + 0.5) { seen[Int($0)] += 1 }
+            XCTAssertEqual(seen, [Int](repeating: 1, count: 9), "block around cell (\(cx), \(cy))")
+        }
+    }
+
+    /// A seed removed and its slot filled by another pin before the next update (the map reuses
+    /// slots), and a seed excluded and included again: its old members are re-decided although
+    /// a live pin sits in its slot.
+    func testASeedsSlotRefilledBeforeTheUpdate() throws {
+        let trees = try LATrees.city("lomita")
+        let h = Harness(radius: 60, maxZoom: 17)
+        for t in trees { let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.update()
+        let z = h.levels.levelCount - 1
+        // Seeds of clusters at the pins' level: the leaf of their item is themselves.
+        let seeds = trees.filter { t in
+            let s = h.slotOf[t.id]!
+            guard let item = h.levels.item(holding: s, level: z) else { return false }
+            return h.levels.count(level: z, slot: item) >= 3 && h.levels.leaf(level: z, slot: item) == s
+        }
+        XCTAssertGreaterThan(seeds.count, 10)
+        var fresh: Int64 = 1 << 40
+        for (n, t) in seeds.prefix(10).enumerated() {
+            let p = h.point[t.id]!
+            if n % 2 == 0 {
+                let slot = h.slotOf[t.id]!
+                h.remove(t.id)
+                h.add(fresh, p.x, p.y)   // another pin, at the same point
+                XCTAssertEqual(h.slotOf[fresh], slot, "the freed slot is reused")
+                fresh += 1
+            } else {
+                h.exclude(t.id, true)
+                h.exclude(t.id, false)
+            }
+            let incremental = h.snapshot()
+            let rebuilt = Harness(radius: 60, maxZoom: 17)
+            for (id, q) in h.point { rebuilt.add(id, q.x, q.y, excluded: h.excluded.contains(id)) }
+            assertSame(incremental, rebuilt.snapshot(), "seed \(n)")
+        }
     }
 
     /// Excluded pins are in no cluster; including them again puts them back where they belong.

@@ -44,27 +44,32 @@ struct ClusterGrid {
         return Int64(Swift.max(-4.0e18, Swift.min(4.0e18, c)))
     }
 
-    /// The key of a cell: its two coordinates side by side, so distinct cells have distinct
-    /// keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the world down to
-    /// 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists then merge,
-    /// which queries tolerate (`forEachNear` walks a list once even if two of its cells share it).
+    /// The key of a cell: its two coordinates side by side, each taken modulo 2^32, so distinct
+    /// cells have distinct keys while the coordinates lie in [-1, 2^32 - 1) (every cell of the
+    /// world down to 2^-31 of its width). Farther out, keys of distinct cells may coincide; lists
+    /// then merge, which queries tolerate (`forEachNear` walks a list once even if two of its
+    /// cells share it).
     @inline(__always)
     static func hash(_ cx: Int64, _ cy: Int64) -> UInt64 {
         let h = UInt64(UInt32(truncatingIfNeeded: cx)) << 32 | UInt64(UInt32(truncatingIfNeeded: cy))
         return h == vacant ? vacant - 1 : h
     }
 
+    /// The slot of the table holding key h, or the vacant slot where it would go.
     @inline(__always)
-    private func find(_ h: UInt64) -> Int {
-        let mask = table.count - 1
+    private static func probe(_ t: UnsafeBufferPointer<Slot>, _ h: UInt64) -> Int {
+        let mask = t.count - 1
         // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
         var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
-            let k = table[i].key
-            if k == h || k == Self.vacant { return i }
+            let k = t[i].key
+            if k == h || k == vacant { return i }
             i = (i + 1) & mask
         }
     }
+
+    @inline(__always)
+    private func find(_ h: UInt64) -> Int { table.withUnsafeBufferPointer { Self.probe($0, h) } }
 
     /// The first item of the cell with this hash, or `end`.
     @inline(__always)
@@ -104,6 +109,38 @@ struct ClusterGrid {
         coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
     }
 
+    /// Empties the grid, then adds the items i in 0..<n with `parent[i] == member` at (x[i], y[i]):
+    /// one table probe per run of consecutive items in the same cell (a bulk load's pins come
+    /// in the host's order, which is usually by place).
+    mutating func refill(_ n: Int, x: [Double], y: [Double], parent: [UInt32], member: UInt32) {
+        removeAll()
+        var last = Self.vacant, at = 0
+        var nx = next
+        next = []   // held uniquely by `nx` while it is written
+        nx.withUnsafeMutableBufferPointer { nb in
+            x.withUnsafeBufferPointer { xb in
+                y.withUnsafeBufferPointer { yb in
+                    parent.withUnsafeBufferPointer { pb in
+                        for i in 0..<n where pb[i] == member {
+                            let h = Self.hash(coordinate(xb[i]), coordinate(yb[i]))
+                            if h != last {
+                                at = find(h)
+                                if table[at].key != h {
+                                    if 2 * (used + 1) > table.count { grow(); at = find(h) }
+                                    table[at] = Slot(key: h, head: Self.end); used += 1
+                                }
+                                last = h
+                            }
+                            nb[i] = table[at].head
+                            table[at].head = UInt32(i)
+                        }
+                    }
+                }
+            }
+        }
+        next = nx
+    }
+
     mutating func removeAll() {
         for i in table.indices { table[i] = .vacant }
         used = 0
@@ -129,14 +166,23 @@ struct ClusterGrid {
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
-        if cx < 1 || cy < 1 || cx >= 0xFFFF_FFFE || cy >= 0xFFFF_FFFE {
+        // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
+        // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
+        // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
+        if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
             forEachNearDistinct(cx, cy, body)
             return
         }
-        for dy: Int64 in -1...1 {
-            for dx: Int64 in -1...1 {
-                var i = head(Self.hash(cx + dx, cy + dy))
-                while i != Self.end { body(i); i = next[Int(i)] }
+        table.withUnsafeBufferPointer { t in
+            next.withUnsafeBufferPointer { nx in
+                for dy: Int64 in -1...1 {
+                    for dx: Int64 in -1...1 {
+                        let h = Self.hash(cx + dx, cy + dy)
+                        let i = Self.probe(t, h)
+                        var item = t[i].key == h ? t[i].head : Self.end
+                        while item != Self.end { body(item); item = nx[Int(item)] }
+                    }
+                }
             }
         }
     }

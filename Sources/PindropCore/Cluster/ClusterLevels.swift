@@ -78,7 +78,13 @@ public final class ClusterLevels {
     /// integers do not depend on the order they are taken in, so a level kept up to date and one
     /// built from scratch agree bit for bit.
     @inline(__always)
-    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded()) }
+    static func fixed(_ v: Double) -> Int64 {
+        let w = v * 4_294_967_296
+        // w.rounded() (halves away from zero) without a libm call, for the world's [0, 2^32]:
+        // w + 0.5 is exact for w >= 1 (its ulp is at most 2^-21), and [0.5, 1) gives 1.
+        guard w >= 0, w <= 4_294_967_296 else { return Int64(w.rounded()) }
+        return w < 0.5 ? 0 : Int64(w + 0.5)
+    }
 
     /// The mean point of a sum of `n` fixed points.
     @inline(__always)
@@ -88,6 +94,9 @@ public final class ClusterLevels {
     /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
     var pending: [Change] = []
     var needsRebuild = false
+    /// The pins' grid is left unkept after a bulk load (`insertMany`): the rebuild that load
+    /// implies fills it in one pass.
+    private var baseGridStale = false
     // Scratch of `update`, kept to avoid allocating per call.
     private var heap: [(key: UInt64, slot: UInt32)] = []
     private var lastPopped = UInt64.max
@@ -168,9 +177,12 @@ public final class ClusterLevels {
         contains(slot: slot) && base.parent[Int(slot)] == Self.excluded
     }
 
+    /// More pin changes than this between two updates rebuild every level instead.
+    private var rebuildThreshold: Int { Swift.max(4096, base.alive / 32) }
+
     private func record(_ c: Change) {
         if needsRebuild { return }
-        if pending.count >= Swift.max(4096, base.alive / 32) {
+        if pending.count >= rebuildThreshold {
             needsRebuild = true
             pending = []
             return
@@ -189,8 +201,40 @@ public final class ClusterLevels {
         b.alive += 1
         if excluded { b.parent[i] = Self.excluded; return }
         b.parent[i] = Self.unassigned
-        b.grid.insert(UInt32(i), x: cx, y: cy)
+        if !baseGridStale { b.grid.insert(UInt32(i), x: cx, y: cy) }
         record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
+    }
+
+    /// Adds pins under slots that hold nothing; `pin(slot)` gives a pin's order key and
+    /// normalised point. A batch too large for a local update is written straight into the pins'
+    /// arrays and leaves the levels, the pins' grid included, to the rebuild it implies.
+    public func insertMany(_ slots: [Int32], _ pin: (Int32) -> (key: UInt64, x: Double, y: Double)) {
+        let n = slots.count
+        guard let top = slots.max() else { return }
+        if !needsRebuild && pending.count + n <= Swift.max(4096, (base.alive + n) / 32) {
+            for s in slots { let p = pin(s); insert(slot: s, key: p.key, x: p.x, y: p.y) }
+            return
+        }
+        reserveBase(Int(top) + 1)
+        let b = base
+        b.x.withUnsafeMutableBufferPointer { bx in
+            b.y.withUnsafeMutableBufferPointer { by in
+                b.key.withUnsafeMutableBufferPointer { bk in
+                    b.parent.withUnsafeMutableBufferPointer { bp in
+                        for s in slots {
+                            let p = pin(s), i = Int(s)
+                            precondition(bp[i] == Self.dead, "cluster slot \(s) is taken")
+                            bx[i] = Self.clamp(p.x); by[i] = Self.clamp(p.y); bk[i] = p.key
+                            bp[i] = Self.unassigned
+                        }
+                    }
+                }
+            }
+        }
+        b.alive += n
+        needsRebuild = true
+        pending = []
+        baseGridStale = true
     }
 
     public func remove(slot: Int32) {
@@ -200,7 +244,7 @@ public final class ClusterLevels {
         b.parent[i] = Self.dead
         b.alive -= 1
         if p == Self.excluded { return }
-        b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+        if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
         record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                       dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
     }
@@ -214,7 +258,7 @@ public final class ClusterLevels {
         b.x[i] = nx; b.y[i] = ny
         let p = b.parent[i]
         if p == Self.excluded { return }
-        if !b.grid.sameCell(ox, oy, nx, ny) {
+        if !baseGridStale && !b.grid.sameCell(ox, oy, nx, ny) {
             b.grid.remove(UInt32(i), x: ox, y: oy)
             b.grid.insert(UInt32(i), x: nx, y: ny)
         }
@@ -230,13 +274,13 @@ public final class ClusterLevels {
         if was == excluded { return }
         if excluded {
             let p = b.parent[i]
-            b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i])
+            if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
             b.parent[i] = Self.excluded
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
                           dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
         } else {
             b.parent[i] = Self.unassigned
-            b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i])
+            if !baseGridStale { b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i]) }
             record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
         }
     }
@@ -311,6 +355,36 @@ public final class ClusterLevels {
             guard up.parent[i] == p else { return }
             let dx = up.x[i] - x, dy = up.y[i] - y
             if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+        }
+    }
+
+    /// For the seed of item p of the level below, moved from (x0, y0) to (x1, y1): marks the
+    /// members it no longer reaches, and the later items it now reaches that it would win
+    /// (`pushCapturable`). Members it still reaches keep it: it is still the earliest seed near
+    /// them unless it is demoted, which re-decides them from its new point. One walk of the 3×3
+    /// cells when both points are in the same cell, as a small move nearly always is.
+    private func pushAroundMovedSeed(_ up: Level, _ lv: Level, of p: UInt32, from x0: Double, _ y0: Double,
+                                     to x1: Double, _ y1: Double, key: UInt64, _ r2: Double) {
+        @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
+            let i = Int(k)
+            let ix = up.x[i], iy = up.y[i]
+            let ex = ix - x1, ey = iy - y1
+            let reaches = ex * ex + ey * ey <= r2
+            let q = up.parent[i]
+            if q == p {
+                guard left && !reaches else { return }
+                let dx = ix - x0, dy = iy - y0
+                if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+            } else if captured && reaches {
+                let kk = up.key[i]
+                if kk > key && (q >= Self.excluded || lv.key[Int(q)] > key) { push(k, kk) }
+            }
+        }
+        if up.grid.sameCell(x0, y0, x1, y1) {
+            up.grid.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
+        } else {
+            up.grid.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
+            up.grid.forEachNear(x1, y1) { visit($0, left: false, captured: true) }
         }
     }
 
@@ -405,8 +479,11 @@ public final class ClusterLevels {
     @inline(__always)
     private func touch(_ lv: Level, _ p: UInt32) {
         if touched.insert(p) {
-            let i = Int(p)
-            touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            let i = Int(p), t = touched.count - 1
+            // Entries past `touched.count` are stale (kept to avoid clearing the array).
+            if t < touchedWas.count { touchedWas[t] = (lv.sx[i], lv.sy[i], lv.count[i]) } else {
+                touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            }
         }
     }
 
@@ -422,9 +499,8 @@ public final class ClusterLevels {
     private func updateLevel(_ z: Int, _ changes: [Change], into out: inout [Change]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
-        heap.removeAll(keepingCapacity: true)
+        // (The heap is empty: the previous pass popped it.)
         touched.removeAll()
-        touchedWas.removeAll(keepingCapacity: true)
         extras.removeAll()
         if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
@@ -438,7 +514,22 @@ public final class ClusterLevels {
                 let i = Int(p)
                 lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
                 lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
-                if lv.seed[i] == c.slot { pushMembers(up, of: p, near: c.x, c.y, r2) }
+                // The only item of its level, still the seed of p: alone, it stays so and nothing
+                // is re-decided; only the sums change (the coarsest levels hold one item each).
+                if up.alive == 1 && lv.seed[i] == c.slot && isAlive(up, c.slot) && up.parent[Int(c.slot)] == p {
+                    continue
+                }
+                if lv.seed[i] == c.slot {
+                    let si = Int(c.slot)
+                    // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
+                    // its slot was emptied and filled again between two updates.
+                    if isAlive(up, c.slot) && up.parent[si] == p {
+                        pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.x[si], up.y[si],
+                                            key: up.key[si], r2)
+                    } else {
+                        pushMembers(up, of: p, near: c.x, c.y, r2)
+                    }
+                }
             }
             if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
         }
@@ -463,8 +554,9 @@ public final class ClusterLevels {
                     target = allocate(lv, seed: j, key: jk)
                     addExtra(up, lv, j)
                 }
-                // A new seed, or one that moved, may capture later items from later seeds.
-                if !wasSeed || extras.contains(j) { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
+                // A new seed may capture later items from later seeds (a seed that moved has
+                // marked those already, with the members it left: `pushAroundMovedSeed`).
+                if !wasSeed { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
             } else {
                 target = up.parent[Int(best)]
                 // A demoted seed's members must find new seeds.
@@ -541,11 +633,19 @@ public final class ClusterLevels {
         needsRebuild = false
         guard levelCount > 0 else { return }
         let b = base
-        var order: [UInt32] = []
-        order.reserveCapacity(b.alive)
-        for i in 0..<b.parent.count where isAlive(b, UInt32(i)) {
-            b.parent[i] = Self.unassigned
-            order.append(UInt32(i))
+        var order = [UInt32](unsafeUninitializedCapacity: b.parent.count) { o, c in
+            c = b.parent.withUnsafeMutableBufferPointer { bp in
+                var m = 0
+                for i in bp.indices where bp[i] != Self.dead && bp[i] != Self.excluded {
+                    bp[i] = Self.unassigned
+                    o[m] = UInt32(i); m += 1
+                }
+                return m
+            }
+        }
+        if baseGridStale {
+            b.grid.refill(b.parent.count, x: b.x, y: b.y, parent: b.parent, member: Self.unassigned)
+            baseGridStale = false
         }
         Self.sortByKey(&order, b.key)
         var z = levelCount - 1
@@ -562,32 +662,53 @@ public final class ClusterLevels {
     private func buildLevel(_ z: Int, _ order: [UInt32]) {
         let up = levels[z + 1], lv = levels[z]
         let r = levelRadius(z), r2 = r * r
-        for j in order where up.parent[Int(j)] == Self.unassigned {
-            let ji = Int(j)
-            let q = allocate(lv, seed: j, key: up.key[ji])
-            let qi = Int(q)
-            up.parent[ji] = q
-            add(lv, q, contribution(z + 1, up, ji), 1)
-            let jx = up.x[ji], jy = up.y[ji]
-            up.grid.forEachNear(jx, jy) { k in
-                let ki = Int(k)
-                guard up.parent[ki] == Self.unassigned else { return }
-                let dx = up.x[ki] - jx, dy = up.y[ki] - jy
-                guard dx * dx + dy * dy <= r2 else { return }
-                up.parent[ki] = q
-                add(lv, q, contribution(z + 1, up, ki), 1)
+        let pins = z + 1 == levelCount
+        let grid = up.grid
+        // Level z grows while level z + 1 is read: the item of each seed is summed up locally
+        // and appended once.
+        up.x.withUnsafeBufferPointer { ux in
+        up.y.withUnsafeBufferPointer { uy in
+        up.key.withUnsafeBufferPointer { uk in
+        up.sx.withUnsafeBufferPointer { usx in
+        up.sy.withUnsafeBufferPointer { usy in
+        up.count.withUnsafeBufferPointer { un in
+        up.parent.withUnsafeMutableBufferPointer { upar in
+            @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
+                pins ? (Self.fixed(ux[i]), Self.fixed(uy[i]), 1) : (usx[i], usy[i], un[i])
             }
-            (lv.x[qi], lv.y[qi]) = point(z, qi)
-            lv.grid.insert(q, x: lv.x[qi], y: lv.y[qi])
-        }
+            for j in order where upar[Int(j)] == Self.unassigned {
+                let ji = Int(j)
+                let q = allocate(lv, seed: j, key: uk[ji])
+                upar[ji] = q
+                var (sx, sy, n) = sums(ji)
+                let jx = ux[ji], jy = uy[ji]
+                grid.forEachNear(jx, jy) { k in
+                    let ki = Int(k)
+                    guard upar[ki] == Self.unassigned else { return }
+                    let dx = ux[ki] - jx, dy = uy[ki] - jy
+                    guard dx * dx + dy * dy <= r2 else { return }
+                    upar[ki] = q
+                    let (ax, ay, an) = sums(ki)
+                    sx &+= ax; sy &+= ay; n &+= an
+                }
+                let qi = Int(q)
+                lv.sx[qi] = sx; lv.sy[qi] = sy; lv.count[qi] = n
+                // As `point`: a single pin exactly at its point (an item of one pin is one).
+                let p = n == 1 ? (ux[ji], uy[ji]) : (Self.mean(sx, n), Self.mean(sy, n))
+                lv.x[qi] = p.0; lv.y[qi] = p.1
+                lv.grid.insert(q, x: p.0, y: p.1)
+            }
+        }}}}}}}
     }
 
-    /// Sorts slots by their keys: least significant digit radix sort, 11 bits a pass (six passes;
-    /// the 2048 counters of a pass stay in the first-level cache), all histograms in one read.
+    /// Sorts slots by their keys: least significant digit radix sort of the keys' top 33 bits,
+    /// 11 bits a pass (the 2048 counters of a pass stay in the first-level cache; all histograms
+    /// in one read), then each run of equal top bits (order keys are uniformly spread: a few pairs
+    /// in a million) sorted by the whole key.
     static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
         let n = slots.count
         guard n > 1 else { return }
-        let bits = 11, passes = 6, buckets = 1 << bits, mask = UInt64(buckets - 1)
+        let bits = 11, passes = 3, low = 64 - bits * passes, buckets = 1 << bits, mask = UInt64(buckets - 1)
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
             for i in 0..<n { buf[i] = keys[Int(slots[i])] }
             c = n
@@ -595,12 +716,12 @@ public final class ClusterLevels {
         var counts = [Int](repeating: 0, count: buckets * passes)
         counts.withUnsafeMutableBufferPointer { cnt in
             for v in k {
-                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(p * bits)) & mask)] += 1 }
+                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(low + p * bits)) & mask)] += 1 }
             }
         }
         var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
         for p in 0..<passes {
-            let shift = UInt64(p * bits), base = p * buckets
+            let shift = UInt64(low + p * bits), base = p * buckets
             var sum = 0
             for i in 0..<buckets { let c = counts[base + i]; counts[base + i] = sum; sum += c }
             k.withUnsafeBufferPointer { src in
@@ -619,6 +740,17 @@ public final class ClusterLevels {
                 }
             }
             swap(&k, &k2); swap(&slots, &s2)
+        }
+        // Runs of equal top bits, by the whole key.
+        var i = 0
+        while i < n - 1 {
+            guard k[i] >> UInt64(low) == k[i + 1] >> UInt64(low) else { i += 1; continue }
+            var j = i + 1
+            while j + 1 < n && k[j + 1] >> UInt64(low) == k[i] >> UInt64(low) { j += 1 }
+            var run = (i...j).map { (k[$0], slots[$0]) }
+            run.sort { $0.0 < $1.0 }
+            for (o, e) in run.enumerated() { k[i + o] = e.0; slots[i + o] = e.1 }
+            i = j + 1
         }
     }
 
@@ -728,36 +860,40 @@ public final class ClusterLevels {
 }
 
 /// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
-/// sets of one update pass nearly always are.
+/// sets of one update pass nearly always are. Emptying it keeps its storage (and costs nothing
+/// when it is already empty).
 struct SlotSet {
     static let small = 24
-    private(set) var items: [UInt32] = []
+    private var store: [UInt32] = []
+    private(set) var count = 0
     private var big = Set<UInt32>()
 
-    var count: Int { items.count }
+    /// The slots in the order they were inserted.
+    var items: ArraySlice<UInt32> { store[0..<count] }
 
     /// True when k was not in the set.
     @discardableResult
     @inline(__always)
     mutating func insert(_ k: UInt32) -> Bool {
-        if items.count < Self.small {
+        if count < Self.small {
             if items.contains(k) { return false }
-            items.append(k)
-            return true
+        } else {
+            if big.isEmpty { big = Set(items) }
+            guard big.insert(k).inserted else { return false }
         }
-        if big.isEmpty { big = Set(items) }
-        guard big.insert(k).inserted else { return false }
-        items.append(k)
+        if count < store.count { store[count] = k } else { store.append(k) }
+        count += 1
         return true
     }
 
     @inline(__always)
     func contains(_ k: UInt32) -> Bool {
-        items.count <= Self.small ? items.contains(k) : big.contains(k)
+        count <= Self.small ? items.contains(k) : big.contains(k)
     }
 
+    @inline(__always)
     mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
         if !big.isEmpty { big.removeAll(keepingCapacity: true) }
+        count = 0
     }
 }

@@ -35,7 +35,17 @@ public final class ClusterRoom {
         levels.insert(slot: slot, key: ClusterLevels.orderKey(id: id), x: m.x, y: m.y)
     }
 
-    public func reserve(slots n: Int) { levels.reserve(slots: n) }
+    /// A bulk load (add_many): each pin's order key and normalised point computed once, here.
+    public func pinsAdded(_ slots: [Int32], _ pins: PinStore) {
+        levels.reserve(slots: pins.capacity)
+        pins.coordinates.withBuffer { ll in
+            levels.insertMany(slots) { s in
+                let i = 2 * Int(s)
+                let m = WebMercator.normalized(lon: ll[i], lat: ll[i + 1])
+                return (ClusterLevels.orderKey(id: pins.id(s)), m.x, m.y)
+            }
+        }
+    }
 
     public func pinMoved(_ slot: Int32, mercator m: (x: Double, y: Double)) {
         levels.move(slot: slot, x: m.x, y: m.y)
