@@ -506,6 +506,60 @@ final class SpreadMapTests: XCTestCase {
         try checkBoxQueries(tolerance: 3)
     }
 
+    /// The ring grid against a brute force over random extents (small, larger than `maxCells`
+    /// cells, astride the antimeridian, at a pole), re-filed and removed at random, and random
+    /// boxes from a tap to the whole world.
+    func testRingGridReturnsEveryGroupWhoseExtentMeetsTheBox() {
+        var rng = TestRng(state: 12)
+        var grid = RingGrid()
+        var extents: [Int32: GeoBox] = [:]
+        func randomExtent() -> GeoBox {
+            let lon = rng.uniform(-180, 180), lat = rng.uniform(-89, 89)
+            let r = [1e-5, 4e-3, 2e-2, 0.3][rng.int(4)] * rng.uniform(0, 1)
+            if rng.int(20) == 0 { return SpreadLayout.grownBox(GeoBox(minLon: lon, minLat: 89.99, maxLon: lon, maxLat: 89.99), meters: 3000) }
+            let e = GeoBox(minLon: lon - r, minLat: lat - r, maxLon: lon + r, maxLat: lat + r)
+            return rng.int(10) == 0 ? GeoBox(minLon: 179.995, minLat: lat - r, maxLon: 180.001 + r, maxLat: lat + r) : e
+        }
+        func parts(_ b: GeoBox) -> [GeoBox] { var p: [GeoBox] = []; b.split { p.append($0) }; return p }
+        func meets(_ a: GeoBox, _ b: GeoBox) -> Bool {
+            parts(a).contains { x in parts(b).contains { y in
+                x.minLon <= y.maxLon && x.maxLon >= y.minLon && x.minLat <= y.maxLat && x.maxLat >= y.minLat } }
+        }
+        func mayBeWide(_ e: GeoBox) -> Bool {
+            e.minLon < -180 || e.maxLon > 180 || e.minLat < -90 || e.maxLat > 90
+                || (Int(floor(e.maxLon / RingGrid.cellDegrees)) - Int(floor(e.minLon / RingGrid.cellDegrees)) + 1)
+                * (Int(floor(e.maxLat / RingGrid.cellDegrees)) - Int(floor(e.minLat / RingGrid.cellDegrees)) + 1) > RingGrid.maxCells
+        }
+        for step in 0..<4000 {
+            let g = Int32(rng.int(300))
+            switch rng.int(4) {
+            case 0: grid.remove(g); extents[g] = nil
+            case 1 where extents[g] != nil:
+                // A ring one pin larger or smaller: its extent changes a little.
+                let e = extents[g]!, d = rng.uniform(-2e-5, 2e-5)
+                let f = GeoBox(minLon: e.minLon - d, minLat: e.minLat - d, maxLon: e.maxLon + d, maxLat: e.maxLat + d)
+                if f.minLon <= f.maxLon { grid.file(g, extent: f); extents[g] = f }
+            default: let e = randomExtent(); grid.file(g, extent: e); extents[g] = e
+            }
+            guard step % 10 == 0 else { continue }
+            let pick = Array(extents.values)
+            let c = pick.isEmpty ? GeoBox(minLon: 0, minLat: 0, maxLon: 0, maxLat: 0) : pick[rng.int(pick.count)]
+            let half = [1e-4, 3e-3, 0.05, 2, 200][rng.int(5)] * rng.uniform(0, 1)
+            let box = GeoBox(minLon: c.minLon - half, minLat: c.minLat - half, maxLon: c.minLon + half, maxLat: c.minLat + half)
+            var got: [Int32] = []
+            grid.query(box, into: &got)
+            XCTAssertEqual(got.count, Set(got).count, "step \(step): a group returned twice")
+            for (h, e) in extents where meets(e, box) {
+                XCTAssertTrue(got.contains(h), "step \(step): group \(h) \(e) missing from \(box)")
+            }
+            for h in got {
+                guard let e = extents[h] else { XCTFail("step \(step): group \(h) was removed"); continue }
+                XCTAssertTrue(meets(e, box) || mayBeWide(e), "step \(step): group \(h) \(e) does not meet \(box)")
+            }
+        }
+        XCTAssertEqual(grid.count, extents.count)
+    }
+
     private func checkBoxQueries(tolerance: Double) throws {
         var rng = SystemRandomNumberGenerator()
         let map = try makeMap(tolerance: tolerance)
@@ -537,6 +591,11 @@ final class SpreadMapTests: XCTestCase {
                 var found: [Int32] = []
                 map.drawnCandidates(box, into: &found)
                 let got = Set(found)
+                // The spreading room alone returns exactly its spread pins drawn in the box, once.
+                var spreadFound: [Int32] = []
+                map.spread.candidates(box, into: &spreadFound)
+                XCTAssertEqual(spreadFound.count, Set(spreadFound).count, "a pin returned twice")
+                var spreadWant: Set<Int32> = []
                 for s in 0..<Int32(map.pins.capacity) where map.pins.isAlive(s) {
                     let p = map.drawnPosition(s)
                     var inside = false
@@ -545,8 +604,10 @@ final class SpreadMapTests: XCTestCase {
                     }
                     if inside {
                         XCTAssertTrue(got.contains(s), "tolerance \(tolerance) round \(round): pin \(map.pins.id(s)) drawn at \(p) missing from \(box)")
+                        if map.spread.isSpread(s) { spreadWant.insert(s) }
                     }
                 }
+                XCTAssertEqual(Set(spreadFound), spreadWant, "tolerance \(tolerance) round \(round) box \(box)")
             }
         }
     }
