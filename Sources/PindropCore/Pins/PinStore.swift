@@ -10,6 +10,8 @@ public struct PinStore {
     private var slotOf = SlotTable()
     private var free: [Int32] = []
     private var mercatorCache = MercatorCache()
+    /// How many pins stand at each coordinate, roughly (`CoordinateCounts`).
+    private var counts = CoordinateCounts()
 
     public init() {}
 
@@ -39,11 +41,27 @@ public struct PinStore {
         return mercatorCache.point(slot, p.lon, p.lat)
     }
 
+    /// Whether another pin may stand at exactly this pin's coordinate (false: certainly none).
+    @inline(__always)
+    public func mayShareCoordinate(_ slot: Int32) -> Bool {
+        let p = coordinates.position(slot)
+        return counts.count(p.lon, p.lat) > 1
+    }
+
     public mutating func reserve(_ n: Int) {
         let want = ids.count + n
         ids.reserveCapacity(want); coordinates.reserve(want)
         bits.reserveCapacity(want)
         ids.withUnsafeBufferPointer { slotOf.reserve(slotOf.count + n, $0) }
+        if !counts.fits(want) { recount(want) }
+    }
+
+    /// Sizes the coordinate counts for `slots` slots and counts the live pins again.
+    private mutating func recount(_ slots: Int) {
+        counts = CoordinateCounts(slots: slots)
+        coordinates.withBuffer { ll in
+            for s in bits.indices where bits[s] & 1 != 0 { counts.add(ll[2 * s], ll[2 * s + 1]) }
+        }
     }
 
     /// Adds a pin whose id is known to be new; returns its slot.
@@ -69,6 +87,7 @@ public struct PinStore {
         } else {
             coordinates.append(lon: x, lat: y); bits.append(1)
         }
+        if counts.fits(ids.count) { counts.add(x, y) } else { recount(2 * ids.count) }
         return slot
     }
 
@@ -77,6 +96,8 @@ public struct PinStore {
     public mutating func undoInserts(_ slots: [Int32], previousCapacity: Int) {
         for s in slots.reversed() {
             ids.withUnsafeBufferPointer { slotOf.remove($0[Int(s)], slot: s, $0) }
+            let p = coordinates.position(s)
+            counts.remove(p.lon, p.lat)
             if Int(s) >= previousCapacity {
                 ids.removeLast(); coordinates.removeLast(); bits.removeLast()
             } else {
@@ -88,13 +109,18 @@ public struct PinStore {
 
     public mutating func remove(_ slot: Int32) {
         ids.withUnsafeBufferPointer { slotOf.remove($0[Int(slot)], slot: slot, $0) }
+        let p = coordinates.position(slot)
+        counts.remove(p.lon, p.lat)
         bits[Int(slot)] = 0
         free.append(slot)
     }
 
     @inline(__always)
     public mutating func move(_ slot: Int32, lon x: Double, lat y: Double) {
+        let p = coordinates.position(slot)
+        counts.remove(p.lon, p.lat)
         coordinates.set(slot, lon: x, lat: y)
+        counts.add(x, y)
     }
 
     public mutating func setDraggable(_ slot: Int32, _ draggable: Bool) {
@@ -120,5 +146,59 @@ struct MercatorCache {
             e[i] = Entry(slot: slot, lon: lon, lat: lat, x: m.x, y: m.y)
             return m
         }
+    }
+}
+
+/// Roughly how many pins stand at each coordinate: a 4-bit counter per cell of a table of at least
+/// four cells per slot (a power of two: 2.3 bytes per pin for the 916k LA trees), the cell of a
+/// coordinate chosen by a hash of its bits (-0.0 and 0.0 alike). A count covers every coordinate
+/// that hashes to its cell, so it is never below the number of pins at one of them: a count of 1
+/// at a pin's own coordinate means no other pin is there. The spreading room asks this before it
+/// asks the index for the pins at a coordinate; most moves land where no pin stands. A counter
+/// that reaches 15 stays there (a stack of pins) until the table is counted again.
+struct CoordinateCounts {
+    private var words: [UInt64] = []   // 16 counters a word
+    private var mask = 0
+
+    init() {}
+
+    init(slots: Int) {
+        var cells = 64
+        while cells < 4 * slots { cells <<= 1 }
+        words = [UInt64](repeating: 0, count: cells / 16)
+        mask = cells - 1
+    }
+
+    /// Whether the table has four cells for each of this many slots.
+    @inline(__always)
+    func fits(_ slots: Int) -> Bool { 4 * slots <= mask + 1 && !words.isEmpty }
+
+    @inline(__always)
+    private func cell(_ x: Double, _ y: Double) -> Int {
+        var h = (x + 0).bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ ((y + 0).bitPattern &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 29
+        return Int(truncatingIfNeeded: h) & mask
+    }
+
+    @inline(__always)
+    func count(_ x: Double, _ y: Double) -> Int {
+        guard !words.isEmpty else { return 15 }
+        let c = cell(x, y)
+        return Int(words[c >> 4] >> UInt64(4 * (c & 15)) & 15)
+    }
+
+    @inline(__always)
+    mutating func add(_ x: Double, _ y: Double) {
+        guard !words.isEmpty else { return }
+        let c = cell(x, y), shift = UInt64(4 * (c & 15))
+        if words[c >> 4] >> shift & 15 < 15 { words[c >> 4] &+= 1 << shift }
+    }
+
+    @inline(__always)
+    mutating func remove(_ x: Double, _ y: Double) {
+        guard !words.isEmpty else { return }
+        let c = cell(x, y), shift = UInt64(4 * (c & 15))
+        let n = words[c >> 4] >> shift & 15
+        if n > 0 && n < 15 { words[c >> 4] &-= 1 << shift }
     }
 }

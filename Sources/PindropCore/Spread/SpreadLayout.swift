@@ -230,11 +230,19 @@ struct SpreadLayout {
         }
     }
 
-    /// Puts the pin (already in the index where it now is) into the group at its coordinate: one
-    /// index query at that point; the first grouped pin found there tells the group (a pin alone
+    /// Puts the pin (already in the index where it now is) into the group at its coordinate: when
+    /// the store's coordinate counts say another pin may stand there, one index query at that
+    /// point; the first grouped pin found there tells the group (a pin alone
     /// there is the only one, and the two form a group). Pins not grouped yet (the rest of a batch
     /// being joined one by one) are passed over: they find this one when their turn comes.
     private mutating func joinExact(_ s: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
+        // Most moves and adds land where no other pin stands, which the store's counts tell
+        // without a query.
+        guard pins.mayShareCoordinate(s) else {
+            groupOf[Int(s)] = SpreadLayout.alone
+            rank[Int(s)] = 0
+            return
+        }
         let (x, y) = pins.position(s)
         var found = scratch
         scratch = []
@@ -270,36 +278,39 @@ struct SpreadLayout {
         }
     }
 
-    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass:
-    /// a table from each coordinate to the first pin met there. The only scratch is that table
-    /// (8 bytes per cell, at most half full; freed on return).
+    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in two passes.
+    /// The first finds each pin's first pin at its coordinate through a table from a coordinate to
+    /// the first pin met there (8 bytes per cell, at most half full), noted in `rank`; the table
+    /// is freed before the second pass makes the group records, so that nothing allocated after
+    /// it keeps its memory from being returned.
     private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
         for s in slots {
             let g = groupOf[Int(s)]
             if g >= 0 && !members[Int(g)].isEmpty { freeGroup(g) }
-            groupOf[Int(s)] = SpreadLayout.ungrouped
+            groupOf[Int(s)] = SpreadLayout.alone
         }
-        var formed: [Int32] = []
         pins.coordinates.withBuffer { ll in
             var table = CoordinateTable(expected: slots.count)
             for s in slots {
-                let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
-                let first = table.findOrInsert(x, y, s) { v in (ll[2 * Int(v)], ll[2 * Int(v) + 1]) }
-                if first == s {
-                    groupOf[Int(s)] = SpreadLayout.alone
-                    rank[Int(s)] = 0
-                    continue
+                rank[Int(s)] = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
+                    (ll[2 * Int(v)], ll[2 * Int(v) + 1])
                 }
-                var g = groupOf[Int(first)]
-                if g < 0 {
-                    g = newGroup([first])
-                    groupOf[Int(first)] = g
-                    formed.append(g)
-                }
-                members[Int(g)].append(s)
-                groupOf[Int(s)] = g
             }
         }
+        var formed: [Int32] = []
+        for s in slots {
+            let first = rank[Int(s)]
+            guard first != s else { continue }
+            var g = groupOf[Int(first)]
+            if g < 0 {
+                g = newGroup([first])
+                groupOf[Int(first)] = g
+                formed.append(g)
+            }
+            members[Int(g)].append(s)
+            groupOf[Int(s)] = g
+        }
+        for s in slots where groupOf[Int(s)] < 0 { rank[Int(s)] = 0 }
         for g in formed {
             let m = members[Int(g)]
             if !zip(m, m.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
