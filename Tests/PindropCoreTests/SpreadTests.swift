@@ -194,7 +194,8 @@ final class SpreadGroupingTests: XCTestCase {
         XCTAssertEqual(d20.lon, b.lon); XCTAssertEqual(d20.lat, b.lat)
         XCTAssertNotEqual(try map.displayPosition(id: 30).lon, p.lon)
         let s10 = try map.slot(10), s30 = try map.slot(30)
-        XCTAssertEqual(map.spread.groupOf[Int(s10)], map.spread.groupOf[Int(s30)])
+        XCTAssertNotNil(map.spread.membership.group(s10))
+        XCTAssertEqual(map.spread.membership.group(s10), map.spread.membership.group(s30))
     }
 
     /// A(5), B(7) 1.5 m east of A, C(3) 1.5 m east of B, tolerance 2 m: the batch rule takes C
@@ -336,8 +337,13 @@ final class SpreadGroupingTests: XCTestCase {
                     XCTAssertEqual(got.lat.bitPattern, want[k].lat.bitPattern, "step \(step) id \(id)")
                     if got.lon != pts[k].0 || got.lat != pts[k].1 { bulkSpread += 1 }
                 }
-                XCTAssertEqual(map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }.count
-                                   + map.spread.members.reduce(0) { $0 + $1.count }, alive.count, "every pin in one group")
+                // Every spread pin is in exactly the group its membership names, at its rank.
+                let spreadPins = try alive.filter { map.spread.isSpread(try map.slot($0)) }
+                XCTAssertEqual(map.spread.members.reduce(0) { $0 + $1.count }, spreadPins.count, "every pin in one group")
+                for id in spreadPins {
+                    let s = try map.slot(id), (g, r) = map.spread.membership.get(s)!
+                    XCTAssertEqual(map.spread.members[Int(g)][Int(r)], s)
+                }
             }
             XCTAssertGreaterThan(bulkSpread, 1000)
         }
@@ -396,14 +402,14 @@ final class SpreadGroupingTests: XCTestCase {
             XCTAssertEqual(ids, ids.sorted(), "members in id order")
             let first = map.pins.position(m[0])
             for s in m {
-                XCTAssertEqual(map.spread.groupOf[Int(s)], Int32(g))
+                XCTAssertEqual(map.spread.membership.group(s), Int32(g))
                 XCTAssertLessThanOrEqual(oracleDistance(map.pins.position(s), first), 4 + 1e-9)
                 seen += 1
             }
         }
-        let alone = map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }
-        for s in alone { XCTAssertTrue(map.pins.isAlive(Int32(s))) }
+        let alone = try alive.filter { !map.spread.isSpread(try map.slot($0)) }
         XCTAssertEqual(seen + alone.count, alive.count, "every pin is in exactly one group")
+        XCTAssertEqual(map.spread.membership.count, seen)
     }
 }
 
@@ -451,7 +457,7 @@ final class SpreadMapTests: XCTestCase {
         try map.add(id: 2, lon: b.lon, lat: b.lat)
         try map.add(id: 3, lon: c.lon, lat: c.lat)
         let s1 = try map.slot(1)
-        XCTAssertEqual(map.spread.members[Int(map.spread.groupOf[Int(s1)])].count, 3)
+        XCTAssertEqual(map.spread.members[Int(map.spread.membership.group(s1)!)].count, 3)
         let far = oracleDestination(lon: a.lon, lat: a.lat, bearing: 2, meters: 500)
         map.applyUserMove(s1, lon: far.lon, lat: far.lat, cause: .drag)
         // 2 and 3 are 4 m apart: without 1 they are two groups of one, drawn where they are.
@@ -463,7 +469,8 @@ final class SpreadMapTests: XCTestCase {
         // from it) — the groups it joins are re-formed.
         let near = oracleDestination(lon: b.lon, lat: b.lat, bearing: 0, meters: 1)
         map.applyUserMove(s1, lon: near.lon, lat: near.lat, cause: .drag)
-        XCTAssertEqual(map.spread.groupOf[Int(s1)], map.spread.groupOf[Int(try map.slot(2))])
+        XCTAssertNotNil(map.spread.membership.group(s1))
+        XCTAssertEqual(map.spread.membership.group(s1), map.spread.membership.group(try map.slot(2)))
         let d3 = try map.displayPosition(id: 3)
         XCTAssertEqual(d3.lon, c.lon); XCTAssertEqual(d3.lat, c.lat)
         let mid = (lon: (near.lon + b.lon) / 2, lat: (near.lat + b.lat) / 2)
@@ -720,6 +727,36 @@ final class SpreadBatchTests: XCTestCase {
                     XCTAssertEqual(lonDiff(got[i].lon, want.lon), 0, accuracy: 1e-9, "near (\(lon), \(lat)) point \(i)")
                     XCTAssertEqual(got[i].lat, want.lat, accuracy: 1e-9)
                 }
+            }
+        }
+    }
+}
+
+final class SpreadMembershipTests: XCTestCase {
+    /// The sparse group/rank table against a dictionary over random sets, updates and removals of
+    /// slots (runs of neighbouring slots, as a stack's members are, and scattered ones), through
+    /// the table's growth and many backward-shift deletions.
+    func testMembershipAgreesWithADictionary() {
+        var rng = TestRng(state: 5)
+        var table = Membership()
+        var oracle: [Int32: (Int32, Int32)] = [:]
+        for step in 0..<60_000 {
+            let s = Int32(rng.int(4) == 0 ? rng.int(1 << 20) : 5000 + rng.int(3000))
+            if rng.int(3) == 0 {
+                table.remove(s); oracle[s] = nil
+            } else {
+                let v = (Int32(rng.int(1000)), Int32(rng.int(400)))
+                table.set(s, group: v.0, rank: v.1); oracle[s] = v
+            }
+            guard step % 1000 == 0 else { continue }
+            XCTAssertEqual(table.count, oracle.count)
+            for (k, v) in oracle {
+                XCTAssertTrue(table.contains(k))
+                XCTAssertTrue(table.get(k)! == v, "step \(step) slot \(k)")
+            }
+            for _ in 0..<200 {
+                let k = Int32(rng.int(1 << 20))
+                XCTAssertEqual(table.contains(k), oracle[k] != nil)
             }
         }
     }

@@ -19,18 +19,14 @@ import Glibc
 /// which the map hands in when it changes (a spiral is laid out in it). It never emits events and
 /// knows nothing of gestures or editing.
 struct SpreadLayout {
-    /// `groupOf` values that are not group numbers: a pin alone (its own group of one, drawn where
-    /// it is, with no group record), and a slot in no group (removed, or not yet grouped).
-    static let alone: Int32 = -1, ungrouped: Int32 = -2
-
     let isOn: Bool
     let tolerance: Double
     /// The spiral layout's view and offsets; nil for the ring.
     private(set) var spiral: SpiralPlacement?
 
-    // Per slot.
-    var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
-    var rank: [Int32] = []          // place in its group, in id order
+    /// Per slot in a group of two or more: the group and the slot's rank in it (id order). A pin
+    /// alone (its own group of one, drawn where it is) has no entry and no group record.
+    private(set) var membership = Membership()
     private var visited = Set<Int32>()  // `regroup`'s affected set (kept for its storage)
 
     // Per group of two pins or more (numbers are reused).
@@ -93,11 +89,13 @@ struct SpreadLayout {
     /// Where a pin is drawn on its ring or spiral, or nil when it is drawn at its true coordinate.
     @inline(__always)
     mutating func drawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
-        let s = Int(slot)
-        guard s < groupOf.count else { return nil }
-        let g = Int(groupOf[s])
-        guard g >= 0 else { return nil }
-        let r = Int(rank[s])
+        guard let (g, r) = membership.get(slot) else { return nil }
+        return drawnPosition(group: Int(g), rank: Int(r))
+    }
+
+    /// Where the pin of this rank in group g is drawn (nil when the view cannot place it).
+    @inline(__always)
+    private mutating func drawnPosition(group g: Int, rank r: Int) -> (lon: Double, lat: Double)? {
         if let spiral, drawnStamp[g] != spiral.stamp {
             for i in drawn[g].indices { drawn[g][i] = .nan }
             drawnStamp[g] = spiral.stamp
@@ -131,29 +129,25 @@ struct SpreadLayout {
             grid.query(box, into: &groups)
         }
         for g in groups {
-            for s in members[Int(g)] {
-                guard let (x, y) = drawnPosition(s) else { continue }
+            for r in members[Int(g)].indices {
+                guard let (x, y) = drawnPosition(group: Int(g), rank: r) else { continue }
                 var inside = false
                 box.split { b in
                     if x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat { inside = true }
                 }
-                if inside { out.append(s) }
+                if inside { out.append(members[Int(g)][r]) }
             }
         }
         groupScratch = groups
     }
 
     /// Whether the pin is drawn on a ring (`PinFlags.spread`).
-    func isSpread(_ slot: Int32) -> Bool {
-        let s = Int(slot)
-        return s < groupOf.count && groupOf[s] >= 0
-    }
+    func isSpread(_ slot: Int32) -> Bool { membership.contains(slot) }
 
     // MARK: - Changes the map reports
 
     mutating func pinAdded(_ slot: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn else { return }
-        grow(pins.capacity)
         if tolerance == 0 {
             joinExact(slot, pins, index)
         } else {
@@ -166,7 +160,6 @@ struct SpreadLayout {
     /// a smaller one re-groups what its pins touch.
     mutating func pinsAdded(_ slots: [Int32], _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn, !slots.isEmpty else { return }
-        grow(pins.capacity)
         let before = pins.count - slots.count
         if 4 * slots.count >= before {
             var all = slots
@@ -177,7 +170,12 @@ struct SpreadLayout {
             }
             if tolerance == 0 { groupExact(all, pins) } else { regroupAll(all, pins) }
         } else if tolerance == 0 {
-            for s in slots { joinExact(s, pins, index) }
+            // The batch's pins are joined one by one; those not joined yet are passed over.
+            var unjoined = Set(slots)
+            for s in slots {
+                unjoined.remove(s)
+                joinExact(s, pins, index, passingOver: unjoined)
+            }
         } else {
             regroup(seeds: slots, removed: -1, pins, index)
         }
@@ -202,7 +200,6 @@ struct SpreadLayout {
         } else {
             regroup(seeds: CollectionOfOne(slot), removed: slot, pins, index)
         }
-        groupOf[Int(slot)] = SpreadLayout.ungrouped
     }
 
     // MARK: - Tolerance 0: a group is the pins at one coordinate
@@ -213,18 +210,14 @@ struct SpreadLayout {
     // group there. Nothing else changes, so no grouper runs.
 
     /// Takes the pin out of its group: the others keep their ring, one pin smaller (re-ranked from
-    /// the pin's place on); a group left with one pin is freed. The pin is left ungrouped.
+    /// the pin's place on); a group left with one pin is freed.
     private mutating func leaveExact(_ s: Int32, _ pins: borrowing PinStore) {
-        let g = groupOf[Int(s)]
-        groupOf[Int(s)] = SpreadLayout.ungrouped
-        guard g >= 0 else { return }
-        let r = Int(rank[Int(s)])
+        guard let (g, rank) = membership.get(s) else { return }
+        membership.remove(s)
+        let r = Int(rank)
         members[Int(g)].remove(at: r)
         if members[Int(g)].count == 1 {
-            let other = members[Int(g)][0]
             freeGroup(g)
-            groupOf[Int(other)] = SpreadLayout.alone
-            rank[Int(other)] = 0
         } else {
             place(g, centre: pins.position(members[Int(g)][0]), rankedFrom: r)
         }
@@ -234,33 +227,26 @@ struct SpreadLayout {
     /// the store's coordinate counts say another pin may stand there, one index query at that
     /// point; the first grouped pin found there tells the group (a pin alone
     /// there is the only one, and the two form a group). Pins not grouped yet (the rest of a batch
-    /// being joined one by one) are passed over: they find this one when their turn comes.
-    private mutating func joinExact(_ s: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
+    /// being joined one by one, `passingOver`) are passed over: they find this one when their turn
+    /// comes.
+    private mutating func joinExact(_ s: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex,
+                                    passingOver unjoined: Set<Int32> = []) {
         // Most moves and adds land where no other pin stands, which the store's counts tell
         // without a query.
-        guard pins.mayShareCoordinate(s) else {
-            groupOf[Int(s)] = SpreadLayout.alone
-            rank[Int(s)] = 0
-            return
-        }
+        guard pins.mayShareCoordinate(s) else { return }
         let (x, y) = pins.position(s)
         var found = scratch
         scratch = []
         found.removeAll(keepingCapacity: true)
         index.query(GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y), into: &found)
         var mate: Int32 = -1
-        for c in found where c != s && groupOf[Int(c)] != SpreadLayout.ungrouped {
+        for c in found where c != s && !unjoined.contains(c) {
             let p = pins.position(c)
             if p.lon == x && p.lat == y { mate = c; break }
         }
         scratch = found
-        guard mate >= 0 else {
-            groupOf[Int(s)] = SpreadLayout.alone
-            rank[Int(s)] = 0
-            return
-        }
-        let g = groupOf[Int(mate)]
-        if g >= 0 {
+        guard mate >= 0 else { return }
+        if let g = membership.group(mate) {
             let id = pins.id(s)
             var lo = 0, hi = members[Int(g)].count
             while lo < hi {
@@ -268,49 +254,35 @@ struct SpreadLayout {
                 if pins.id(members[Int(g)][mid]) < id { lo = mid + 1 } else { hi = mid }
             }
             members[Int(g)].insert(s, at: lo)
-            groupOf[Int(s)] = g
             place(g, centre: pins.position(members[Int(g)][0]), rankedFrom: lo)
         } else {
             let pair: [Int32] = pins.id(mate) < pins.id(s) ? [mate, s] : [s, mate]
-            let g = newGroup(pair)
-            groupOf[Int(mate)] = g; groupOf[Int(s)] = g
-            place(g, centre: pins.position(pair[0]))
+            place(newGroup(pair), centre: pins.position(pair[0]))
         }
     }
 
-    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in two passes.
-    /// The first finds each pin's first pin at its coordinate through a table from a coordinate to
-    /// the first pin met there (8 bytes per cell, at most half full), noted in `rank`; the table
-    /// is freed before the second pass makes the group records, so that nothing allocated after
-    /// it keeps its memory from being returned.
+    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass
+    /// through a table from a coordinate to the first pin met there (8 bytes per cell, at most half
+    /// full, freed on return); a group's record is made when its second pin comes.
     private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
-        for s in slots {
-            let g = groupOf[Int(s)]
-            if g >= 0 && !members[Int(g)].isEmpty { freeGroup(g) }
-            groupOf[Int(s)] = SpreadLayout.alone
-        }
+        freeGroups(of: slots)
+        var formed: [Int32] = []
         pins.coordinates.withBuffer { ll in
             var table = CoordinateTable(expected: slots.count)
             for s in slots {
-                rank[Int(s)] = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
+                let first = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
                     (ll[2 * Int(v)], ll[2 * Int(v) + 1])
+                }
+                guard first != s else { continue }
+                if let g = membership.group(first) {
+                    members[Int(g)].append(s)
+                } else {
+                    let g = newGroup([first, s])
+                    membership.set(first, group: g, rank: 0)  // its rank is set with the others'
+                    formed.append(g)
                 }
             }
         }
-        var formed: [Int32] = []
-        for s in slots {
-            let first = rank[Int(s)]
-            guard first != s else { continue }
-            var g = groupOf[Int(first)]
-            if g < 0 {
-                g = newGroup([first])
-                groupOf[Int(first)] = g
-                formed.append(g)
-            }
-            members[Int(g)].append(s)
-            groupOf[Int(s)] = g
-        }
-        for s in slots where groupOf[Int(s)] < 0 { rank[Int(s)] = 0 }
         for g in formed {
             let m = members[Int(g)]
             if !zip(m, m.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
@@ -320,14 +292,14 @@ struct SpreadLayout {
         }
     }
 
-    // MARK: - Tolerance > 0: the grouper over the connected part of a change
-
-    private mutating func grow(_ n: Int) {
-        let have = groupOf.count
-        guard have < n else { return }
-        groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
-        rank.append(contentsOf: repeatElement(0, count: n - have))
+    /// Frees the groups these pins are in.
+    private mutating func freeGroups(of slots: [Int32]) {
+        for s in slots {
+            if let g = membership.group(s) { freeGroup(g) }
+        }
     }
+
+    // MARK: - Tolerance > 0: the grouper over the connected part of a change
 
     /// Re-groups the pins a change to `seeds` can affect, by the batch rule restricted to them.
     ///
@@ -365,8 +337,7 @@ struct SpreadLayout {
         while i < affected.count {
             let s = affected[i]
             i += 1
-            let g = groupOf[Int(s)]
-            if g >= 0 && groupVisited[Int(g)] != stamp {
+            if let g = membership.group(s), groupVisited[Int(g)] != stamp {
                 groupVisited[Int(g)] = stamp
                 for m in members[Int(g)] { visit(m) }
             }
@@ -386,10 +357,8 @@ struct SpreadLayout {
         askedScratch = asked
         if visited.count > SpreadLayout.keptScratch { visited = [] }
         if removed >= 0, let k = affected.firstIndex(of: removed) { affected.remove(at: k) }
-        if affected.count == 1 && groupOf[Int(affected[0])] < 0 {
-            // One pin that was in no ring stays alone: nothing to free or form.
-            groupOf[Int(affected[0])] = SpreadLayout.alone
-        } else {
+        // One pin that was in no ring and stays alone: nothing to free or form.
+        if affected.count > 1 || affected.count == 1 && membership.contains(affected[0]) {
             regroupAll(affected, pins)
         }
         if affected.count <= SpreadLayout.keptScratch { affectedScratch = affected }
@@ -398,11 +367,7 @@ struct SpreadLayout {
     /// Forms the groups of these pins (and only these) by the batch rule, after freeing the groups
     /// they were in.
     private mutating func regroupAll(_ slots: [Int32], _ pins: borrowing PinStore) {
-        for s in slots {
-            let g = groupOf[Int(s)]
-            if g >= 0 && !members[Int(g)].isEmpty { freeGroup(g) }
-            groupOf[Int(s)] = SpreadLayout.ungrouped
-        }
+        freeGroups(of: slots)
         // The pins in id order (a bulk load usually comes sorted: no copy, no sort).
         var order = slots
         if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
@@ -424,14 +389,13 @@ struct SpreadLayout {
         for i in order.indices {
             let k = Int(grouping.groupOf[i])
             let s = order[i]
-            guard grouping.size[k] > 1 else { groupOf[Int(s)] = SpreadLayout.alone; continue }
+            guard grouping.size[k] > 1 else { continue }
             if record[k] < 0 {
                 var list: [Int32] = []
                 list.reserveCapacity(Int(grouping.size[k]))
                 record[k] = newGroup(list)
             }
             members[Int(record[k])].append(s)
-            groupOf[Int(s)] = record[k]
         }
         for k in record.indices where record[k] >= 0 {
             place(record[k], centre: grouping.centre(k) { i in pins.position(order[i]) })
@@ -457,7 +421,9 @@ struct SpreadLayout {
         return g
     }
 
+    /// Frees a group record; its members are left alone.
     private mutating func freeGroup(_ g: Int32) {
+        for s in members[Int(g)] { membership.remove(s) }
         setClass(g, -1)
         grid.remove(g)
         members[Int(g)] = []
@@ -484,9 +450,7 @@ struct SpreadLayout {
     /// costs O(n) writes.
     private mutating func place(_ g: Int32, centre c: (lon: Double, lat: Double), rankedFrom first: Int = 0) {
         let n = members[Int(g)].count
-        members[Int(g)].withUnsafeBufferPointer { m in
-            for i in first..<n { rank[Int(m[i])] = Int32(i) }
-        }
+        for i in first..<n { membership.set(members[Int(g)][i], group: g, rank: Int32(i)) }
         drawn[Int(g)].removeAll(keepingCapacity: true)
         drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
         centreLon[Int(g)] = c.lon; centreLat[Int(g)] = c.lat
