@@ -149,15 +149,16 @@ struct MercatorCache {
     }
 }
 
-/// Roughly how many pins stand at each coordinate: a 4-bit counter per cell of a table of at least
-/// four cells per slot (a power of two: 2.3 bytes per pin for the 916k LA trees), the cell of a
+/// Roughly how many pins stand at each coordinate: a 2-bit counter per cell of a table of at least
+/// four cells per slot (a power of two: 1.1 bytes per pin for the 916k LA trees), the cell of a
 /// coordinate chosen by a hash of its bits (-0.0 and 0.0 alike). A count covers every coordinate
 /// that hashes to its cell, so it is never below the number of pins at one of them: a count of 1
 /// at a pin's own coordinate means no other pin is there. The spreading room asks this before it
 /// asks the index for the pins at a coordinate; most moves land where no pin stands. A counter
-/// that reaches 15 stays there (a stack of pins) until the table is counted again.
+/// that reaches 3 stays there (a stack of pins, or a crowded cell: then the index is asked) until
+/// the table is counted again as the store grows.
 struct CoordinateCounts {
-    private var words: [UInt64] = []   // 16 counters a word
+    private var words: [UInt64] = []   // 32 counters a word
     private var mask = 0
 
     init() {}
@@ -165,7 +166,7 @@ struct CoordinateCounts {
     init(slots: Int) {
         var cells = 64
         while cells < 4 * slots { cells <<= 1 }
-        words = [UInt64](repeating: 0, count: cells / 16)
+        words = [UInt64](repeating: 0, count: cells / 32)
         mask = cells - 1
     }
 
@@ -182,23 +183,23 @@ struct CoordinateCounts {
 
     @inline(__always)
     func count(_ x: Double, _ y: Double) -> Int {
-        guard !words.isEmpty else { return 15 }
+        guard !words.isEmpty else { return 3 }
         let c = cell(x, y)
-        return Int(words[c >> 4] >> UInt64(4 * (c & 15)) & 15)
+        return Int(words[c >> 5] >> UInt64(2 * (c & 31)) & 3)
     }
 
     @inline(__always)
     mutating func add(_ x: Double, _ y: Double) {
         guard !words.isEmpty else { return }
-        let c = cell(x, y), shift = UInt64(4 * (c & 15))
-        if words[c >> 4] >> shift & 15 < 15 { words[c >> 4] &+= 1 << shift }
+        let c = cell(x, y), shift = UInt64(2 * (c & 31))
+        if words[c >> 5] >> shift & 3 < 3 { words[c >> 5] &+= 1 << shift }
     }
 
     @inline(__always)
     mutating func remove(_ x: Double, _ y: Double) {
         guard !words.isEmpty else { return }
-        let c = cell(x, y), shift = UInt64(4 * (c & 15))
-        let n = words[c >> 4] >> shift & 15
-        if n > 0 && n < 15 { words[c >> 4] &-= 1 << shift }
+        let c = cell(x, y), shift = UInt64(2 * (c & 31))
+        let n = words[c >> 5] >> shift & 3
+        if n > 0 && n < 3 { words[c >> 5] &-= 1 << shift }
     }
 }

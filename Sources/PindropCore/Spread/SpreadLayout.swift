@@ -36,8 +36,8 @@ struct SpreadLayout {
     var ringClass: [Int8] = []      // the size class (`sizeClass`) of its count, -1 none
     var frames: [RingFrame] = []
     // Drawn positions are computed when asked and remembered per group, by rank (lon, lat
-    // interleaved; NaN until computed): re-forming a ring of n costs O(n) writes, not n
-    // destination formulas, and a pin alone costs nothing here. A spiral's are valid for the
+    // interleaved; NaN until computed; empty until the group is first drawn): re-forming a ring of
+    // n costs O(n) writes, not n destination formulas, and a pin alone costs nothing here. A spiral's are valid for the
     // view they were computed in (`drawnStamp`, the spiral's view stamp).
     var drawn: [[Double]] = []
     var drawnStamp: [UInt64] = []
@@ -96,6 +96,11 @@ struct SpreadLayout {
     /// Where the pin of this rank in group g is drawn (nil when the view cannot place it).
     @inline(__always)
     private mutating func drawnPosition(group g: Int, rank r: Int) -> (lon: Double, lat: Double)? {
+        let n = members[g].count
+        if drawn[g].count != 2 * n {  // not drawn since it was (re)formed
+            drawn[g].removeAll(keepingCapacity: true)
+            drawn[g].append(contentsOf: repeatElement(.nan, count: 2 * n))
+        }
         if let spiral, drawnStamp[g] != spiral.stamp {
             for i in drawn[g].indices { drawn[g][i] = .nan }
             drawnStamp[g] = spiral.stamp
@@ -452,7 +457,6 @@ struct SpreadLayout {
         let n = members[Int(g)].count
         for i in first..<n { membership.set(members[Int(g)][i], group: g, rank: Int32(i)) }
         drawn[Int(g)].removeAll(keepingCapacity: true)
-        drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
         centreLon[Int(g)] = c.lon; centreLat[Int(g)] = c.lat
         let k = SpreadLayout.sizeClass(n)
         setClass(g, k)
