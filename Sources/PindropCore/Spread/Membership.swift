@@ -1,7 +1,7 @@
 /// Which group of two or more pins a slot is in, and its rank there, kept only for the slots that
 /// are in one (22,582 of the 916,114 LA trees): a bit per slot says whether it is, and an
-/// open-addressing table (linear probing, deletion by backward shift, at most half full) holds the
-/// (slot, group, rank) of those that are. 0.125 bytes per slot plus 16 bytes per cell of the table,
+/// open-addressing table (linear probing, deletion by backward shift, at most 3/4 full) holds the
+/// (slot, group, rank) of those that are. 0.125 bytes per slot plus 12 bytes per cell of the table,
 /// instead of 8 bytes per slot for two arrays. A pin alone, or not grouped yet, has no entry.
 struct Membership {
     private var bits: [UInt64] = []
@@ -48,7 +48,7 @@ struct Membership {
         let w = Int(s) >> 6
         if w >= bits.count { bits.append(contentsOf: repeatElement(0, count: w + 1 - bits.count)) }
         bits[w] |= 1 << UInt64(Int(s) & 63)
-        if 2 * (count + 1) > keys.count { rehash(2 * keys.count) }
+        if 4 * (count + 1) > 3 * keys.count { rehash(2 * keys.count) }
         insert(s, v)
         count += 1
     }

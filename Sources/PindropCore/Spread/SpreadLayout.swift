@@ -268,13 +268,17 @@ struct SpreadLayout {
 
     /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass
     /// through a table from a coordinate to the first pin met there (8 bytes per cell, at most half
-    /// full, freed on return); a group's record is made when its second pin comes.
+    /// full, freed on return); a group's record is made when its second pin comes. Only the pins
+    /// that the store's coordinate counts do not rule out enter the table (a fifth of the LA
+    /// trees): the others stand alone.
     private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
         freeGroups(of: slots)
+        var maybe: [Int32] = []
+        for s in slots where pins.mayShareCoordinate(s) { maybe.append(s) }
         var formed: [Int32] = []
         pins.coordinates.withBuffer { ll in
-            var table = CoordinateTable(expected: slots.count)
-            for s in slots {
+            var table = CoordinateTable(expected: maybe.count)
+            for s in maybe {
                 let first = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
                     (ll[2 * Int(v)], ll[2 * Int(v) + 1])
                 }
