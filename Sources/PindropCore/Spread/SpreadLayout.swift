@@ -147,6 +147,8 @@ struct SpreadLayout {
     }
 
     /// Whether the pin is drawn on a ring (`PinFlags.spread`).
+    /// (Inlined: a call would copy the layout, a frame asks for every pin it draws.)
+    @inline(__always)
     func isSpread(_ slot: Int32) -> Bool { membership.contains(slot) }
 
     // MARK: - Changes the map reports
