@@ -565,6 +565,15 @@ final class SpreadMapTests: XCTestCase {
             }
         }
         XCTAssertEqual(grid.count, extents.count)
+        // Boxes no drawn position can be in (NaN sides, inverted): no trap, and only the wide
+        // groups, which every query returns.
+        let wide = extents.filter { mayBeWide($0.value) }.count
+        for bad in [GeoBox(minLon: .nan, minLat: 0, maxLon: 1, maxLat: 1), GeoBox(minLon: 0, minLat: .nan, maxLon: 1, maxLat: .nan),
+                    GeoBox(minLon: 0, minLat: 5, maxLon: 1, maxLat: 4)] {
+            var got: [Int32] = []
+            grid.query(bad, into: &got)
+            XCTAssertLessThanOrEqual(got.count, wide, "\(bad)")
+        }
     }
 
     private func checkBoxQueries(tolerance: Double) throws {

@@ -101,7 +101,7 @@ struct RingGrid {
     }
 
     /// Appends every group whose extent meets the box (a wide group always), each once. The box's
-    /// longitudes may pass ±180 (it is split).
+    /// longitudes may pass ±180 (it is split); a box with a NaN or infinite side meets no cell.
     mutating func query(_ box: GeoBox, into out: inout [Int32]) {
         stamp &+= 1
         if stamp == 0 {
@@ -114,6 +114,10 @@ struct RingGrid {
             out.append(g)
         }
         box.split { b in
+            // A box that is not a finite box of the world holds no drawn position (a NaN one can
+            // come from a view that cannot place a point); its cells cannot be numbered.
+            guard b.minLon.isFinite, b.maxLon.isFinite, b.minLat.isFinite, b.maxLat.isFinite,
+                  b.minLon <= b.maxLon, b.minLat <= b.maxLat else { return }
             let r = RingGrid.range(b)
             if r.cellCount > cells.count {
                 for list in cells.values { collect(list, b, now, &out) }

@@ -271,8 +271,8 @@ struct SpreadLayout {
     /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass
     /// through a table from a coordinate to the first pin met there (8 bytes per cell, at most half
     /// full, freed on return); a group's record is made when its second pin comes. Only the pins
-    /// that the store's coordinate counts do not rule out enter the table (a fifth of the LA
-    /// trees): the others stand alone.
+    /// that the store's coordinate counts do not rule out enter the table (one LA tree in seven):
+    /// the others stand alone.
     private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
         freeGroups(of: slots)
         var maybe: [Int32] = []
