@@ -200,18 +200,17 @@ struct CoordinateCounts {
     }
 
     @inline(__always)
-    mutating func add(_ x: Double, _ y: Double) {
-        guard !words.isEmpty else { return }
-        let (a, b) = cells(x, y)
-        step(a, up: true)
-        if b != a { step(b, up: true) }
-    }
+    mutating func add(_ x: Double, _ y: Double) { change(x, y, up: true) }
 
     @inline(__always)
-    mutating func remove(_ x: Double, _ y: Double) {
+    mutating func remove(_ x: Double, _ y: Double) { change(x, y, up: false) }
+
+    /// One pin more (up) or fewer at the coordinate: both its cells change (once if they are one).
+    @inline(__always)
+    private mutating func change(_ x: Double, _ y: Double, up: Bool) {
         guard !words.isEmpty else { return }
         let (a, b) = cells(x, y)
-        step(a, up: false)
-        if b != a { step(b, up: false) }
+        step(a, up: up)
+        if b != a { step(b, up: up) }
     }
 }
