@@ -156,20 +156,11 @@ def main() -> int:
     print(f"pins: {n}; scipy {__import__('scipy').__version__}, shapely {shapely.__version__} "
           f"(GEOS {shapely.geos_version_string}), pindrop {pindrop.version()}")
 
-    # -- load ---------------------------------------------------------------------------------
-    def pindrop_load():
-        m = pindrop.Map()
-        m.add_many(ids, flat)
-        m.nearby(float(ll[0, 0]), float(ll[0, 1]), 1.0)
-        return m
-
-    t_load, m = best(REPS, pindrop_load)
-    t_warm = warm(loops, m, flat)
-    t_ck, ck = best(REPS, lambda: cKDTree(merc))
-    pts = shapely.points(merc)
-    t_sh, sh = best(REPS, lambda: shapely.STRtree(pts))
-
     # -- memory (child processes, from the same start) -----------------------------------------
+    # Measured before this process makes any map or tree: a child forked later would fill the
+    # heap that the maps and trees freed before it (already resident), and count less.
+    pts = shapely.points(merc)
+
     def mem_pindrop(full: bool):
         def f():
             r0 = rss()
@@ -199,6 +190,19 @@ def main() -> int:
     mem_full = in_child(mem_pindrop(True))
     mem_ck_b = in_child(mem_ck)
     mem_sh_b = in_child(mem_sh)
+
+    # -- load ---------------------------------------------------------------------------------
+    def pindrop_load():
+        m = pindrop.Map()
+        m.add_many(ids, flat)
+        m.nearby(float(ll[0, 0]), float(ll[0, 1]), 1.0)
+        return m
+
+    t_load, m = best(REPS, pindrop_load)
+    t_warm = warm(loops, m, flat)
+    t_ck, ck = best(REPS, lambda: cKDTree(merc))
+    t_sh, sh = best(REPS, lambda: shapely.STRtree(pts))
+
 
     # -- hit tests: 1,600 cameras at zoom 19 -----------------------------------------------------
     world = 256.0 * 2 ** ZOOM

@@ -47,7 +47,7 @@ public final class Map {
         self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
-        self.spread = SpreadLayout(options: options, factory: factory, view: view)
+        self.spread = SpreadLayout(options: options, view: view)
         self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
     }
 

@@ -73,6 +73,59 @@ final class PinStoreTests: XCTestCase {
             XCTAssertEqual(store.coordinates.position(s).lon, p.0)
         }
     }
+
+    /// `mayShareCoordinate` against an exact count of the pins at each coordinate, over random
+    /// inserts (single and batches, some taken back), moves and removals on a few spots (stacks of
+    /// up to 40 pins, -0.0 and 0.0) and random coordinates, through the table's growth: it is never
+    /// false while another pin stands at the coordinate, and mostly false for a pin alone.
+    func testCoordinateCountsNeverMissAPinSharingACoordinate() {
+        var rng = Rng(state: 99)
+        var store = PinStore()
+        var alive: [Int64: Int32] = [:]
+        let spots: [(Double, Double)] = [(1, 2), (0.0, -0.0), (-0.0, 0.0), (-118.3, 33.9), (180, 0), (-180, 0)]
+        var nextID: Int64 = 0
+        var aloneSaidShared = 0, alone = 0
+        func place() -> (Double, Double) {
+            rng.int(3) == 0 ? spots[rng.int(spots.count)] : (rng.uniform(-180, 180), rng.uniform(-90, 90))
+        }
+        for step in 0..<6000 {
+            switch rng.int(5) {
+            case 0, 1:
+                let p = place(); nextID += 1
+                alive[nextID] = store.insert(id: nextID, lon: p.0, lat: p.1)
+            case 2 where !alive.isEmpty:
+                let (id, s) = alive.randomElement(using: &rng)!
+                store.remove(s); alive[id] = nil
+            case 3 where !alive.isEmpty:
+                let s = alive.randomElement(using: &rng)!.value, p = place()
+                store.move(s, lon: p.0, lat: p.1)
+            default:
+                // A batch, sometimes taken back.
+                let before = store.capacity
+                store.reserve(20)
+                var made: [(Int64, Int32)] = []
+                for _ in 0..<rng.int(20) { let p = place(); nextID += 1; made.append((nextID, store.insert(id: nextID, lon: p.0, lat: p.1))) }
+                if rng.int(2) == 0 { store.undoInserts(made.map { $0.1 }, previousCapacity: before) } else { for (id, s) in made { alive[id] = s } }
+            }
+            guard step % 50 == 0 else { continue }
+            var exact: [Pair: Int] = [:]
+            for s in alive.values { let p = store.position(s); exact[Pair(p.lon + 0, p.lat + 0), default: 0] += 1 }
+            for s in alive.values {
+                let p = store.position(s), n = exact[Pair(p.lon + 0, p.lat + 0)]!
+                if n > 1 { XCTAssertTrue(store.mayShareCoordinate(s), "step \(step): \(n) pins at \(p)") } else {
+                    alone += 1
+                    if store.mayShareCoordinate(s) { aloneSaidShared += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(alone, 10_000)
+        XCTAssertLessThan(Double(aloneSaidShared), 0.5 * Double(alone), "the counts should rule out most lone pins")
+    }
+
+    private struct Pair: Hashable {
+        let x, y: Double
+        init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    }
 }
 
 extension Dictionary {

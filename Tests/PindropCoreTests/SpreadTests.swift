@@ -194,7 +194,8 @@ final class SpreadGroupingTests: XCTestCase {
         XCTAssertEqual(d20.lon, b.lon); XCTAssertEqual(d20.lat, b.lat)
         XCTAssertNotEqual(try map.displayPosition(id: 30).lon, p.lon)
         let s10 = try map.slot(10), s30 = try map.slot(30)
-        XCTAssertEqual(map.spread.groupOf[Int(s10)], map.spread.groupOf[Int(s30)])
+        XCTAssertNotNil(map.spread.membership.group(s10))
+        XCTAssertEqual(map.spread.membership.group(s10), map.spread.membership.group(s30))
     }
 
     /// A(5), B(7) 1.5 m east of A, C(3) 1.5 m east of B, tolerance 2 m: the batch rule takes C
@@ -336,8 +337,13 @@ final class SpreadGroupingTests: XCTestCase {
                     XCTAssertEqual(got.lat.bitPattern, want[k].lat.bitPattern, "step \(step) id \(id)")
                     if got.lon != pts[k].0 || got.lat != pts[k].1 { bulkSpread += 1 }
                 }
-                XCTAssertEqual(map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }.count
-                                   + map.spread.members.reduce(0) { $0 + $1.count }, alive.count, "every pin in one group")
+                // Every spread pin is in exactly the group its membership names, at its rank.
+                let spreadPins = try alive.filter { map.spread.isSpread(try map.slot($0)) }
+                XCTAssertEqual(map.spread.members.reduce(0) { $0 + $1.count }, spreadPins.count, "every pin in one group")
+                for id in spreadPins {
+                    let s = try map.slot(id), (g, r) = map.spread.membership.get(s)!
+                    XCTAssertEqual(map.spread.members[Int(g)][Int(r)], s)
+                }
             }
             XCTAssertGreaterThan(bulkSpread, 1000)
         }
@@ -396,14 +402,14 @@ final class SpreadGroupingTests: XCTestCase {
             XCTAssertEqual(ids, ids.sorted(), "members in id order")
             let first = map.pins.position(m[0])
             for s in m {
-                XCTAssertEqual(map.spread.groupOf[Int(s)], Int32(g))
+                XCTAssertEqual(map.spread.membership.group(s), Int32(g))
                 XCTAssertLessThanOrEqual(oracleDistance(map.pins.position(s), first), 4 + 1e-9)
                 seen += 1
             }
         }
-        let alone = map.spread.groupOf.indices.filter { map.spread.groupOf[$0] == SpreadLayout.alone }
-        for s in alone { XCTAssertTrue(map.pins.isAlive(Int32(s))) }
+        let alone = try alive.filter { !map.spread.isSpread(try map.slot($0)) }
         XCTAssertEqual(seen + alone.count, alive.count, "every pin is in exactly one group")
+        XCTAssertEqual(map.spread.membership.count, seen)
     }
 }
 
@@ -451,7 +457,7 @@ final class SpreadMapTests: XCTestCase {
         try map.add(id: 2, lon: b.lon, lat: b.lat)
         try map.add(id: 3, lon: c.lon, lat: c.lat)
         let s1 = try map.slot(1)
-        XCTAssertEqual(map.spread.members[Int(map.spread.groupOf[Int(s1)])].count, 3)
+        XCTAssertEqual(map.spread.members[Int(map.spread.membership.group(s1)!)].count, 3)
         let far = oracleDestination(lon: a.lon, lat: a.lat, bearing: 2, meters: 500)
         map.applyUserMove(s1, lon: far.lon, lat: far.lat, cause: .drag)
         // 2 and 3 are 4 m apart: without 1 they are two groups of one, drawn where they are.
@@ -463,7 +469,8 @@ final class SpreadMapTests: XCTestCase {
         // from it) — the groups it joins are re-formed.
         let near = oracleDestination(lon: b.lon, lat: b.lat, bearing: 0, meters: 1)
         map.applyUserMove(s1, lon: near.lon, lat: near.lat, cause: .drag)
-        XCTAssertEqual(map.spread.groupOf[Int(s1)], map.spread.groupOf[Int(try map.slot(2))])
+        XCTAssertNotNil(map.spread.membership.group(s1))
+        XCTAssertEqual(map.spread.membership.group(s1), map.spread.membership.group(try map.slot(2)))
         let d3 = try map.displayPosition(id: 3)
         XCTAssertEqual(d3.lon, c.lon); XCTAssertEqual(d3.lat, c.lat)
         let mid = (lon: (near.lon + b.lon) / 2, lat: (near.lat + b.lat) / 2)
@@ -506,6 +513,69 @@ final class SpreadMapTests: XCTestCase {
         try checkBoxQueries(tolerance: 3)
     }
 
+    /// The ring grid against a brute force over random extents (small, larger than `maxCells`
+    /// cells, astride the antimeridian, at a pole), re-filed and removed at random, and random
+    /// boxes from a tap to the whole world.
+    func testRingGridReturnsEveryGroupWhoseExtentMeetsTheBox() {
+        var rng = TestRng(state: 12)
+        var grid = RingGrid()
+        var extents: [Int32: GeoBox] = [:]
+        func randomExtent() -> GeoBox {
+            let lon = rng.uniform(-180, 180), lat = rng.uniform(-89, 89)
+            let r = [1e-5, 4e-3, 2e-2, 0.3][rng.int(4)] * rng.uniform(0, 1)
+            if rng.int(20) == 0 { return SpreadLayout.grownBox(GeoBox(minLon: lon, minLat: 89.99, maxLon: lon, maxLat: 89.99), meters: 3000) }
+            let e = GeoBox(minLon: lon - r, minLat: lat - r, maxLon: lon + r, maxLat: lat + r)
+            return rng.int(10) == 0 ? GeoBox(minLon: 179.995, minLat: lat - r, maxLon: 180.001 + r, maxLat: lat + r) : e
+        }
+        func parts(_ b: GeoBox) -> [GeoBox] { var p: [GeoBox] = []; b.split { p.append($0) }; return p }
+        func meets(_ a: GeoBox, _ b: GeoBox) -> Bool {
+            parts(a).contains { x in parts(b).contains { y in
+                x.minLon <= y.maxLon && x.maxLon >= y.minLon && x.minLat <= y.maxLat && x.maxLat >= y.minLat } }
+        }
+        func mayBeWide(_ e: GeoBox) -> Bool {
+            e.minLon < -180 || e.maxLon > 180 || e.minLat < -90 || e.maxLat > 90
+                || (Int(floor(e.maxLon / RingGrid.cellDegrees)) - Int(floor(e.minLon / RingGrid.cellDegrees)) + 1)
+                * (Int(floor(e.maxLat / RingGrid.cellDegrees)) - Int(floor(e.minLat / RingGrid.cellDegrees)) + 1) > RingGrid.maxCells
+        }
+        for step in 0..<4000 {
+            let g = Int32(rng.int(300))
+            switch rng.int(4) {
+            case 0: grid.remove(g); extents[g] = nil
+            case 1 where extents[g] != nil:
+                // A ring one pin larger or smaller: its extent changes a little.
+                let e = extents[g]!, d = rng.uniform(-2e-5, 2e-5)
+                let f = GeoBox(minLon: e.minLon - d, minLat: e.minLat - d, maxLon: e.maxLon + d, maxLat: e.maxLat + d)
+                if f.minLon <= f.maxLon { grid.file(g, extent: f); extents[g] = f }
+            default: let e = randomExtent(); grid.file(g, extent: e); extents[g] = e
+            }
+            guard step % 10 == 0 else { continue }
+            let pick = Array(extents.values)
+            let c = pick.isEmpty ? GeoBox(minLon: 0, minLat: 0, maxLon: 0, maxLat: 0) : pick[rng.int(pick.count)]
+            let half = [1e-4, 3e-3, 0.05, 2, 200][rng.int(5)] * rng.uniform(0, 1)
+            let box = GeoBox(minLon: c.minLon - half, minLat: c.minLat - half, maxLon: c.minLon + half, maxLat: c.minLat + half)
+            var got: [Int32] = []
+            grid.query(box, into: &got)
+            XCTAssertEqual(got.count, Set(got).count, "step \(step): a group returned twice")
+            for (h, e) in extents where meets(e, box) {
+                XCTAssertTrue(got.contains(h), "step \(step): group \(h) \(e) missing from \(box)")
+            }
+            for h in got {
+                guard let e = extents[h] else { XCTFail("step \(step): group \(h) was removed"); continue }
+                XCTAssertTrue(meets(e, box) || mayBeWide(e), "step \(step): group \(h) \(e) does not meet \(box)")
+            }
+        }
+        XCTAssertEqual(grid.count, extents.count)
+        // Boxes no drawn position can be in (NaN sides, inverted): no trap, and only the wide
+        // groups, which every query returns.
+        let wide = extents.filter { mayBeWide($0.value) }.count
+        for bad in [GeoBox(minLon: .nan, minLat: 0, maxLon: 1, maxLat: 1), GeoBox(minLon: 0, minLat: .nan, maxLon: 1, maxLat: .nan),
+                    GeoBox(minLon: 0, minLat: 5, maxLon: 1, maxLat: 4)] {
+            var got: [Int32] = []
+            grid.query(bad, into: &got)
+            XCTAssertLessThanOrEqual(got.count, wide, "\(bad)")
+        }
+    }
+
     private func checkBoxQueries(tolerance: Double) throws {
         var rng = SystemRandomNumberGenerator()
         let map = try makeMap(tolerance: tolerance)
@@ -537,6 +607,11 @@ final class SpreadMapTests: XCTestCase {
                 var found: [Int32] = []
                 map.drawnCandidates(box, into: &found)
                 let got = Set(found)
+                // The spreading room alone returns exactly its spread pins drawn in the box, once.
+                var spreadFound: [Int32] = []
+                map.spread.candidates(box, into: &spreadFound)
+                XCTAssertEqual(spreadFound.count, Set(spreadFound).count, "a pin returned twice")
+                var spreadWant: Set<Int32> = []
                 for s in 0..<Int32(map.pins.capacity) where map.pins.isAlive(s) {
                     let p = map.drawnPosition(s)
                     var inside = false
@@ -545,8 +620,10 @@ final class SpreadMapTests: XCTestCase {
                     }
                     if inside {
                         XCTAssertTrue(got.contains(s), "tolerance \(tolerance) round \(round): pin \(map.pins.id(s)) drawn at \(p) missing from \(box)")
+                        if map.spread.isSpread(s) { spreadWant.insert(s) }
                     }
                 }
+                XCTAssertEqual(Set(spreadFound), spreadWant, "tolerance \(tolerance) round \(round) box \(box)")
             }
         }
     }
@@ -659,6 +736,36 @@ final class SpreadBatchTests: XCTestCase {
                     XCTAssertEqual(lonDiff(got[i].lon, want.lon), 0, accuracy: 1e-9, "near (\(lon), \(lat)) point \(i)")
                     XCTAssertEqual(got[i].lat, want.lat, accuracy: 1e-9)
                 }
+            }
+        }
+    }
+}
+
+final class SpreadMembershipTests: XCTestCase {
+    /// The sparse group/rank table against a dictionary over random sets, updates and removals of
+    /// slots (runs of neighbouring slots, as a stack's members are, and scattered ones), through
+    /// the table's growth and many backward-shift deletions.
+    func testMembershipAgreesWithADictionary() {
+        var rng = TestRng(state: 5)
+        var table = Membership()
+        var oracle: [Int32: (Int32, Int32)] = [:]
+        for step in 0..<60_000 {
+            let s = Int32(rng.int(4) == 0 ? rng.int(1 << 20) : 5000 + rng.int(3000))
+            if rng.int(3) == 0 {
+                table.remove(s); oracle[s] = nil
+            } else {
+                let v = (Int32(rng.int(1000)), Int32(rng.int(400)))
+                table.set(s, group: v.0, rank: v.1); oracle[s] = v
+            }
+            guard step % 1000 == 0 else { continue }
+            XCTAssertEqual(table.count, oracle.count)
+            for (k, v) in oracle {
+                XCTAssertTrue(table.contains(k))
+                XCTAssertTrue(table.get(k)! == v, "step \(step) slot \(k)")
+            }
+            for _ in 0..<200 {
+                let k = Int32(rng.int(1 << 20))
+                XCTAssertEqual(table.contains(k), oracle[k] != nil)
             }
         }
     }

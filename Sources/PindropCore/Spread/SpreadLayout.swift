@@ -9,39 +9,35 @@ import Glibc
 /// member is its first pin. Groups of two or more are drawn on a ring around their centre. A change
 /// re-groups only the pins it can affect, with the one grouper of the batch rule
 /// (`SpreadRule.group`): the pins connected to the changed pins by "within the tolerance" and by
-/// group membership (see `regroup`). The rings' centres live in a few small spatial indexes, one
-/// per size class, so that hit tests and frames find a pin where it is drawn (up to 3n/2 m from
-/// its true coordinate).
+/// group membership (see `regroup`). With tolerance 0 a group is the set of pins at one coordinate,
+/// so a change only takes a pin out of one group and puts it into another (`leaveExact`,
+/// `joinExact`). The groups' extents live in one `RingGrid`, so that hit tests and frames find a
+/// pin where it is drawn (up to 3n/2 m from its true coordinate) with one query.
 ///
 /// What it may touch: the pins' ids and true coordinates (`PinStore`, read only) and the index of
-/// true coordinates (queries only), both handed in by the map; its own ring indexes; the view,
+/// true coordinates (queries only), both handed in by the map; its own ring grid; the view,
 /// which the map hands in when it changes (a spiral is laid out in it). It never emits events and
 /// knows nothing of gestures or editing.
 struct SpreadLayout {
-    /// `groupOf` values that are not group numbers: a pin alone (its own group of one, drawn where
-    /// it is, with no group record), and a slot in no group (removed, or not yet grouped).
-    static let alone: Int32 = -1, ungrouped: Int32 = -2
-
     let isOn: Bool
     let tolerance: Double
     /// The spiral layout's view and offsets; nil for the ring.
     private(set) var spiral: SpiralPlacement?
-    private let factory: IndexFactory
 
-    // Per slot.
-    var groupOf: [Int32] = []       // a group of two or more, or `alone` / `ungrouped`
-    var rank: [Int32] = []          // place in its group, in id order
+    /// Per slot in a group of two or more: the group and the slot's rank in it (id order). A pin
+    /// alone (its own group of one, drawn where it is) has no entry and no group record.
+    private(set) var membership = Membership()
     private var visited = Set<Int32>()  // `regroup`'s affected set (kept for its storage)
 
     // Per group of two pins or more (numbers are reused).
     var members: [[Int32]] = []     // slots, ascending pin id
     var centreLon: [Double] = []
     var centreLat: [Double] = []
-    var ringClass: [Int8] = []      // the size class whose index holds the centre, -1 none
+    var ringClass: [Int8] = []      // the size class (`sizeClass`) of its count, -1 none
     var frames: [RingFrame] = []
     // Drawn positions are computed when asked and remembered per group, by rank (lon, lat
-    // interleaved; NaN until computed): re-forming a ring of n costs O(n) writes, not n
-    // destination formulas, and a pin alone costs nothing here. A spiral's are valid for the
+    // interleaved; NaN until computed; empty until the group is first drawn): re-forming a ring of
+    // n costs O(n) writes, not n destination formulas, and a pin alone costs nothing here. A spiral's are valid for the
     // view they were computed in (`drawnStamp`, the spiral's view stamp).
     var drawn: [[Double]] = []
     var drawnStamp: [UInt64] = []
@@ -51,22 +47,23 @@ struct SpreadLayout {
     /// otherwise keep 32 bytes per pin).
     static let keptScratch = 1 << 14
 
-    /// Ring centres by size class k: groups of 2·4^k ... 2·4^(k+1) − 1 pins.
+    /// Groups by size class k: groups of 2·4^k ... 2·4^(k+1) − 1 pins (a spiral's largest extent
+    /// is kept per class, `SpiralPlacement.classExtent`).
     static let classes = 16
-    var rings: [SpatialIndex?] = Array(repeating: nil, count: SpreadLayout.classes)
     var ringsInClass = [Int](repeating: 0, count: SpreadLayout.classes)
-    /// Centres waiting to be filed in their class's index in one bulk load (`regroup`).
-    private var collected: [[Int32]] = Array(repeating: [], count: SpreadLayout.classes)
+    /// Every group's extent, for `candidates`.
+    private(set) var grid = RingGrid()
     private var scratch: [Int32] = []
+    private var groupScratch: [Int32] = []
     private var askedScratch: [(x: Double, y: Double)] = []
+    private var affectedScratch: [Int32] = []
     private var sortScratch: [(Int64, Int32)] = []
     private var groupVisited: [UInt32] = []  // per group: `regroup`'s stamp
     private var visitStamp: UInt32 = 0
 
-    init(options: Options, factory: IndexFactory, view: View) {
+    init(options: Options, view: View) {
         isOn = options.spreadMode != .off
         tolerance = options.spreadToleranceM
-        self.factory = factory
         if options.spreadMode == .spiral {
             spiral = SpiralPlacement(spacing: options.spreadSpacing, view: view, classes: SpreadLayout.classes)
         }
@@ -84,11 +81,6 @@ struct SpreadLayout {
         return Int8(min(classes - 1, log2 / 2))
     }
 
-    /// The largest ring radius (metres) a class may hold.
-    static func maxRadius(_ k: Int) -> Double {
-        k == classes - 1 ? SpreadRule.radius(Int(Int32.max)) : SpreadRule.radius(2 << (2 * k + 2) - 1)
-    }
-
     /// Number of groups of two or more pins (for tests and benchmarks).
     var ringCount: Int { ringsInClass.reduce(0, +) }
 
@@ -97,11 +89,18 @@ struct SpreadLayout {
     /// Where a pin is drawn on its ring or spiral, or nil when it is drawn at its true coordinate.
     @inline(__always)
     mutating func drawnPosition(_ slot: Int32) -> (lon: Double, lat: Double)? {
-        let s = Int(slot)
-        guard s < groupOf.count else { return nil }
-        let g = Int(groupOf[s])
-        guard g >= 0 else { return nil }
-        let r = Int(rank[s])
+        guard let (g, r) = membership.get(slot) else { return nil }
+        return drawnPosition(group: Int(g), rank: Int(r))
+    }
+
+    /// Where the pin of this rank in group g is drawn (nil when the view cannot place it).
+    @inline(__always)
+    private mutating func drawnPosition(group g: Int, rank r: Int) -> (lon: Double, lat: Double)? {
+        let n = members[g].count
+        if drawn[g].count != 2 * n {  // not drawn since it was (re)formed
+            drawn[g].removeAll(keepingCapacity: true)
+            drawn[g].append(contentsOf: repeatElement(.nan, count: 2 * n))
+        }
         if let spiral, drawnStamp[g] != spiral.stamp {
             for i in drawn[g].indices { drawn[g][i] = .nan }
             drawnStamp[g] = spiral.stamp
@@ -121,43 +120,46 @@ struct SpreadLayout {
         return p
     }
 
-    /// Appends the slots whose drawn (spread) position lies in the box.
+    /// Appends the slots whose drawn (spread) position lies in the box: one query of the ring grid
+    /// (the box grown by the largest spiral for a spiral, whose groups are filed by their centre),
+    /// then each member of the groups it returns is checked where it is drawn.
     mutating func candidates(_ box: GeoBox, into out: inout [Int32]) {
-        guard isOn else { return }
-        var found = scratch
-        scratch = []
-        for k in 0..<SpreadLayout.classes where ringsInClass[k] > 0 {
-            guard let index = rings[k] else { continue }
-            found.removeAll(keepingCapacity: true)
-            let grown = spiral.map { $0.grownBox(box, points: $0.classExtent[k]) }
-                ?? SpreadLayout.grownBox(box, meters: SpreadLayout.maxRadius(k))
-            grown.split { index.query($0, into: &found) }
-            for g in found {
-                for s in members[Int(g)] {
-                    guard let (x, y) = drawnPosition(s) else { continue }
-                    var inside = false
-                    box.split { b in
-                        if x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat { inside = true }
-                    }
-                    if inside { out.append(s) }
+        guard isOn, ringCount > 0 else { return }
+        var groups = groupScratch
+        groupScratch = []
+        groups.removeAll(keepingCapacity: true)
+        if let spiral {
+            grid.query(spiral.grownBox(box, points: spiral.classExtent.max() ?? 0), into: &groups)
+        } else {
+            grid.query(box, into: &groups)
+        }
+        for g in groups {
+            for r in members[Int(g)].indices {
+                guard let (x, y) = drawnPosition(group: Int(g), rank: r) else { continue }
+                var inside = false
+                box.split { b in
+                    if x >= b.minLon && x <= b.maxLon && y >= b.minLat && y <= b.maxLat { inside = true }
                 }
+                if inside { out.append(members[Int(g)][r]) }
             }
         }
-        scratch = found
+        groupScratch = groups
     }
 
     /// Whether the pin is drawn on a ring (`PinFlags.spread`).
-    func isSpread(_ slot: Int32) -> Bool {
-        let s = Int(slot)
-        return s < groupOf.count && groupOf[s] >= 0
-    }
+    /// (Inlined: a call would copy the layout, a frame asks for every pin it draws.)
+    @inline(__always)
+    func isSpread(_ slot: Int32) -> Bool { membership.contains(slot) }
 
     // MARK: - Changes the map reports
 
     mutating func pinAdded(_ slot: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn else { return }
-        grow(pins.capacity)
-        regroup(seeds: CollectionOfOne(slot), removed: -1, pins, index)
+        if tolerance == 0 {
+            joinExact(slot, pins, index)
+        } else {
+            regroup(seeds: CollectionOfOne(slot), removed: -1, pins, index)
+        }
     }
 
     /// A bulk add. A batch at least a quarter the size of the pins already there re-groups the
@@ -165,16 +167,21 @@ struct SpreadLayout {
     /// a smaller one re-groups what its pins touch.
     mutating func pinsAdded(_ slots: [Int32], _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn, !slots.isEmpty else { return }
-        grow(pins.capacity)
         let before = pins.count - slots.count
         if 4 * slots.count >= before {
-            if before == 0 {
-                regroupAll(slots, pins)
-            } else {
-                var all: [Int32] = []
+            var all = slots
+            if before > 0 {
+                all = []
                 all.reserveCapacity(pins.count)
                 for s in 0..<pins.capacity where pins.isAlive(Int32(s)) { all.append(Int32(s)) }
-                regroupAll(all, pins)
+            }
+            if tolerance == 0 { groupExact(all, pins) } else { regroupAll(all, pins) }
+        } else if tolerance == 0 {
+            // The batch's pins are joined one by one; those not joined yet are passed over.
+            var unjoined = Set(slots)
+            for s in slots {
+                unjoined.remove(s)
+                joinExact(s, pins, index, passingOver: unjoined)
             }
         } else {
             regroup(seeds: slots, removed: -1, pins, index)
@@ -184,35 +191,136 @@ struct SpreadLayout {
     /// The pin's true coordinate changed (the index already has the new one).
     mutating func pinMoved(_ slot: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn else { return }
-        regroup(seeds: CollectionOfOne(slot), removed: -1, pins, index)
+        if tolerance == 0 {
+            leaveExact(slot, pins)
+            joinExact(slot, pins, index)
+        } else {
+            regroup(seeds: CollectionOfOne(slot), removed: -1, pins, index)
+        }
     }
 
     /// The pin is about to leave the store and the index.
     mutating func pinWillBeRemoved(_ slot: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex) {
         guard isOn else { return }
-        regroup(seeds: CollectionOfOne(slot), removed: slot, pins, index)
-        groupOf[Int(slot)] = SpreadLayout.ungrouped
+        if tolerance == 0 {
+            leaveExact(slot, pins)
+        } else {
+            regroup(seeds: CollectionOfOne(slot), removed: slot, pins, index)
+        }
     }
 
-    // MARK: - Regrouping
+    // MARK: - Tolerance 0: a group is the pins at one coordinate
 
+    // The batch rule at tolerance 0 puts every pin at a coordinate (equal numbers) in one group,
+    // ranked by id, centred on its first (lowest-id) pin's coordinate bit for bit: whatever the order
+    // of changes, a pin that leaves a coordinate leaves that group and a pin that arrives joins the
+    // group there. Nothing else changes, so no grouper runs.
 
-    private mutating func grow(_ n: Int) {
-        let have = groupOf.count
-        guard have < n else { return }
-        groupOf.append(contentsOf: repeatElement(SpreadLayout.ungrouped, count: n - have))
-        rank.append(contentsOf: repeatElement(0, count: n - have))
+    /// Takes the pin out of its group: the others keep their ring, one pin smaller (re-ranked from
+    /// the pin's place on); a group left with one pin is freed.
+    private mutating func leaveExact(_ s: Int32, _ pins: borrowing PinStore) {
+        guard let (g, rank) = membership.get(s) else { return }
+        membership.remove(s)
+        let r = Int(rank)
+        members[Int(g)].remove(at: r)
+        if members[Int(g)].count == 1 {
+            freeGroup(g)
+        } else {
+            place(g, centre: pins.position(members[Int(g)][0]), rankedFrom: r)
+        }
     }
+
+    /// Puts the pin (already in the index where it now is) into the group at its coordinate: when
+    /// the store's coordinate counts say another pin may stand there, one index query at that
+    /// point; the first grouped pin found there tells the group (a pin alone
+    /// there is the only one, and the two form a group). Pins not grouped yet (the rest of a batch
+    /// being joined one by one, `passingOver`) are passed over: they find this one when their turn
+    /// comes.
+    private mutating func joinExact(_ s: Int32, _ pins: borrowing PinStore, _ index: SpatialIndex,
+                                    passingOver unjoined: Set<Int32> = []) {
+        // Most moves and adds land where no other pin stands, which the store's counts tell
+        // without a query.
+        guard pins.mayShareCoordinate(s) else { return }
+        let (x, y) = pins.position(s)
+        var found = scratch
+        scratch = []
+        found.removeAll(keepingCapacity: true)
+        index.query(GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y), into: &found)
+        var mate: Int32 = -1
+        for c in found where c != s && !unjoined.contains(c) {
+            let p = pins.position(c)
+            if p.lon == x && p.lat == y { mate = c; break }
+        }
+        scratch = found
+        guard mate >= 0 else { return }
+        if let g = membership.group(mate) {
+            let id = pins.id(s)
+            var lo = 0, hi = members[Int(g)].count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if pins.id(members[Int(g)][mid]) < id { lo = mid + 1 } else { hi = mid }
+            }
+            members[Int(g)].insert(s, at: lo)
+            place(g, centre: pins.position(members[Int(g)][0]), rankedFrom: lo)
+        } else {
+            let pair: [Int32] = pins.id(mate) < pins.id(s) ? [mate, s] : [s, mate]
+            place(newGroup(pair), centre: pins.position(pair[0]))
+        }
+    }
+
+    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass
+    /// through a table from a coordinate to the first pin met there (8 bytes per cell, at most half
+    /// full, freed on return); a group's record is made when its second pin comes. Only the pins
+    /// that the store's coordinate counts do not rule out enter the table (one LA tree in seven):
+    /// the others stand alone.
+    private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
+        freeGroups(of: slots)
+        var maybe: [Int32] = []
+        for s in slots where pins.mayShareCoordinate(s) { maybe.append(s) }
+        var formed: [Int32] = []
+        pins.coordinates.withBuffer { ll in
+            var table = CoordinateTable(expected: maybe.count)
+            for s in maybe {
+                let first = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
+                    (ll[2 * Int(v)], ll[2 * Int(v) + 1])
+                }
+                guard first != s else { continue }
+                if let g = membership.group(first) {
+                    members[Int(g)].append(s)
+                } else {
+                    let g = newGroup([first, s])
+                    membership.set(first, group: g, rank: 0)  // its rank is set with the others'
+                    formed.append(g)
+                }
+            }
+        }
+        for g in formed {
+            let m = members[Int(g)]
+            if !zip(m, m.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
+                members[Int(g)].sort { pins.id($0) < pins.id($1) }
+            }
+            place(g, centre: pins.position(members[Int(g)][0]))
+        }
+    }
+
+    /// Frees the groups these pins are in.
+    private mutating func freeGroups(of slots: [Int32]) {
+        for s in slots {
+            if let g = membership.group(s) { freeGroup(g) }
+        }
+    }
+
+    // MARK: - Tolerance > 0: the grouper over the connected part of a change
 
     /// Re-groups the pins a change to `seeds` can affect, by the batch rule restricted to them.
     ///
     /// Which pins: the batch rule relates a pin only to pins within the tolerance of it, so its
     /// result over all pins is its result over each connected part of the graph "within the
-    /// tolerance" (for tolerance 0: "at the same coordinate") taken alone. A change can only alter
-    /// the parts that hold a changed pin, before or after the change. The affected set is
-    /// therefore grown from the seeds by two steps until nothing is added: a pin's current group
-    /// (its part before the change) and the pins within the tolerance of where it is now (its part
-    /// after). `removed` (or -1) is left out: it is on its way out of the store.
+    /// tolerance" taken alone. A change can only alter the parts that hold a changed pin, before or
+    /// after the change. The affected set is therefore grown from the seeds by two steps until
+    /// nothing is added: a pin's current group (its part before the change) and the pins within the
+    /// tolerance of where it is now (its part after). `removed` (or -1) is left out: it is on its
+    /// way out of the store.
     private mutating func regroup<S: Sequence>(seeds: S, removed: Int32, _ pins: borrowing PinStore,
                                                _ index: SpatialIndex) where S.Element == Int32 {
         visited.removeAll(keepingCapacity: true)
@@ -222,7 +330,9 @@ struct SpreadLayout {
             visitStamp = 1
         }
         let stamp = visitStamp
-        var affected: [Int32] = []
+        var affected = affectedScratch
+        affectedScratch = []
+        affected.removeAll(keepingCapacity: true)
         func visit(_ s: Int32) {
             if visited.insert(s).inserted { affected.append(s) }
         }
@@ -238,8 +348,7 @@ struct SpreadLayout {
         while i < affected.count {
             let s = affected[i]
             i += 1
-            let g = groupOf[Int(s)]
-            if g >= 0 && groupVisited[Int(g)] != stamp {
+            if let g = membership.group(s), groupVisited[Int(g)] != stamp {
                 groupVisited[Int(g)] = stamp
                 for m in members[Int(g)] { visit(m) }
             }
@@ -248,8 +357,7 @@ struct SpreadLayout {
             if asked.contains(where: { $0.x == x && $0.y == y }) { continue }
             asked.append((x, y))
             found.removeAll(keepingCapacity: true)
-            let box = tolerance == 0 ? GeoBox(minLon: x, minLat: y, maxLon: x, maxLat: y)
-                                     : Sphere.boundingBox(lon: x, lat: y, meters: tolerance)
+            let box = Sphere.boundingBox(lon: x, lat: y, meters: tolerance)
             box.split { index.query($0, into: &found) }
             for c in found where c != removed && !visited.contains(c) {
                 let p = pins.position(c)
@@ -260,22 +368,17 @@ struct SpreadLayout {
         askedScratch = asked
         if visited.count > SpreadLayout.keptScratch { visited = [] }
         if removed >= 0, let k = affected.firstIndex(of: removed) { affected.remove(at: k) }
-        if affected.count == 1 && groupOf[Int(affected[0])] < 0 {
-            // One pin that was in no ring stays alone: nothing to free or form.
-            groupOf[Int(affected[0])] = SpreadLayout.alone
-            return
+        // One pin that was in no ring and stays alone: nothing to free or form.
+        if affected.count > 1 || affected.count == 1 && membership.contains(affected[0]) {
+            regroupAll(affected, pins)
         }
-        regroupAll(affected, pins)
+        if affected.count <= SpreadLayout.keptScratch { affectedScratch = affected }
     }
 
     /// Forms the groups of these pins (and only these) by the batch rule, after freeing the groups
-    /// they were in, and files the new rings' centres.
+    /// they were in.
     private mutating func regroupAll(_ slots: [Int32], _ pins: borrowing PinStore) {
-        for s in slots {
-            let g = groupOf[Int(s)]
-            if g >= 0 && !members[Int(g)].isEmpty { freeGroup(g) }
-            groupOf[Int(s)] = SpreadLayout.ungrouped
-        }
+        freeGroups(of: slots)
         // The pins in id order (a bulk load usually comes sorted: no copy, no sort).
         var order = slots
         if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
@@ -297,35 +400,20 @@ struct SpreadLayout {
         for i in order.indices {
             let k = Int(grouping.groupOf[i])
             let s = order[i]
-            guard grouping.size[k] > 1 else { groupOf[Int(s)] = SpreadLayout.alone; continue }
+            guard grouping.size[k] > 1 else { continue }
             if record[k] < 0 {
                 var list: [Int32] = []
                 list.reserveCapacity(Int(grouping.size[k]))
                 record[k] = newGroup(list)
             }
             members[Int(record[k])].append(s)
-            groupOf[Int(s)] = record[k]
         }
         for k in record.indices where record[k] >= 0 {
-            layOut(record[k], centre: grouping.centre(k) { i in pins.position(order[i]) }, pins)
-        }
-        for k in 0..<SpreadLayout.classes where !collected[k].isEmpty {
-            let gs = collected[k]
-            collected[k] = []
-            if gs.count == 1 {
-                ringIndex(k).set(gs[0], lon: centreLon[Int(gs[0])], lat: centreLat[Int(gs[0])])
-            } else {
-                ringIndex(k).insert(slots: gs, lon: gs.map { centreLon[Int($0)] }, lat: gs.map { centreLat[Int($0)] })
-            }
+            place(record[k], centre: grouping.centre(k) { i in pins.position(order[i]) })
         }
     }
 
-    private mutating func ringIndex(_ k: Int) -> SpatialIndex {
-        if let r = rings[k] { return r }
-        let r = factory.makeIndex()
-        rings[k] = r
-        return r
-    }
+    // MARK: - Group records
 
     /// A group record for two pins or more (a pin alone has none).
     private mutating func newGroup(_ slots: [Int32]) -> Int32 {
@@ -344,39 +432,51 @@ struct SpreadLayout {
         return g
     }
 
+    /// Frees a group record; its members are left alone.
     private mutating func freeGroup(_ g: Int32) {
-        let k = ringClass[Int(g)]
-        if k >= 0 {
-            rings[Int(k)]?.remove(g)
-            ringsInClass[Int(k)] -= 1
-            ringClass[Int(g)] = -1
-            if ringsInClass[Int(k)] == 0 { spiral?.classEmptied(Int(k)) }
-        }
+        for s in members[Int(g)] { membership.remove(s) }
+        setClass(g, -1)
+        grid.remove(g)
         members[Int(g)] = []
         drawn[Int(g)] = []
         centreLon[Int(g)] = .nan; centreLat[Int(g)] = .nan
         freeGroups.append(g)
     }
 
-    /// Sets a group's ring (its centre, and each member's place on it) and queues its centre for
-    /// its size class's index. The members' drawn positions follow when asked for.
-    private mutating func layOut(_ g: Int32, centre c: (lon: Double, lat: Double), _ pins: borrowing PinStore) {
-        let m = members[Int(g)]
-        let n = m.count
-        for i in 0..<n { rank[Int(m[i])] = Int32(i) }
+    /// Moves a group to size class k (-1: none), keeping the counts per class.
+    private mutating func setClass(_ g: Int32, _ k: Int8) {
+        let old = ringClass[Int(g)]
+        guard old != k else { return }
+        if old >= 0 {
+            ringsInClass[Int(old)] -= 1
+            if ringsInClass[Int(old)] == 0 { spiral?.classEmptied(Int(old)) }
+        }
+        if k >= 0 { ringsInClass[Int(k)] += 1 }
+        ringClass[Int(g)] = k
+    }
+
+    /// Sets a group's ring or spiral after its members changed: the ranks from `rankedFrom` on (the
+    /// ones before it did not move), its centre and ring terms, and its extent in the ring grid.
+    /// The members' drawn positions are forgotten and follow when asked for: re-forming a ring of n
+    /// costs O(n) writes.
+    private mutating func place(_ g: Int32, centre c: (lon: Double, lat: Double), rankedFrom first: Int = 0) {
+        let n = members[Int(g)].count
+        for i in first..<n { membership.set(members[Int(g)][i], group: g, rank: Int32(i)) }
         drawn[Int(g)].removeAll(keepingCapacity: true)
-        drawn[Int(g)].append(contentsOf: repeatElement(.nan, count: 2 * n))
         centreLon[Int(g)] = c.lon; centreLat[Int(g)] = c.lat
         let k = SpreadLayout.sizeClass(n)
+        setClass(g, k)
+        let point = GeoBox(minLon: c.lon, minLat: c.lat, maxLon: c.lon, maxLat: c.lat)
         if spiral != nil {
             drawnStamp[Int(g)] = spiral!.stamp
             spiral!.noteGroup(count: n, sizeClass: Int(k))
+            grid.file(g, extent: point)
         } else {
             frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
+            // Every pin of the ring is 3n/2 m from the centre; the margin covers the rounding of
+            // the destination formula.
+            grid.file(g, extent: SpreadLayout.grownBox(point, meters: SpreadRule.radius(n) * (1 + 1e-9) + 1e-6))
         }
-        ringClass[Int(g)] = k
-        ringsInClass[Int(k)] += 1
-        collected[Int(k)].append(g)
     }
 
     /// A box grown by `meters` on every side: it holds every point within that distance of a point

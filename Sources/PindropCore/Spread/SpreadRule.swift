@@ -99,13 +99,21 @@ public enum SpreadRule {
             return r
         }
         var grid = LeaderGrid(tolerance: tolerance, expected: n)
+        // A point at the previous point's coordinate joins the same group: no first pin was made
+        // in between, so the lowest-id one within the tolerance is the same (a stack of pins costs
+        // one search).
+        var lastX = Double.nan, lastY = Double.nan, lastBest = Int32.max
         for i in 0..<n {
             let (x, y) = coordinate(i)
             var best = Int32.max
-            grid.forEachNear(lon: x, lat: y) { g in
-                if g < best {
-                    let l = coordinate(Int(r.leader[Int(g)]))
-                    if joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) { best = g }
+            if x == lastX && y == lastY {
+                best = lastBest
+            } else {
+                grid.forEachNear(lon: x, lat: y) { g in
+                    if g < best {
+                        let l = coordinate(Int(r.leader[Int(g)]))
+                        if joins(leaderLon: l.lon, leaderLat: l.lat, lon: x, lat: y, tolerance: tolerance) { best = g }
+                    }
                 }
             }
             let g: Int32
@@ -116,6 +124,7 @@ public enum SpreadRule {
             } else {
                 g = best
             }
+            lastX = x; lastY = y; lastBest = g
             r.centres[Int(g)].add(lon: x, lat: y)
             r.groupOf[i] = g; r.rank[i] = r.size[Int(g)]; r.size[Int(g)] += 1
         }
