@@ -175,7 +175,7 @@ struct SpreadLayout {
                 all.reserveCapacity(pins.count)
                 for s in 0..<pins.capacity where pins.isAlive(Int32(s)) { all.append(Int32(s)) }
             }
-            if tolerance == 0 { groupExact(all, pins) } else { regroupAll(all, pins) }
+            regroupAll(all, pins)
         } else if tolerance == 0 {
             // The batch's pins are joined one by one; those not joined yet are passed over.
             var unjoined = Set(slots)
@@ -268,41 +268,6 @@ struct SpreadLayout {
         }
     }
 
-    /// Groups these pins (every pin of the map, or a batch of a map that was empty) in one pass
-    /// through a table from a coordinate to the first pin met there (8 bytes per cell, at most half
-    /// full, freed on return); a group's record is made when its second pin comes. Only the pins
-    /// that the store's coordinate counts do not rule out enter the table (one LA tree in seven):
-    /// the others stand alone.
-    private mutating func groupExact(_ slots: [Int32], _ pins: borrowing PinStore) {
-        freeGroups(of: slots)
-        var maybe: [Int32] = []
-        for s in slots where pins.mayShareCoordinate(s) { maybe.append(s) }
-        var formed: [Int32] = []
-        pins.coordinates.withBuffer { ll in
-            var table = CoordinateTable(expected: maybe.count)
-            for s in maybe {
-                let first = table.findOrInsert(ll[2 * Int(s)], ll[2 * Int(s) + 1], s) { v in
-                    (ll[2 * Int(v)], ll[2 * Int(v) + 1])
-                }
-                guard first != s else { continue }
-                if let g = membership.group(first) {
-                    members[Int(g)].append(s)
-                } else {
-                    let g = newGroup([first, s])
-                    membership.set(first, group: g, rank: 0)  // its rank is set with the others'
-                    formed.append(g)
-                }
-            }
-        }
-        for g in formed {
-            let m = members[Int(g)]
-            if !zip(m, m.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
-                members[Int(g)].sort { pins.id($0) < pins.id($1) }
-            }
-            place(g, centre: pins.position(members[Int(g)][0]))
-        }
-    }
-
     /// Frees the groups these pins are in.
     private mutating func freeGroups(of slots: [Int32]) {
         for s in slots {
@@ -379,8 +344,15 @@ struct SpreadLayout {
     /// they were in.
     private mutating func regroupAll(_ slots: [Int32], _ pins: borrowing PinStore) {
         freeGroups(of: slots)
-        // The pins in id order (a bulk load usually comes sorted: no copy, no sort).
+        // At tolerance 0 a pin that the store's coordinate counts rule out stands alone (six LA
+        // trees in seven): only the others go through the grouper.
         var order = slots
+        if tolerance == 0 {
+            order = []
+            for s in slots where pins.mayShareCoordinate(s) { order.append(s) }
+        }
+        // The pins in id order (a bulk load usually comes sorted: no copy, no sort).
+        let slots = order
         if !zip(slots, slots.dropFirst()).allSatisfy({ pins.id($0) < pins.id($1) }) {
             var keyed = sortScratch
             sortScratch = []
