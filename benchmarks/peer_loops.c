@@ -67,3 +67,32 @@ double pl_warm(pindrop_map *map, const double *lonlat, size_t n, size_t calls) {
   for (i = 0; i < calls; i++) (void)pindrop_map_nearby(map, lonlat[2 * (i % n)], lonlat[2 * (i % n) + 1], 0.0, NULL, NULL, 0);
   return thread_s() - t0;
 }
+
+/* The cluster part of a move, as a host pays it: for i < n, set_position(ids[i], lonlat[2i],
+   lonlat[2i+1]) then frame_clusters at time t (which brings the cluster levels up to date), each
+   call timed on its own less the cost of reading the clock: set_ns[i] and upd_ns[i]. Before the
+   moves, `n` frame_clusters with nothing moved give the baseline a frame costs anyway
+   (*base_ns, the mean). Returns the number of failed set_position calls. */
+size_t pl_cluster_moves(pindrop_map *map, const pindrop_id *ids, const double *lonlat, size_t n, double t,
+                        pindrop_cluster_view *clusters, size_t cap, double *set_ns, double *upd_ns, double *base_ns) {
+  size_t i, failed = 0;
+  double c = 1e18, t0;
+  for (i = 0; i < 1000; i++) {
+    double a = thread_s(), b = thread_s();
+    if (b - a < c) c = b - a;
+  }
+  (void)pindrop_map_frame_clusters(map, t, clusters, cap);
+  t0 = thread_s();
+  for (i = 0; i < n; i++) (void)pindrop_map_frame_clusters(map, t, clusters, cap);
+  *base_ns = (thread_s() - t0) * 1e9 / (double)(n ? n : 1);
+  for (i = 0; i < n; i++) {
+    double a = thread_s(), b, d;
+    failed += pindrop_map_set_position(map, ids[i], lonlat[2 * i], lonlat[2 * i + 1]) != PINDROP_OK;
+    b = thread_s();
+    (void)pindrop_map_frame_clusters(map, t, clusters, cap);
+    d = thread_s();
+    set_ns[i] = (b - a) * 1e9 - c * 1e9;
+    upd_ns[i] = (d - b) * 1e9 - c * 1e9;
+  }
+  return failed;
+}
