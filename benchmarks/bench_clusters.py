@@ -1,4 +1,4 @@
-"""Clusters of the 916k Los Angeles County street trees (SPEC behaviour 16), with pysupercluster (the
+"""Clusters of the 916k Los Angeles County street trees (docs/clusters.md), with pysupercluster (the
 C++ port of supercluster, the index MapLibre uses) measured in the same run on the same points.
 
 Usage: python3 bench_clusters.py DATA_DIR

@@ -437,7 +437,7 @@ pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double 
    finite or out of range, or a tolerance that is negative or not finite. See docs/spreading.md. */
 pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m, double *out_lonlat);
 
-/* Compact spreading for big stacks (behaviour 17, PINDROP_SPREAD_SPIRAL) over a whole data set, for
+/* Compact spreading for big stacks (PINDROP_SPREAD_SPIRAL) over a whole data set, for
    a GIS tool that draws one zoom: groups exactly as pindrop_spread (tolerance_m, index order as id
    order, centre = the members' mean), then lays each group of n >= 2 out in Web Mercator screen
    points at `zoom` (256-point tiles: the world is 256·2^zoom points wide), north up, with

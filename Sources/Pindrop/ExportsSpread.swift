@@ -1,7 +1,7 @@
 import CPindrop
 import PindropCore
 
-// Batch spreading for GIS tools: rule 11 over a whole data set, no map involved.
+// Batch spreading for GIS tools: the ring rule (docs/spreading.md) over a whole data set, no map involved.
 
 @_cdecl("pindrop_spread")
 public func pindrop_spread(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ tolerance: Double,
@@ -22,7 +22,7 @@ public func pindrop_spread(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ toleran
     }
 }
 
-// Batch compact spreading: rule 17 (spiral in screen points at a zoom) over a whole data set.
+// Batch compact spreading: the spiral in screen points at a zoom (docs/spreading.md) over a whole data set.
 
 @_cdecl("pindrop_spread_spiral")
 public func pindrop_spread_spiral(_ lonlat: UnsafePointer<Double>?, _ n: Int, _ tolerance: Double,

@@ -252,7 +252,7 @@ public final class Map {
     }
 
     /// Moves the selected pin by (dx, dy) screen points from where it is drawn (its place in a
-    /// spread layout, else its true coordinate): the keyboard alternative to a drag (behaviour 18).
+    /// spread layout, else its true coordinate): the keyboard alternative to a drag (docs/editing.md, "Nudges").
     /// A user move: MOVED with cause NUDGE (SNAP when the allowed area snaps it), the callout, a
     /// geocode request and nearby warnings. Nudges of one pin less than 1000 ms apart are one undo
     /// step (`NudgeSeries`). (0, 0) moves nothing. STATE when nothing is selected or a gesture holds

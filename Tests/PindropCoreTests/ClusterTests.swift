@@ -32,7 +32,7 @@ enum LATrees {
     }
 }
 
-/// An independent O(n²) implementation of the rule of SPEC behaviour 16 (supercluster's greedy
+/// An independent O(n²) implementation of the cluster rule of docs/clusters.md (supercluster's greedy
 /// levels, items visited by order key), written from the rule's text.
 struct ClusterOracle {
     struct Item { var key: UInt64; var x: Double; var y: Double; var count: Int; var ids: [Int64] }
@@ -231,7 +231,7 @@ final class ClusterTests: XCTestCase {
         assertSame(h.snapshot(), h.oracle(), "after incremental edits on the refilled grid")
     }
 
-    /// The consequences SPEC 16 lets a host rely on, at every level.
+    /// The consequences the cluster rule (docs/clusters.md) lets a host rely on, at every level.
     func testHierarchyAndSeparationRules() throws {
         let trees = try LATrees.city("el-segundo")
         let h = Harness(radius: 40, maxZoom: 16.5)

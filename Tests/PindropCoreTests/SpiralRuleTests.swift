@@ -3,7 +3,7 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// Behaviour 17's layout in points, against numbers worked out by hand from SPEC 17's text and
+/// The spiral's layout in points, against numbers worked out by hand from its rule (docs/spreading.md) and
 /// against geometric facts the rule implies (the Python suite holds the full independent oracle).
 final class SpiralRuleTests: XCTestCase {
     func testAGroupOfOneOrNoneIsNotSpread() {

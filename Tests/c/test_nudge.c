@@ -1,4 +1,4 @@
-/* pindrop_map_nudge through the C ABI (behaviour 18): arrow keys move the selected pin by screen
+/* pindrop_map_nudge through the C ABI (docs/editing.md, "Nudges"): arrow keys move the selected pin by screen
    points, a key series is one undo step, and the refusals (nothing selected, a finger on the pin,
    bad numbers) change nothing. */
 #include <pindrop.h>

@@ -229,7 +229,7 @@ static const char *areas[] = {
 
 /* ---- the calls ------------------------------------------------------------------------------- */
 
-/* A capacity is refused exactly when no buffer of such items could exist (SPEC section 2); a
+/* A capacity is refused exactly when no buffer of such items could exist (the header's rule for buffers and counts); a
    larger one that could is fine here because the arrays hold every pin the model allows. */
 static int refused(size_t cap, size_t item) { return cap > (size_t)INT64_MAX / item; }
 

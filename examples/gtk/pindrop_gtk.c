@@ -17,7 +17,7 @@
  *   --touch            touch-screen profile (lift after 250 ms, pin 40 points above the finger);
  *                      the default is the mouse profile (lift_delay_ms = 0, lift_height = 0)
  *   --spread ring|spiral|off   how stacks are drawn: on a ring in metres (the default), on a
- *                      spiral in points (behaviour 17), or not at all
+ *                      spiral in points, or not at all
  *   --cluster-radius R clusters of the pins drawn within R points of each other below zoom 17
  *                      (0, the default: none); a tap on a cluster zooms in to where it comes apart
  *   --check            compare Shumate's and pindrop's projections at several cameras and exit

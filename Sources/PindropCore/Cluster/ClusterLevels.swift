@@ -1,6 +1,6 @@
 import Glibc
 
-/// The cluster levels of SPEC behaviour 16, kept up to date as pins come, go and move.
+/// The cluster levels (docs/clusters.md), kept up to date as pins come, go and move.
 ///
 /// Level `levelCount` is the pins themselves (the base); level z < `levelCount` holds the items
 /// drawn at integer zoom z, each made of whole items of level z + 1. Positions are normalised Web

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The compact spreading rule of behaviour 17 (`PINDROP_SPREAD_SPIRAL`): a group is laid out in
+/// The compact spreading rule (`PINDROP_SPREAD_SPIRAL`, docs/spreading.md): a group is laid out in
 /// screen points around its centre, so it keeps its size at every zoom.
 ///
 /// With s = spacing / 25, pin k of n (in id order) is placed:

@@ -3,7 +3,7 @@ import Glibc
 /// The spreading room: a map's pins that share a spot, drawn on a ring (docs/spreading.md), kept
 /// equal to the batch rule (`pindrop_spread` over the map's pins in id order) after every change.
 /// With `SpreadMode.spiral` the groups are the same, laid out in screen points instead
-/// (behaviour 17, `SpiralPlacement`): their drawn positions follow the view the map hands in.
+/// (the spiral of docs/spreading.md, `SpiralPlacement`): their drawn positions follow the view the map hands in.
 ///
 /// Every pin belongs to one group; a group's members are kept in ascending id order and its first
 /// member is its first pin. Groups of two or more are drawn on a ring around their centre. A change

@@ -75,7 +75,7 @@ public enum SpreadRule {
         }
     }
 
-    /// The one grouper of rule 11, used by `pindrop_spread` and by the map (which hands it the
+    /// The one grouper of the spreading rule (docs/spreading.md, "Groups"), used by `pindrop_spread` and by the map (which hands it the
     /// pins a change can affect, see SpreadLayout): in ascending id order, each point joins the
     /// first-formed (lowest-id) group whose first point is within the tolerance (`joins`), or starts
     /// a group and is its first point. Only first points are compared, so nothing chains.
@@ -133,7 +133,7 @@ public enum SpreadRule {
 
     // MARK: - Batch
 
-    /// `pindrop_spread`: rule 11 over n points (lonlat[2i], lonlat[2i+1]) taken in index order as
+    /// `pindrop_spread`: the spreading rule over n points (lonlat[2i], lonlat[2i+1]) taken in index order as
     /// their id order, writing the drawn positions to `out` (same count). `out` may be the same
     /// memory as `lonlat`. All or nothing: bad input throws before anything is written.
     public static func spread(lonlat: UnsafeBufferPointer<Double>, tolerance: Double,

@@ -555,8 +555,8 @@ def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", sp
     """The drawn positions (n×2 float64 array) of n points (lon, lat) after the spreading rule:
     points sharing a coordinate (or within tolerance_m of a group's first point) spread around it.
 
-    layout="ring" (behaviour 11) draws a group of n on a ring of 3n/2 metres. layout="spiral"
-    (behaviour 17) lays it out in screen points (circle below 9 pins, Leaflet's spiral from 9, pin
+    layout="ring" (the default) draws a group of n on a ring of 3n/2 metres. layout="spiral"
+    lays it out in screen points (circle below 9 pins, Leaflet's spiral from 9, pin
     distance `spacing` points) at Web Mercator `zoom`, which it then needs.
     True coordinates are not changed; the input is not modified."""
     if layout not in ("ring", "spiral"):

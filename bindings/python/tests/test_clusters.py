@@ -1,4 +1,4 @@
-"""Clusters (SPEC behaviour 16) on real trees, against a brute-force NumPy oracle of the rule:
+"""Clusters (docs/clusters.md) on real trees, against a brute-force NumPy oracle of the rule:
 
 level L = ceil(cluster_max_zoom) is the pins; level z is made from level z+1's items visited in
 order of their key (a pin's: splitmix64's finaliser of its id; a cluster's: its first item's), each

@@ -1,5 +1,5 @@
 """Behaviour 17: compact spreading in screen points (PINDROP_SPREAD_SPIRAL), batch form
-`pindrop_spread_spiral`, checked against an oracle written from SPEC 17's text, with pyproj's Web
+`pindrop_spread_spiral`, checked against an oracle written from the spiral's rule (docs/spreading.md), with pyproj's Web
 Mercator (EPSG:3857) for the projection, on small groups and on Lawndale's 305-tree stack."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ LAWNDALE_STACK = (-118.34600679066747, 33.88355188855412)   # 305 trees (example
 
 
 def oracle_offsets(n, spacing=25.0):
-    """SPEC 17 read literally: (dx, dy) screen points (x right, y down, north up) of pin k of n."""
+    """The spiral's rule (docs/spreading.md) read literally: (dx, dy) screen points (x right, y down, north up) of pin k of n."""
     if n < 2:
         return np.zeros((max(n, 0), 2))
     bearings, dists = np.empty(n), np.empty(n)
@@ -106,7 +106,7 @@ def test_fractional_zoom_and_spacing():
 # -- real data: every stack of Lawndale -------------------------------------------------------
 
 def expected_spiral(points, group, zoom, spacing=25.0):
-    """Each group of n >= 2 around its members' mean (as behaviour 11 centres it), by the oracle."""
+    """Each group of n >= 2 around its members' mean (as the ring rule centres it), by the oracle."""
     out = points.copy()
     members = defaultdict(list)
     for i, g in enumerate(group):

@@ -1,6 +1,6 @@
 """Behaviour 17 on a map (spread_mode = SPREAD_SPIRAL): stacks drawn in screen points around their
 true spot, the same at every zoom, found by hit tests, dragged out to where they are dropped while
-the rest re-form. Checked against the oracle of test_spiral (SPEC 17's text), through the C ABI."""
+the rest re-form. Checked against the oracle of test_spiral (the spiral's rule in docs/spreading.md), through the C ABI."""
 import math
 
 import numpy as np

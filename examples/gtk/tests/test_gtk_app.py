@@ -365,7 +365,7 @@ def assert_layout(got, want):
 
 @pytest.mark.parametrize("app", [("--spread", "spiral", "--zoom", "19")], indirect=True)
 def test_a_spiral_stack_keeps_its_size_and_a_tree_dragged_out_lands_where_dropped(app):
-    """Lawndale's 305 trees on one spot, on the spiral of SPEC 17 (the oracle of
+    """Lawndale's 305 trees on one spot, on the spiral of docs/spreading.md (the oracle of
     bindings/python/tests/test_spiral.py), the same in points after zooming in with the + key."""
     from test_spiral import oracle_offsets
     centre = (WIDTH / 2, HEIGHT / 2)                     # the stack is the view's centre

@@ -2,12 +2,12 @@
 
 Every point of the input layer is copied with all its attributes; points that share a spot (or lie
 within the tolerance of a group's first point) are moved onto pindrop's ring around the group's
-mean position (SPEC behaviour 11: pin i of n at bearing 2πi/n and 1.5·n metres, on the sphere), and
+mean position (pin i of n at bearing 2πi/n and 1.5·n metres, on the sphere), and
 every output feature records its true position in `true_x`, `true_y` (the layer's CRS), so that a
 style can draw a leg from the drawn point to the true spot. Distances are metres on the ground
 whatever the layer's CRS (QGIS's own Points displacement works in layer units).
 
-The Spiral layout spreads each group in screen points at a map scale instead (SPEC behaviour 17).
+The Spiral layout spreads each group in screen points at a map scale instead (docs/spreading.md in the pindrop repository).
 The work between reading and writing is one call of the batch function `pindrop_spread` (or
 `pindrop_spread_spiral`).
 

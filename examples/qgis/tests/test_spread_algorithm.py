@@ -2,8 +2,8 @@
 trees (7937 points, 305 of them on one spot).
 
 Run with Debian's python3 (python3-qgis), as `make test-qgis` does. The expected ring positions
-come from the great-circle destination formula written here from its textbook form (SPEC
-behaviour 11: pin i of n at bearing 2πi/n, 1.5·n metres, sphere of radius 6378137 m).
+come from the great-circle destination formula written here from its textbook form (the ring
+rule: pin i of n at bearing 2πi/n, 1.5·n metres, sphere of radius 6378137 m).
 """
 import csv
 import math
@@ -234,7 +234,7 @@ class SpreadAlgorithmTest(unittest.TestCase):
             self.assertEqual((out[name]["true_x"], out[name]["true_y"]), (NULL, NULL))
 
     def test_spiral_layout_at_a_map_scale(self):
-        """SPEC behaviour 17 at the Web Mercator zoom of the map scale (OGC's 0.28 mm points):
+        """The spiral rule at the Web Mercator zoom of the map scale (OGC's 0.28 mm points):
         the 305-tree stack on Leaflet.markercluster's spiral, a pair on a circle of 25 points."""
         scale, spacing = 5000.0, 25.0
         out = run(self.layer, LAYOUT=1, SCALE=scale, SPACING=spacing)
@@ -249,7 +249,7 @@ class SpreadAlgorithmTest(unittest.TestCase):
         def to_lonlat(x, y):
             return x / world * 360 - 180, math.degrees(2 * math.atan(math.exp(math.pi * (1 - 2 * y / world))) - math.pi / 2)
 
-        def layout(n):  # (distance in points, bearing) of pin k, SPEC behaviour 17
+        def layout(n):  # (distance in points, bearing) of pin k, by the spiral rule
             s = spacing / 25
             if n < 9:
                 r = max(spacing, spacing * (n + 2) / (2 * math.pi))
