@@ -400,10 +400,17 @@ public final class ClusterLevels {
     /// (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items of
     /// level z they seed (a cluster lies within the radius of its seed, so within twice the radius
     /// of (x, y): the 3×3 cells of level z's grid); seeds that are new or moved in this pass are in
-    /// `extras`.
+    /// `extras`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
+    /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
     private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
-                              before: UInt64, _ r2: Double) -> UInt32 {
+                              before: UInt64, held: UInt32, _ r2: Double) -> UInt32 {
         var best = ClusterGrid.end, bestKey = before
+        if held < Self.excluded && lv.items[Int(held)].parent != Self.dead {
+            let kk = lv.items[Int(held)].key
+            let k = lv.seed[Int(held)], i = Int(k)
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
+            if kk < bestKey && dx * dx + dy * dy <= r2 && up.items[i].parent == held { best = k; bestKey = kk }
+        }
         @inline(__always) func consider(_ k: UInt32) {
             let i = Int(k)
             let kk = up.items[i].key
@@ -536,9 +543,9 @@ public final class ClusterLevels {
             if up.items[ji].key == lastPopped { continue }
             lastPopped = up.items[ji].key
             let jx = up.items[ji].x, jy = up.items[ji].y, jk = up.items[ji].key
-            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, r2)
-            let wasSeed = isSeed(up, lv, j)
             let old = up.items[ji].parent
+            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, held: old, r2)
+            let wasSeed = isSeed(up, lv, j)
             let mine = contribution(z + 1, up, ji)
             var target: UInt32
             if best == ClusterGrid.end {
