@@ -166,12 +166,18 @@ struct ClusterGrid {
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ items: UnsafeBufferPointer<ClusterItem>,
                      _ body: (UInt32) -> Void) {
+        forEachNear(x, y, next: { items[Int($0)].next }, body)
+    }
+
+    /// `forEachNear` with the lists' links read through `next` (a dense copy of them, say).
+    @inline(__always)
+    func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
         // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
         // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
         // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
         if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
-            forEachNearDistinct(cx, cy, items, body)
+            forEachNearDistinct(cx, cy, next, body)
             return
         }
         table.withUnsafeBufferPointer { t in
@@ -180,14 +186,14 @@ struct ClusterGrid {
                     let h = Self.hash(cx + dx, cy + dy)
                     let i = Self.probe(t, h)
                     var item = t[i].key == h ? t[i].head : Self.end
-                    while item != Self.end { body(item); item = items[Int(item)].next }
+                    while item != Self.end { body(item); item = next(item) }
                 }
             }
         }
     }
 
     /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
-    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ items: UnsafeBufferPointer<ClusterItem>,
+    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ next: (UInt32) -> UInt32,
                                      _ body: (UInt32) -> Void) {
         var seen: [UInt64] = []
         for dy: Int64 in -1...1 {
@@ -196,7 +202,7 @@ struct ClusterGrid {
                 if seen.contains(h) { continue }
                 seen.append(h)
                 var i = head(h)
-                while i != Self.end { body(i); i = items[Int(i)].next }
+                while i != Self.end { body(i); i = next(i) }
             }
         }
     }

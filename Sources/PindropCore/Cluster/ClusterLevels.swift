@@ -671,22 +671,36 @@ public final class ClusterLevels {
         up.sy.withUnsafeBufferPointer { usy in
         up.count.withUnsafeBufferPointer { un in
         up.items.withUnsafeMutableBufferPointer { ui in
-            let walk = UnsafeBufferPointer(ui)
+            // The walks read the cells' links and whether each item is placed from dense copies
+            // (4 bytes and 1 bit an item, where neighbouring slots share cache lines), and an
+            // item itself only when it is still unplaced.
+            let count = ui.count
+            var links = [UInt32](unsafeUninitializedCapacity: count) { l, c in
+                for i in 0..<count { l[i] = ui[i].next }
+                c = count
+            }
+            var placed = [UInt64](repeating: 0, count: (count + 63) >> 6)
+            for i in 0..<count where ui[i].parent != Self.unassigned { placed[i >> 6] |= 1 << UInt64(i & 63) }
+            links.withUnsafeMutableBufferPointer { lk in
+            placed.withUnsafeMutableBufferPointer { pl in
             @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
                 pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (usx[i], usy[i], un[i])
             }
-            for j in order where ui[Int(j)].parent == Self.unassigned {
+            @inline(__always) func place(_ i: Int, _ q: UInt32) {
+                ui[i].parent = q; pl[i >> 6] |= 1 << UInt64(i & 63)
+            }
+            for j in order where pl[Int(j) >> 6] & (1 << UInt64(Int(j) & 63)) == 0 {
                 let ji = Int(j)
                 let q = allocate(lv, seed: j, key: ui[ji].key)
-                ui[ji].parent = q
+                place(ji, q)
                 var (sx, sy, n) = sums(ji)
                 let jx = ui[ji].x, jy = ui[ji].y
-                grid.forEachNear(jx, jy, walk) { k in
+                grid.forEachNear(jx, jy, next: { lk[Int($0)] }) { k in
                     let ki = Int(k)
-                    guard ui[ki].parent == Self.unassigned else { return }
+                    guard pl[ki >> 6] & (1 << UInt64(ki & 63)) == 0 else { return }
                     let dx = ui[ki].x - jx, dy = ui[ki].y - jy
                     guard dx * dx + dy * dy <= r2 else { return }
-                    ui[ki].parent = q
+                    place(ki, q)
                     let (ax, ay, an) = sums(ki)
                     sx &+= ax; sy &+= ay; n &+= an
                 }
@@ -697,6 +711,7 @@ public final class ClusterLevels {
                 lv.items[qi].x = p.0; lv.items[qi].y = p.1
                 lv.grid.insert(q, x: p.0, y: p.1, &lv.items)
             }
+            }}
         }}}}
     }
 
