@@ -38,11 +38,9 @@ public final class ClusterLevels {
         /// Per slot: point, order key, parent and grid link side by side (`ClusterItem`, 32 bytes,
         /// two to a cache line), the fields a walk of the 3×3 cells reads for every item it meets.
         var items: [ClusterItem] = []
-        var count: [UInt32] = []      // members' pins (not kept for the base: always 1)
-        // The members' pins' points summed in fixed point (`fixed`), kept current as members
-        // come, go and move; the item's point is their mean. Not kept for the base.
-        var sx: [Int64] = [], sy: [Int64] = []
-        var seed: [UInt32] = []       // the item of the level above that absorbed the others
+        /// Per slot: the members' sums, count and seed (`ClusterSums`), read and written together
+        /// when a member joins, leaves or moves. Not kept for the base.
+        var sums: [ClusterSums] = []
         var free: [UInt32] = []
         var alive = 0
         var grid: ClusterGrid
@@ -63,14 +61,12 @@ public final class ClusterLevels {
                 b.append(contentsOf: a)
                 return b
             }
-            items = tight(items); count = tight(count)
-            seed = tight(seed); sx = tight(sx); sy = tight(sy)
+            items = tight(items); sums = tight(sums)
         }
 
         var bytes: Int {
-            items.capacity * MemoryLayout<ClusterItem>.stride + count.capacity * 4
-                + sx.capacity * 8 + sy.capacity * 8
-                + seed.capacity * 4 + free.capacity * 4 + grid.bytes
+            items.capacity * MemoryLayout<ClusterItem>.stride + sums.capacity * MemoryLayout<ClusterSums>.stride
+                + free.capacity * 4 + grid.bytes
         }
     }
 
@@ -311,7 +307,7 @@ public final class ClusterLevels {
     @inline(__always)
     private func isSeed(_ up: Level, _ lv: Level, _ k: UInt32) -> Bool {
         let p = up.items[Int(k)].parent
-        return p < Self.excluded && lv.seed[Int(p)] == k
+        return p < Self.excluded && lv.sums[Int(p)].seed == k
     }
 
     private func push(_ k: UInt32, _ key: UInt64) {
@@ -407,7 +403,7 @@ public final class ClusterLevels {
         var best = ClusterGrid.end, bestKey = before
         if held < Self.excluded && lv.items[Int(held)].parent != Self.dead {
             let kk = lv.items[Int(held)].key
-            let k = lv.seed[Int(held)], i = Int(k)
+            let k = lv.sums[Int(held)].seed, i = Int(k)
             let dx = up.items[i].x - x, dy = up.items[i].y - y
             if kk < bestKey && dx * dx + dy * dy <= r2 && up.items[i].parent == held { best = k; bestKey = kk }
         }
@@ -423,7 +419,7 @@ public final class ClusterLevels {
             // Only live items are in the grid; an item's key is its seed's.
             let kk = lv.items[Int(p)].key
             guard kk < bestKey else { return }
-            let k = lv.seed[Int(p)], i = Int(k)
+            let k = lv.sums[Int(p)].seed, i = Int(k)
             let dx = up.items[i].x - x, dy = up.items[i].y - y
             guard dx * dx + dy * dy <= r2, up.items[i].parent == p else { return }
             best = k; bestKey = kk
@@ -457,23 +453,22 @@ public final class ClusterLevels {
         lv.alive += 1
         if let f = lv.free.popLast() {
             let i = Int(f)
-            lv.seed[i] = seed; lv.items[i].key = key; lv.count[i] = 0; lv.items[i].parent = Self.unassigned
-            lv.sx[i] = 0; lv.sy[i] = 0
+            lv.sums[i] = ClusterSums(sx: 0, sy: 0, count: 0, seed: seed)
+            lv.items[i].key = key; lv.items[i].parent = Self.unassigned
             return f
         }
         lv.items.append(ClusterItem(x: 0, y: 0, key: key, parent: Self.unassigned, next: ClusterGrid.end))
-        lv.count.append(0); lv.seed.append(seed)
-        lv.sx.append(0); lv.sy.append(0)
+        lv.sums.append(ClusterSums(sx: 0, sy: 0, count: 0, seed: seed))
         return UInt32(lv.items.count - 1)
     }
 
     @inline(__always)
-    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.count[i] }
+    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.sums[i].count }
 
     /// The sums an item of level z adds to its item below: a pin's fixed point, or its own sums.
     @inline(__always)
     private func contribution(_ z: Int, _ l: Level, _ i: Int) -> (x: Int64, y: Int64, n: UInt32) {
-        z == levelCount ? (Self.fixed(l.items[i].x), Self.fixed(l.items[i].y), 1) : (l.sx[i], l.sy[i], l.count[i])
+        z == levelCount ? (Self.fixed(l.items[i].x), Self.fixed(l.items[i].y), 1) : (l.sums[i].sx, l.sums[i].sy, l.sums[i].count)
     }
 
     /// Notes that item p of `lv` is about to change in this pass (first time: its sums as they were).
@@ -482,8 +477,8 @@ public final class ClusterLevels {
         if touched.insert(p) {
             let i = Int(p), t = touched.count - 1
             // Entries past `touched.count` are stale (kept to avoid clearing the array).
-            if t < touchedWas.count { touchedWas[t] = (lv.sx[i], lv.sy[i], lv.count[i]) } else {
-                touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            if t < touchedWas.count { touchedWas[t] = (lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count) } else {
+                touchedWas.append((lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count))
             }
         }
     }
@@ -491,8 +486,8 @@ public final class ClusterLevels {
     @inline(__always)
     private func add(_ lv: Level, _ p: UInt32, _ c: (x: Int64, y: Int64, n: UInt32), _ sign: Int64) {
         let i = Int(p)
-        lv.sx[i] &+= sign &* c.x; lv.sy[i] &+= sign &* c.y
-        lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + sign * Int64(c.n))
+        lv.sums[i].sx &+= sign &* c.x; lv.sums[i].sy &+= sign &* c.y
+        lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + sign * Int64(c.n))
     }
 
     /// Re-decides level z after the items of level z + 1 in `changes` changed; returns the items
@@ -513,14 +508,14 @@ public final class ClusterLevels {
             if p < Self.excluded {
                 touch(lv, p)
                 let i = Int(p)
-                lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
-                lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
+                lv.sums[i].sx &+= c.dx; lv.sums[i].sy &+= c.dy
+                lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + c.dn)
                 // The only item of its level, still the seed of p: alone, it stays so and nothing
                 // is re-decided; only the sums change (the coarsest levels hold one item each).
-                if up.alive == 1 && lv.seed[i] == c.slot && isAlive(up, c.slot) && up.items[Int(c.slot)].parent == p {
+                if up.alive == 1 && lv.sums[i].seed == c.slot && isAlive(up, c.slot) && up.items[Int(c.slot)].parent == p {
                     continue
                 }
-                if lv.seed[i] == c.slot {
+                if lv.sums[i].seed == c.slot {
                     let si = Int(c.slot)
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
@@ -577,7 +572,7 @@ public final class ClusterLevels {
             guard lv.items[pi].parent != Self.dead else { continue }
             let was = touchedWas[t]
             let isNew = was.n == 0
-            let s = lv.seed[pi]
+            let s = lv.sums[pi].seed
             if up.items[Int(s)].parent != p {
                 // Seedless: every member has left (its sums are back to zero).
                 if !isNew {
@@ -587,12 +582,12 @@ public final class ClusterLevels {
                                           dx: -was.x, dy: -was.y, dn: -Int64(was.n)))
                     }
                 }
-                lv.items[pi].parent = Self.dead; lv.count[pi] = 0; lv.sx[pi] = 0; lv.sy[pi] = 0
+                lv.items[pi].parent = Self.dead; lv.sums[pi].count = 0; lv.sums[pi].sx = 0; lv.sums[pi].sy = 0
                 lv.free.append(p); lv.alive -= 1
                 continue
             }
-            let n = lv.count[pi]
-            if !isNew && n == was.n && lv.sx[pi] == was.x && lv.sy[pi] == was.y { continue }
+            let n = lv.sums[pi].count
+            if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y { continue }
             let (nx, ny) = point(z, pi)
             if isNew {
                 lv.items[pi].x = nx; lv.items[pi].y = ny
@@ -601,8 +596,8 @@ public final class ClusterLevels {
             } else {
                 let ox = lv.items[pi].x, oy = lv.items[pi].y
                 if below {
-                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sx[pi] &- was.x,
-                                      dy: lv.sy[pi] &- was.y, dn: Int64(n) - Int64(was.n)))
+                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
+                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n)))
                 }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
                     lv.grid.remove(p, x: ox, y: oy, &lv.items)
@@ -618,12 +613,12 @@ public final class ClusterLevels {
     @inline(__always)
     private func point(_ z: Int, _ i: Int) -> (Double, Double) {
         let lv = levels[z]
-        let n = lv.count[i]
+        let n = lv.sums[i].count
         if n == 1 {
             let leaf = Int(UInt32(bitPattern: leaf(level: z, slot: UInt32(i))))
             return (base.items[leaf].x, base.items[leaf].y)
         }
-        return (Self.mean(lv.sx[i], n), Self.mean(lv.sy[i], n))
+        return (Self.mean(lv.sums[i].sx, n), Self.mean(lv.sums[i].sy, n))
     }
 
     // MARK: - Building from scratch
@@ -667,9 +662,7 @@ public final class ClusterLevels {
         let grid = up.grid
         // Level z grows while level z + 1 is read: the item of each seed is summed up locally
         // and appended once.
-        up.sx.withUnsafeBufferPointer { usx in
-        up.sy.withUnsafeBufferPointer { usy in
-        up.count.withUnsafeBufferPointer { un in
+        up.sums.withUnsafeBufferPointer { us in
         up.items.withUnsafeMutableBufferPointer { ui in
             // The walks read the cells' links and whether each item is placed from dense copies
             // (4 bytes and 1 bit an item, where neighbouring slots share cache lines), and an
@@ -684,7 +677,7 @@ public final class ClusterLevels {
             links.withUnsafeMutableBufferPointer { lk in
             placed.withUnsafeMutableBufferPointer { pl in
             @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
-                pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (usx[i], usy[i], un[i])
+                pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (us[i].sx, us[i].sy, us[i].count)
             }
             @inline(__always) func place(_ i: Int, _ q: UInt32) {
                 ui[i].parent = q; pl[i >> 6] |= 1 << UInt64(i & 63)
@@ -705,14 +698,14 @@ public final class ClusterLevels {
                     sx &+= ax; sy &+= ay; n &+= an
                 }
                 let qi = Int(q)
-                lv.sx[qi] = sx; lv.sy[qi] = sy; lv.count[qi] = n
+                lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
                 // As `point`: a single pin exactly at its point (an item of one pin is one).
                 let p = n == 1 ? (ui[ji].x, ui[ji].y) : (Self.mean(sx, n), Self.mean(sy, n))
                 lv.items[qi].x = p.0; lv.items[qi].y = p.1
                 lv.grid.insert(q, x: p.0, y: p.1, &lv.items)
             }
             }}
-        }}}}
+        }}
     }
 
     /// Sorts slots by their keys: least significant digit radix sort of the keys' top 33 bits,
@@ -812,7 +805,7 @@ public final class ClusterLevels {
     @inline(__always)
     public func leaf(level z: Int, slot: UInt32) -> Int32 {
         var s = slot
-        for l in z..<levelCount { s = levels[l].seed[Int(s)] }
+        for l in z..<levelCount { s = levels[l].sums[Int(s)].seed }
         return Int32(bitPattern: s)
     }
 
@@ -832,7 +825,7 @@ public final class ClusterLevels {
     /// Calls `body` with every item of level z + 1 that item p of level z is made of.
     public func forEachChild(level z: Int, slot p: UInt32, _ body: (UInt32) -> Void) {
         let up = levels[z + 1]
-        let s = Int(levels[z].seed[Int(p)])
+        let s = Int(levels[z].sums[Int(p)].seed)
         let r = levelRadius(z), r2 = r * r
         up.forEachNear(up.items[s].x, up.items[s].y) { k in
             let ki = Int(k)
@@ -873,6 +866,16 @@ public final class ClusterLevels {
     public var bytes: Int {
         levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
     }
+}
+
+/// What an item of a clustered level (not the pins) knows of its members: their pins' points summed
+/// in fixed point (`ClusterLevels.fixed`, kept current as members come, go and move: the item's
+/// point is their mean), how many pins they hold, and which of them absorbed the others (its seed,
+/// an item of the level above).
+struct ClusterSums {
+    var sx: Int64, sy: Int64
+    var count: UInt32
+    var seed: UInt32
 }
 
 /// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
