@@ -344,16 +344,16 @@ final class ClusterTests: XCTestCase {
         let top = 4_294_967_295.0   // 2^32 - 1: the cell coordinate -1 modulo 2^32
         for (cx, cy) in [(0.0, 0.0), (5.0, 7.0), (top, top), (top, top - 1), (top - 1, top), (0, top), (top, 0)] {
             var grid = ClusterGrid(cell: 1)
-            grid.next = [UInt32](repeating: ClusterGrid.end, count: 9)
+            var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: 9)
             var item: UInt32 = 0
             for dy in -1...1 {
                 for dx in -1...1 {
-                    grid.insert(item, x: cx + Double(dx) + 0.5, y: cy + Double(dy) + 0.5)
+                    grid.insert(item, x: cx + Double(dx) + 0.5, y: cy + Double(dy) + 0.5, &items)
                     item += 1
                 }
             }
             var seen = [Int](repeating: 0, count: 9)
-            grid.forEachNear(cx + 0.5, cy + 0.5) { seen[Int($0)] += 1 }
+            items.withUnsafeBufferPointer { it in grid.forEachNear(cx + 0.5, cy + 0.5, it) { seen[Int($0)] += 1 } }
             XCTAssertEqual(seen, [Int](repeating: 1, count: 9), "block around cell (\(cx), \(cy))")
         }
     }

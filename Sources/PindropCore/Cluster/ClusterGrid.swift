@@ -1,5 +1,16 @@
+/// One slot of a cluster level: the fields a walk of a cell's neighbours reads for every item it
+/// meets, side by side (32 bytes: two to a cache line, none split across two).
+struct ClusterItem {
+    var x: Double, y: Double
+    var key: UInt64
+    var parent: UInt32
+    /// The item after this one in its cell's list (`ClusterGrid`).
+    var next: UInt32
+}
+
 /// The cell lists of one cluster level: items hashed into square cells of a fixed side (in
-/// normalised Web Mercator units), each cell a singly linked list threaded through `next`.
+/// normalised Web Mercator units), each cell a singly linked list threaded through the items'
+/// `next` (the level's `ClusterItem`s, passed in).
 ///
 /// The table maps a cell's hash to the head of its list by open addressing (linear probing over
 /// one array of 12-byte slots, no per-cell allocation). Two cells whose hashes collide share
@@ -23,8 +34,6 @@ struct ClusterGrid {
         }
     }
     private(set) var table: [Slot]
-    /// next[i]: the item after item i in its cell's list.
-    var next: [UInt32] = []
     private var used = 0
 
     init(cell: Double, capacity: Int = 16) {
@@ -34,7 +43,7 @@ struct ClusterGrid {
         table = [Slot](repeating: .vacant, count: c)
     }
 
-    var bytes: Int { table.capacity * MemoryLayout<Slot>.stride + next.capacity * 4 }
+    var bytes: Int { table.capacity * MemoryLayout<Slot>.stride }
 
     /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
     @inline(__always)
@@ -78,26 +87,26 @@ struct ClusterGrid {
         return table[i].key == h ? table[i].head : Self.end
     }
 
-    /// Adds item `item` at (x, y); `next` must already have room for it.
-    mutating func insert(_ item: UInt32, x: Double, y: Double) {
+    /// Adds item `item` at (x, y).
+    mutating func insert(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
         let h = Self.hash(coordinate(x), coordinate(y))
         var i = find(h)
         if table[i].key != h {
             if 2 * (used + 1) > table.count { grow(); i = find(h) }
             table[i] = Slot(key: h, head: Self.end); used += 1
         }
-        next[Int(item)] = table[i].head
+        items[Int(item)].next = table[i].head
         table[i].head = item
     }
 
     /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
-    mutating func remove(_ item: UInt32, x: Double, y: Double) {
+    mutating func remove(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
         let i = find(Self.hash(coordinate(x), coordinate(y)))
         var cur = table[i].head
-        if cur == item { table[i].head = next[Int(item)]; return }
+        if cur == item { table[i].head = items[Int(item)].next; return }
         while cur != Self.end {
-            let n = next[Int(cur)]
-            if n == item { next[Int(cur)] = next[Int(item)]; return }
+            let n = items[Int(cur)].next
+            if n == item { items[Int(cur)].next = items[Int(item)].next; return }
             cur = n
         }
         preconditionFailure("cluster grid: item \(item) is not in its cell")
@@ -109,36 +118,27 @@ struct ClusterGrid {
         coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
     }
 
-    /// Empties the grid, then adds the items i in 0..<n with `parent[i] == member` at (x[i], y[i]):
+    /// Empties the grid, then adds the items with `parent == member` at their points:
     /// one table probe per run of consecutive items in the same cell (a bulk load's pins come
     /// in the host's order, which is usually by place).
-    mutating func refill(_ n: Int, x: [Double], y: [Double], parent: [UInt32], member: UInt32) {
+    mutating func refill(_ items: inout [ClusterItem], member: UInt32) {
         removeAll()
         var last = Self.vacant, at = 0
-        var nx = next
-        next = []   // held uniquely by `nx` while it is written
-        nx.withUnsafeMutableBufferPointer { nb in
-            x.withUnsafeBufferPointer { xb in
-                y.withUnsafeBufferPointer { yb in
-                    parent.withUnsafeBufferPointer { pb in
-                        for i in 0..<n where pb[i] == member {
-                            let h = Self.hash(coordinate(xb[i]), coordinate(yb[i]))
-                            if h != last {
-                                at = find(h)
-                                if table[at].key != h {
-                                    if 2 * (used + 1) > table.count { grow(); at = find(h) }
-                                    table[at] = Slot(key: h, head: Self.end); used += 1
-                                }
-                                last = h
-                            }
-                            nb[i] = table[at].head
-                            table[at].head = UInt32(i)
-                        }
+        items.withUnsafeMutableBufferPointer { it in
+            for i in it.indices where it[i].parent == member {
+                let h = Self.hash(coordinate(it[i].x), coordinate(it[i].y))
+                if h != last {
+                    at = find(h)
+                    if table[at].key != h {
+                        if 2 * (used + 1) > table.count { grow(); at = find(h) }
+                        table[at] = Slot(key: h, head: Self.end); used += 1
                     }
+                    last = h
                 }
+                it[i].next = table[at].head
+                table[at].head = UInt32(i)
             }
         }
-        next = nx
     }
 
     mutating func removeAll() {
@@ -164,31 +164,37 @@ struct ClusterGrid {
     /// Calls `body` with every item in the 3×3 cells around (x, y): a superset of the items within
     /// `cell` of it, each once.
     @inline(__always)
-    func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
+    func forEachNear(_ x: Double, _ y: Double, _ items: UnsafeBufferPointer<ClusterItem>,
+                     _ body: (UInt32) -> Void) {
+        forEachNear(x, y, next: { items[Int($0)].next }, body)
+    }
+
+    /// `forEachNear` with the lists' links read through `next` (a dense copy of them, say).
+    @inline(__always)
+    func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
         // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
         // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
         // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
         if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
-            forEachNearDistinct(cx, cy, body)
+            forEachNearDistinct(cx, cy, next, body)
             return
         }
         table.withUnsafeBufferPointer { t in
-            next.withUnsafeBufferPointer { nx in
-                for dy: Int64 in -1...1 {
-                    for dx: Int64 in -1...1 {
-                        let h = Self.hash(cx + dx, cy + dy)
-                        let i = Self.probe(t, h)
-                        var item = t[i].key == h ? t[i].head : Self.end
-                        while item != Self.end { body(item); item = nx[Int(item)] }
-                    }
+            for dy: Int64 in -1...1 {
+                for dx: Int64 in -1...1 {
+                    let h = Self.hash(cx + dx, cy + dy)
+                    let i = Self.probe(t, h)
+                    var item = t[i].key == h ? t[i].head : Self.end
+                    while item != Self.end { body(item); item = next(item) }
                 }
             }
         }
     }
 
     /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
-    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ body: (UInt32) -> Void) {
+    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ next: (UInt32) -> UInt32,
+                                     _ body: (UInt32) -> Void) {
         var seen: [UInt64] = []
         for dy: Int64 in -1...1 {
             for dx: Int64 in -1...1 {
@@ -196,7 +202,7 @@ struct ClusterGrid {
                 if seen.contains(h) { continue }
                 seen.append(h)
                 var i = head(h)
-                while i != Self.end { body(i); i = next[Int(i)] }
+                while i != Self.end { body(i); i = next(i) }
             }
         }
     }
@@ -205,7 +211,7 @@ struct ClusterGrid {
     /// inside it). Returns false without calling anything when the box spans more than `maxCells`
     /// cells (the caller then scans its items instead).
     func forEachInBox(minX: Double, minY: Double, maxX: Double, maxY: Double, maxCells: Int,
-                      _ body: (UInt32) -> Void) -> Bool {
+                      _ items: UnsafeBufferPointer<ClusterItem>, _ body: (UInt32) -> Void) -> Bool {
         let x0 = coordinate(minX), x1 = coordinate(maxX), y0 = coordinate(minY), y1 = coordinate(maxY)
         guard x1 >= x0, y1 >= y0 else { return true }
         let w = Double(x1 - x0) + 1, h = Double(y1 - y0) + 1
@@ -215,7 +221,7 @@ struct ClusterGrid {
             var cx = x0
             while cx <= x1 {
                 var i = head(Self.hash(cx, cy))
-                while i != Self.end { body(i); i = next[Int(i)] }
+                while i != Self.end { body(i); i = items[Int(i)].next }
                 cx += 1
             }
             cy += 1

@@ -35,18 +35,23 @@ public final class ClusterLevels {
     public let levelCount: Int
 
     final class Level {
-        var x: [Double] = [], y: [Double] = []
-        var key: [UInt64] = []
-        var parent: [UInt32] = []
-        var count: [UInt32] = []      // members' pins (not kept for the base: always 1)
-        // The members' pins' points summed in fixed point (`fixed`), kept current as members
-        // come, go and move; the item's point is their mean. Not kept for the base.
-        var sx: [Int64] = [], sy: [Int64] = []
-        var seed: [UInt32] = []       // the item of the level above that absorbed the others
+        /// Per slot: point, order key, parent and grid link side by side (`ClusterItem`, 32 bytes,
+        /// two to a cache line), the fields a walk of the 3×3 cells reads for every item it meets.
+        var items: [ClusterItem] = []
+        /// Per slot: the members' sums, count and seed (`ClusterSums`), read and written together
+        /// when a member joins, leaves or moves. Not kept for the base.
+        var sums: [ClusterSums] = []
         var free: [UInt32] = []
         var alive = 0
         var grid: ClusterGrid
         init(cell: Double) { grid = ClusterGrid(cell: cell) }
+
+        /// Calls `body` with every item in the 3×3 cells around (x, y) (`body` must not write
+        /// `items`).
+        @inline(__always)
+        func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
+            items.withUnsafeBufferPointer { grid.forEachNear(x, y, $0, body) }
+        }
 
         /// Gives back the growth slack of a level just built (a rebuilt level grew by appending).
         func trim() {
@@ -56,14 +61,12 @@ public final class ClusterLevels {
                 b.append(contentsOf: a)
                 return b
             }
-            x = tight(x); y = tight(y); key = tight(key); parent = tight(parent); count = tight(count)
-            seed = tight(seed); sx = tight(sx); sy = tight(sy); grid.next = tight(grid.next)
+            items = tight(items); sums = tight(sums)
         }
 
         var bytes: Int {
-            x.capacity * 8 + y.capacity * 8 + key.capacity * 8 + parent.capacity * 4 + count.capacity * 4
-                + sx.capacity * 8 + sy.capacity * 8
-                + seed.capacity * 4 + free.capacity * 4 + grid.bytes
+            items.capacity * MemoryLayout<ClusterItem>.stride + sums.capacity * MemoryLayout<ClusterSums>.stride
+                + free.capacity * 4 + grid.bytes
         }
     }
 
@@ -145,24 +148,17 @@ public final class ClusterLevels {
 
     private func reserveBase(_ n: Int) {
         let b = base
-        guard n > b.parent.count else { return }
-        let extra = n - b.parent.count
-        if extra == 1 {
-            b.x.append(0); b.y.append(0); b.key.append(0); b.parent.append(Self.dead); b.grid.next.append(ClusterGrid.end)
-            return
-        }
-        b.x.append(contentsOf: repeatElement(0, count: extra))
-        b.y.append(contentsOf: repeatElement(0, count: extra))
-        b.key.append(contentsOf: repeatElement(0, count: extra))
-        b.parent.append(contentsOf: repeatElement(Self.dead, count: extra))
-        b.grid.next.append(contentsOf: repeatElement(ClusterGrid.end, count: extra))
+        guard n > b.items.count else { return }
+        let extra = n - b.items.count
+        let empty = ClusterItem(x: 0, y: 0, key: 0, parent: Self.dead, next: ClusterGrid.end)
+        if extra == 1 { b.items.append(empty); return }
+        b.items.append(contentsOf: repeatElement(empty, count: extra))
     }
 
     /// Base slots 0..<n, empty until inserted: a bulk load extends the arrays once instead of per pin.
     public func reserve(slots n: Int) {
         let b = base
-        b.x.reserveCapacity(n); b.y.reserveCapacity(n); b.key.reserveCapacity(n)
-        b.parent.reserveCapacity(n); b.grid.next.reserveCapacity(n)
+        b.items.reserveCapacity(n)
         reserveBase(n)
     }
 
@@ -170,11 +166,11 @@ public final class ClusterLevels {
 
     @inline(__always)
     public func contains(slot: Int32) -> Bool {
-        Int(slot) < base.parent.count && base.parent[Int(slot)] != Self.dead
+        Int(slot) < base.items.count && base.items[Int(slot)].parent != Self.dead
     }
 
     public func isExcluded(slot: Int32) -> Bool {
-        contains(slot: slot) && base.parent[Int(slot)] == Self.excluded
+        contains(slot: slot) && base.items[Int(slot)].parent == Self.excluded
     }
 
     /// More pin changes than this between two updates rebuild every level instead.
@@ -195,13 +191,13 @@ public final class ClusterLevels {
         let i = Int(slot)
         reserveBase(i + 1)
         let b = base
-        precondition(b.parent[i] == Self.dead, "cluster slot \(slot) is taken")
+        precondition(b.items[i].parent == Self.dead, "cluster slot \(slot) is taken")
         let cx = Self.clamp(x), cy = Self.clamp(y)
-        b.x[i] = cx; b.y[i] = cy; b.key[i] = key
+        b.items[i].x = cx; b.items[i].y = cy; b.items[i].key = key
         b.alive += 1
-        if excluded { b.parent[i] = Self.excluded; return }
-        b.parent[i] = Self.unassigned
-        if !baseGridStale { b.grid.insert(UInt32(i), x: cx, y: cy) }
+        if excluded { b.items[i].parent = Self.excluded; return }
+        b.items[i].parent = Self.unassigned
+        if !baseGridStale { b.grid.insert(UInt32(i), x: cx, y: cy, &b.items) }
         record(Change(slot: UInt32(i), x: cx, y: cy, parent: Self.unassigned))
     }
 
@@ -217,18 +213,12 @@ public final class ClusterLevels {
         }
         reserveBase(Int(top) + 1)
         let b = base
-        b.x.withUnsafeMutableBufferPointer { bx in
-            b.y.withUnsafeMutableBufferPointer { by in
-                b.key.withUnsafeMutableBufferPointer { bk in
-                    b.parent.withUnsafeMutableBufferPointer { bp in
-                        for s in slots {
-                            let p = pin(s), i = Int(s)
-                            precondition(bp[i] == Self.dead, "cluster slot \(s) is taken")
-                            bx[i] = Self.clamp(p.x); by[i] = Self.clamp(p.y); bk[i] = p.key
-                            bp[i] = Self.unassigned
-                        }
-                    }
-                }
+        b.items.withUnsafeMutableBufferPointer { bi in
+            for s in slots {
+                let p = pin(s), i = Int(s)
+                precondition(bi[i].parent == Self.dead, "cluster slot \(s) is taken")
+                bi[i].x = Self.clamp(p.x); bi[i].y = Self.clamp(p.y); bi[i].key = p.key
+                bi[i].parent = Self.unassigned
             }
         }
         b.alive += n
@@ -240,27 +230,27 @@ public final class ClusterLevels {
     public func remove(slot: Int32) {
         guard contains(slot: slot) else { return }
         let i = Int(slot), b = base
-        let p = b.parent[i]
-        b.parent[i] = Self.dead
+        let p = b.items[i].parent
+        b.items[i].parent = Self.dead
         b.alive -= 1
         if p == Self.excluded { return }
-        if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
-        record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
-                      dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
+        if !baseGridStale { b.grid.remove(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
+        record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: p,
+                      dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1))
     }
 
     public func move(slot: Int32, x: Double, y: Double) {
         guard contains(slot: slot) else { return }
         let i = Int(slot), b = base
         let nx = Self.clamp(x), ny = Self.clamp(y)
-        let ox = b.x[i], oy = b.y[i]
+        let ox = b.items[i].x, oy = b.items[i].y
         if nx == ox && ny == oy { return }
-        b.x[i] = nx; b.y[i] = ny
-        let p = b.parent[i]
+        b.items[i].x = nx; b.items[i].y = ny
+        let p = b.items[i].parent
         if p == Self.excluded { return }
         if !baseGridStale && !b.grid.sameCell(ox, oy, nx, ny) {
-            b.grid.remove(UInt32(i), x: ox, y: oy)
-            b.grid.insert(UInt32(i), x: nx, y: ny)
+            b.grid.remove(UInt32(i), x: ox, y: oy, &b.items)
+            b.grid.insert(UInt32(i), x: nx, y: ny, &b.items)
         }
         record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
                       dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0))
@@ -270,18 +260,18 @@ public final class ClusterLevels {
     public func setExcluded(slot: Int32, _ excluded: Bool) {
         guard contains(slot: slot) else { return }
         let i = Int(slot), b = base
-        let was = b.parent[i] == Self.excluded
+        let was = b.items[i].parent == Self.excluded
         if was == excluded { return }
         if excluded {
-            let p = b.parent[i]
-            if !baseGridStale { b.grid.remove(UInt32(i), x: b.x[i], y: b.y[i]) }
-            b.parent[i] = Self.excluded
-            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: p,
-                          dx: -Self.fixed(b.x[i]), dy: -Self.fixed(b.y[i]), dn: -1))
+            let p = b.items[i].parent
+            if !baseGridStale { b.grid.remove(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
+            b.items[i].parent = Self.excluded
+            record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: p,
+                          dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1))
         } else {
-            b.parent[i] = Self.unassigned
-            if !baseGridStale { b.grid.insert(UInt32(i), x: b.x[i], y: b.y[i]) }
-            record(Change(slot: UInt32(i), x: b.x[i], y: b.y[i], parent: Self.unassigned))
+            b.items[i].parent = Self.unassigned
+            if !baseGridStale { b.grid.insert(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
+            record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: Self.unassigned))
         }
     }
 
@@ -309,15 +299,15 @@ public final class ClusterLevels {
 
     @inline(__always)
     private func isAlive(_ l: Level, _ i: UInt32) -> Bool {
-        let p = l.parent[Int(i)]
+        let p = l.items[Int(i)].parent
         return p != Self.dead && p != Self.excluded
     }
 
     /// Whether item k of `up` is the seed of its item in `lv` (the level below).
     @inline(__always)
     private func isSeed(_ up: Level, _ lv: Level, _ k: UInt32) -> Bool {
-        let p = up.parent[Int(k)]
-        return p < Self.excluded && lv.seed[Int(p)] == k
+        let p = up.items[Int(k)].parent
+        return p < Self.excluded && lv.sums[Int(p)].seed == k
     }
 
     private func push(_ k: UInt32, _ key: UInt64) {
@@ -350,11 +340,11 @@ public final class ClusterLevels {
 
     /// Marks the items of `up` within the radius of (x, y) that belong to item p of the level below.
     private func pushMembers(_ up: Level, of p: UInt32, near x: Double, _ y: Double, _ r2: Double) {
-        up.grid.forEachNear(x, y) { k in
+        up.forEachNear(x, y) { k in
             let i = Int(k)
-            guard up.parent[i] == p else { return }
-            let dx = up.x[i] - x, dy = up.y[i] - y
-            if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+            guard up.items[i].parent == p else { return }
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
+            if dx * dx + dy * dy <= r2 { push(k, up.items[i].key) }
         }
     }
 
@@ -367,37 +357,37 @@ public final class ClusterLevels {
                                      to x1: Double, _ y1: Double, key: UInt64, _ r2: Double) {
         @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
             let i = Int(k)
-            let ix = up.x[i], iy = up.y[i]
+            let ix = up.items[i].x, iy = up.items[i].y
             let ex = ix - x1, ey = iy - y1
             let reaches = ex * ex + ey * ey <= r2
-            let q = up.parent[i]
+            let q = up.items[i].parent
             if q == p {
                 guard left && !reaches else { return }
                 let dx = ix - x0, dy = iy - y0
-                if dx * dx + dy * dy <= r2 { push(k, up.key[i]) }
+                if dx * dx + dy * dy <= r2 { push(k, up.items[i].key) }
             } else if captured && reaches {
-                let kk = up.key[i]
-                if kk > key && (q >= Self.excluded || lv.key[Int(q)] > key) { push(k, kk) }
+                let kk = up.items[i].key
+                if kk > key && (q >= Self.excluded || lv.items[Int(q)].key > key) { push(k, kk) }
             }
         }
         if up.grid.sameCell(x0, y0, x1, y1) {
-            up.grid.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
+            up.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
         } else {
-            up.grid.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
-            up.grid.forEachNear(x1, y1) { visit($0, left: false, captured: true) }
+            up.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
+            up.forEachNear(x1, y1) { visit($0, left: false, captured: true) }
         }
     }
 
     /// Marks the items of `up` within the radius of a seed at (x, y) with key `key` that it would
     /// win: later than it, and unplaced or held by a later seed.
     private func pushCapturable(_ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64, _ r2: Double) {
-        up.grid.forEachNear(x, y) { k in
+        up.forEachNear(x, y) { k in
             let i = Int(k)
-            let kk = up.key[i]
+            let kk = up.items[i].key
             guard kk > key else { return }
-            let p = up.parent[i]
-            guard p >= Self.excluded || lv.key[Int(p)] > key else { return }
-            let dx = up.x[i] - x, dy = up.y[i] - y
+            let p = up.items[i].parent
+            guard p >= Self.excluded || lv.items[Int(p)].key > key else { return }
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
             if dx * dx + dy * dy <= r2 { push(k, kk) }
         }
     }
@@ -406,25 +396,32 @@ public final class ClusterLevels {
     /// (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items of
     /// level z they seed (a cluster lies within the radius of its seed, so within twice the radius
     /// of (x, y): the 3×3 cells of level z's grid); seeds that are new or moved in this pass are in
-    /// `extras`.
+    /// `extras`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
+    /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
     private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
-                              before: UInt64, _ r2: Double) -> UInt32 {
+                              before: UInt64, held: UInt32, _ r2: Double) -> UInt32 {
         var best = ClusterGrid.end, bestKey = before
+        if held < Self.excluded && lv.items[Int(held)].parent != Self.dead {
+            let kk = lv.items[Int(held)].key
+            let k = lv.sums[Int(held)].seed, i = Int(k)
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
+            if kk < bestKey && dx * dx + dy * dy <= r2 && up.items[i].parent == held { best = k; bestKey = kk }
+        }
         @inline(__always) func consider(_ k: UInt32) {
             let i = Int(k)
-            let kk = up.key[i]
+            let kk = up.items[i].key
             guard kk < bestKey else { return }
-            let dx = up.x[i] - x, dy = up.y[i] - y
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
             guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
             best = k; bestKey = kk
         }
-        lv.grid.forEachNear(x, y) { p in
+        lv.forEachNear(x, y) { p in
             // Only live items are in the grid; an item's key is its seed's.
-            let kk = lv.key[Int(p)]
+            let kk = lv.items[Int(p)].key
             guard kk < bestKey else { return }
-            let k = lv.seed[Int(p)], i = Int(k)
-            let dx = up.x[i] - x, dy = up.y[i] - y
-            guard dx * dx + dy * dy <= r2, up.parent[i] == p else { return }
+            let k = lv.sums[Int(p)].seed, i = Int(k)
+            let dx = up.items[i].x - x, dy = up.items[i].y - y
+            guard dx * dx + dy * dy <= r2, up.items[i].parent == p else { return }
             best = k; bestKey = kk
         }
         if extras.count <= SlotSet.small {
@@ -445,34 +442,33 @@ public final class ClusterLevels {
         if extras.count <= SlotSet.small { return }
         if extras.count == SlotSet.small + 1 {
             for e in extras.items where e != k {
-                extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[Int(e)]), lv.grid.coordinate(up.y[Int(e)])), default: []].append(e)
+                extraCells[ClusterGrid.hash(lv.grid.coordinate(up.items[Int(e)].x), lv.grid.coordinate(up.items[Int(e)].y)), default: []].append(e)
             }
         }
         let i = Int(k)
-        extraCells[ClusterGrid.hash(lv.grid.coordinate(up.x[i]), lv.grid.coordinate(up.y[i])), default: []].append(k)
+        extraCells[ClusterGrid.hash(lv.grid.coordinate(up.items[i].x), lv.grid.coordinate(up.items[i].y)), default: []].append(k)
     }
 
     private func allocate(_ lv: Level, seed: UInt32, key: UInt64) -> UInt32 {
         lv.alive += 1
         if let f = lv.free.popLast() {
             let i = Int(f)
-            lv.seed[i] = seed; lv.key[i] = key; lv.count[i] = 0; lv.parent[i] = Self.unassigned
-            lv.sx[i] = 0; lv.sy[i] = 0
+            lv.sums[i] = ClusterSums(sx: 0, sy: 0, count: 0, seed: seed)
+            lv.items[i].key = key; lv.items[i].parent = Self.unassigned
             return f
         }
-        lv.x.append(0); lv.y.append(0); lv.key.append(key); lv.parent.append(Self.unassigned)
-        lv.count.append(0); lv.seed.append(seed); lv.grid.next.append(ClusterGrid.end)
-        lv.sx.append(0); lv.sy.append(0)
-        return UInt32(lv.x.count - 1)
+        lv.items.append(ClusterItem(x: 0, y: 0, key: key, parent: Self.unassigned, next: ClusterGrid.end))
+        lv.sums.append(ClusterSums(sx: 0, sy: 0, count: 0, seed: seed))
+        return UInt32(lv.items.count - 1)
     }
 
     @inline(__always)
-    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.count[i] }
+    private func weight(_ z: Int, _ l: Level, _ i: Int) -> UInt32 { z == levelCount ? 1 : l.sums[i].count }
 
     /// The sums an item of level z adds to its item below: a pin's fixed point, or its own sums.
     @inline(__always)
     private func contribution(_ z: Int, _ l: Level, _ i: Int) -> (x: Int64, y: Int64, n: UInt32) {
-        z == levelCount ? (Self.fixed(l.x[i]), Self.fixed(l.y[i]), 1) : (l.sx[i], l.sy[i], l.count[i])
+        z == levelCount ? (Self.fixed(l.items[i].x), Self.fixed(l.items[i].y), 1) : (l.sums[i].sx, l.sums[i].sy, l.sums[i].count)
     }
 
     /// Notes that item p of `lv` is about to change in this pass (first time: its sums as they were).
@@ -481,8 +477,8 @@ public final class ClusterLevels {
         if touched.insert(p) {
             let i = Int(p), t = touched.count - 1
             // Entries past `touched.count` are stale (kept to avoid clearing the array).
-            if t < touchedWas.count { touchedWas[t] = (lv.sx[i], lv.sy[i], lv.count[i]) } else {
-                touchedWas.append((lv.sx[i], lv.sy[i], lv.count[i]))
+            if t < touchedWas.count { touchedWas[t] = (lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count) } else {
+                touchedWas.append((lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count))
             }
         }
     }
@@ -490,8 +486,8 @@ public final class ClusterLevels {
     @inline(__always)
     private func add(_ lv: Level, _ p: UInt32, _ c: (x: Int64, y: Int64, n: UInt32), _ sign: Int64) {
         let i = Int(p)
-        lv.sx[i] &+= sign &* c.x; lv.sy[i] &+= sign &* c.y
-        lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + sign * Int64(c.n))
+        lv.sums[i].sx &+= sign &* c.x; lv.sums[i].sy &+= sign &* c.y
+        lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + sign * Int64(c.n))
     }
 
     /// Re-decides level z after the items of level z + 1 in `changes` changed; returns the items
@@ -512,26 +508,26 @@ public final class ClusterLevels {
             if p < Self.excluded {
                 touch(lv, p)
                 let i = Int(p)
-                lv.sx[i] &+= c.dx; lv.sy[i] &+= c.dy
-                lv.count[i] = UInt32(truncatingIfNeeded: Int64(lv.count[i]) + c.dn)
+                lv.sums[i].sx &+= c.dx; lv.sums[i].sy &+= c.dy
+                lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + c.dn)
                 // The only item of its level, still the seed of p: alone, it stays so and nothing
                 // is re-decided; only the sums change (the coarsest levels hold one item each).
-                if up.alive == 1 && lv.seed[i] == c.slot && isAlive(up, c.slot) && up.parent[Int(c.slot)] == p {
+                if up.alive == 1 && lv.sums[i].seed == c.slot && isAlive(up, c.slot) && up.items[Int(c.slot)].parent == p {
                     continue
                 }
-                if lv.seed[i] == c.slot {
+                if lv.sums[i].seed == c.slot {
                     let si = Int(c.slot)
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
-                    if isAlive(up, c.slot) && up.parent[si] == p {
-                        pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.x[si], up.y[si],
-                                            key: up.key[si], r2)
+                    if isAlive(up, c.slot) && up.items[si].parent == p {
+                        pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.items[si].x, up.items[si].y,
+                                            key: up.items[si].key, r2)
                     } else {
                         pushMembers(up, of: p, near: c.x, c.y, r2)
                     }
                 }
             }
-            if isAlive(up, c.slot) { push(c.slot, up.key[Int(c.slot)]); addExtra(up, lv, c.slot) }
+            if isAlive(up, c.slot) { push(c.slot, up.items[Int(c.slot)].key); addExtra(up, lv, c.slot) }
         }
 
         // Re-decide in key order: when j comes out, every item before it is final.
@@ -539,12 +535,12 @@ public final class ClusterLevels {
         while let j = popMin() {
             let ji = Int(j)
             // An item marked twice comes out twice in a row (keys are unique in a level).
-            if up.key[ji] == lastPopped { continue }
-            lastPopped = up.key[ji]
-            let jx = up.x[ji], jy = up.y[ji], jk = up.key[ji]
-            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, r2)
+            if up.items[ji].key == lastPopped { continue }
+            lastPopped = up.items[ji].key
+            let jx = up.items[ji].x, jy = up.items[ji].y, jk = up.items[ji].key
+            let old = up.items[ji].parent
+            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, held: old, r2)
             let wasSeed = isSeed(up, lv, j)
-            let old = up.parent[ji]
             let mine = contribution(z + 1, up, ji)
             var target: UInt32
             if best == ClusterGrid.end {
@@ -558,14 +554,14 @@ public final class ClusterLevels {
                 // marked those already, with the members it left: `pushAroundMovedSeed`).
                 if !wasSeed { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
             } else {
-                target = up.parent[Int(best)]
+                target = up.items[Int(best)].parent
                 // A demoted seed's members must find new seeds.
                 if wasSeed { pushMembers(up, of: old, near: jx, jy, r2) }
             }
             if target != old {
                 if old < Self.excluded { touch(lv, old); add(lv, old, mine, -1) }
                 touch(lv, target); add(lv, target, mine, 1)
-                up.parent[ji] = target
+                up.items[ji].parent = target
             }
         }
 
@@ -573,41 +569,41 @@ public final class ClusterLevels {
         let below = z > 0
         for (t, p) in touched.items.enumerated() {
             let pi = Int(p)
-            guard lv.parent[pi] != Self.dead else { continue }
+            guard lv.items[pi].parent != Self.dead else { continue }
             let was = touchedWas[t]
             let isNew = was.n == 0
-            let s = lv.seed[pi]
-            if up.parent[Int(s)] != p {
+            let s = lv.sums[pi].seed
+            if up.items[Int(s)].parent != p {
                 // Seedless: every member has left (its sums are back to zero).
                 if !isNew {
-                    lv.grid.remove(p, x: lv.x[pi], y: lv.y[pi])
+                    lv.grid.remove(p, x: lv.items[pi].x, y: lv.items[pi].y, &lv.items)
                     if below {
-                        out.append(Change(slot: p, x: lv.x[pi], y: lv.y[pi], parent: lv.parent[pi],
+                        out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
                                           dx: -was.x, dy: -was.y, dn: -Int64(was.n)))
                     }
                 }
-                lv.parent[pi] = Self.dead; lv.count[pi] = 0; lv.sx[pi] = 0; lv.sy[pi] = 0
+                lv.items[pi].parent = Self.dead; lv.sums[pi].count = 0; lv.sums[pi].sx = 0; lv.sums[pi].sy = 0
                 lv.free.append(p); lv.alive -= 1
                 continue
             }
-            let n = lv.count[pi]
-            if !isNew && n == was.n && lv.sx[pi] == was.x && lv.sy[pi] == was.y { continue }
+            let n = lv.sums[pi].count
+            if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y { continue }
             let (nx, ny) = point(z, pi)
             if isNew {
-                lv.x[pi] = nx; lv.y[pi] = ny
-                lv.grid.insert(p, x: nx, y: ny)
+                lv.items[pi].x = nx; lv.items[pi].y = ny
+                lv.grid.insert(p, x: nx, y: ny, &lv.items)
                 if below { out.append(Change(slot: p, x: nx, y: ny, parent: Self.unassigned)) }
             } else {
-                let ox = lv.x[pi], oy = lv.y[pi]
+                let ox = lv.items[pi].x, oy = lv.items[pi].y
                 if below {
-                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.parent[pi], dx: lv.sx[pi] &- was.x,
-                                      dy: lv.sy[pi] &- was.y, dn: Int64(n) - Int64(was.n)))
+                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
+                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n)))
                 }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
-                    lv.grid.remove(p, x: ox, y: oy)
-                    lv.grid.insert(p, x: nx, y: ny)
+                    lv.grid.remove(p, x: ox, y: oy, &lv.items)
+                    lv.grid.insert(p, x: nx, y: ny, &lv.items)
                 }
-                lv.x[pi] = nx; lv.y[pi] = ny
+                lv.items[pi].x = nx; lv.items[pi].y = ny
             }
         }
     }
@@ -617,12 +613,12 @@ public final class ClusterLevels {
     @inline(__always)
     private func point(_ z: Int, _ i: Int) -> (Double, Double) {
         let lv = levels[z]
-        let n = lv.count[i]
+        let n = lv.sums[i].count
         if n == 1 {
             let leaf = Int(UInt32(bitPattern: leaf(level: z, slot: UInt32(i))))
-            return (base.x[leaf], base.y[leaf])
+            return (base.items[leaf].x, base.items[leaf].y)
         }
-        return (Self.mean(lv.sx[i], n), Self.mean(lv.sy[i], n))
+        return (Self.mean(lv.sums[i].sx, n), Self.mean(lv.sums[i].sy, n))
     }
 
     // MARK: - Building from scratch
@@ -633,28 +629,28 @@ public final class ClusterLevels {
         needsRebuild = false
         guard levelCount > 0 else { return }
         let b = base
-        var order = [UInt32](unsafeUninitializedCapacity: b.parent.count) { o, c in
-            c = b.parent.withUnsafeMutableBufferPointer { bp in
+        var order = [UInt32](unsafeUninitializedCapacity: b.items.count) { o, c in
+            c = b.items.withUnsafeMutableBufferPointer { bp in
                 var m = 0
-                for i in bp.indices where bp[i] != Self.dead && bp[i] != Self.excluded {
-                    bp[i] = Self.unassigned
+                for i in bp.indices where bp[i].parent != Self.dead && bp[i].parent != Self.excluded {
+                    bp[i].parent = Self.unassigned
                     o[m] = UInt32(i); m += 1
                 }
                 return m
             }
         }
         if baseGridStale {
-            b.grid.refill(b.parent.count, x: b.x, y: b.y, parent: b.parent, member: Self.unassigned)
+            b.grid.refill(&b.items, member: Self.unassigned)
             baseGridStale = false
         }
-        Self.sortByKey(&order, b.key)
+        Self.sortByKey(&order, b.items)
         var z = levelCount - 1
         while z >= 0 {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
             buildLevel(z, order)
             lv.trim()
-            order = Array(0..<UInt32(lv.x.count))   // allocated in key order
+            order = Array(0..<UInt32(lv.items.count))   // allocated in key order
             z -= 1
         }
     }
@@ -666,51 +662,62 @@ public final class ClusterLevels {
         let grid = up.grid
         // Level z grows while level z + 1 is read: the item of each seed is summed up locally
         // and appended once.
-        up.x.withUnsafeBufferPointer { ux in
-        up.y.withUnsafeBufferPointer { uy in
-        up.key.withUnsafeBufferPointer { uk in
-        up.sx.withUnsafeBufferPointer { usx in
-        up.sy.withUnsafeBufferPointer { usy in
-        up.count.withUnsafeBufferPointer { un in
-        up.parent.withUnsafeMutableBufferPointer { upar in
-            @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
-                pins ? (Self.fixed(ux[i]), Self.fixed(uy[i]), 1) : (usx[i], usy[i], un[i])
+        up.sums.withUnsafeBufferPointer { us in
+        up.items.withUnsafeMutableBufferPointer { ui in
+            // The walks read the cells' links and whether each item is placed from dense copies
+            // (4 bytes and 1 bit an item, where neighbouring slots share cache lines), and an
+            // item itself only when it is still unplaced.
+            let count = ui.count
+            var links = [UInt32](unsafeUninitializedCapacity: count) { l, c in
+                for i in 0..<count { l[i] = ui[i].next }
+                c = count
             }
-            for j in order where upar[Int(j)] == Self.unassigned {
+            var placed = [UInt64](repeating: 0, count: (count + 63) >> 6)
+            for i in 0..<count where ui[i].parent != Self.unassigned { placed[i >> 6] |= 1 << UInt64(i & 63) }
+            links.withUnsafeMutableBufferPointer { lk in
+            placed.withUnsafeMutableBufferPointer { pl in
+            @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
+                pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (us[i].sx, us[i].sy, us[i].count)
+            }
+            @inline(__always) func place(_ i: Int, _ q: UInt32) {
+                ui[i].parent = q; pl[i >> 6] |= 1 << UInt64(i & 63)
+            }
+            for j in order where pl[Int(j) >> 6] & (1 << UInt64(Int(j) & 63)) == 0 {
                 let ji = Int(j)
-                let q = allocate(lv, seed: j, key: uk[ji])
-                upar[ji] = q
+                let q = allocate(lv, seed: j, key: ui[ji].key)
+                place(ji, q)
                 var (sx, sy, n) = sums(ji)
-                let jx = ux[ji], jy = uy[ji]
-                grid.forEachNear(jx, jy) { k in
+                let jx = ui[ji].x, jy = ui[ji].y
+                grid.forEachNear(jx, jy, next: { lk[Int($0)] }) { k in
                     let ki = Int(k)
-                    guard upar[ki] == Self.unassigned else { return }
-                    let dx = ux[ki] - jx, dy = uy[ki] - jy
+                    guard pl[ki >> 6] & (1 << UInt64(ki & 63)) == 0 else { return }
+                    let dx = ui[ki].x - jx, dy = ui[ki].y - jy
                     guard dx * dx + dy * dy <= r2 else { return }
-                    upar[ki] = q
+                    place(ki, q)
                     let (ax, ay, an) = sums(ki)
                     sx &+= ax; sy &+= ay; n &+= an
                 }
                 let qi = Int(q)
-                lv.sx[qi] = sx; lv.sy[qi] = sy; lv.count[qi] = n
+                lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
                 // As `point`: a single pin exactly at its point (an item of one pin is one).
-                let p = n == 1 ? (ux[ji], uy[ji]) : (Self.mean(sx, n), Self.mean(sy, n))
-                lv.x[qi] = p.0; lv.y[qi] = p.1
-                lv.grid.insert(q, x: p.0, y: p.1)
+                let p = n == 1 ? (ui[ji].x, ui[ji].y) : (Self.mean(sx, n), Self.mean(sy, n))
+                lv.items[qi].x = p.0; lv.items[qi].y = p.1
+                lv.grid.insert(q, x: p.0, y: p.1, &lv.items)
             }
-        }}}}}}}
+            }}
+        }}
     }
 
     /// Sorts slots by their keys: least significant digit radix sort of the keys' top 33 bits,
     /// 11 bits a pass (the 2048 counters of a pass stay in the first-level cache; all histograms
     /// in one read), then each run of equal top bits (order keys are uniformly spread: a few pairs
     /// in a million) sorted by the whole key.
-    static func sortByKey(_ slots: inout [UInt32], _ keys: [UInt64]) {
+    static func sortByKey(_ slots: inout [UInt32], _ keys: [ClusterItem]) {
         let n = slots.count
         guard n > 1 else { return }
         let bits = 11, passes = 3, low = 64 - bits * passes, buckets = 1 << bits, mask = UInt64(buckets - 1)
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
-            for i in 0..<n { buf[i] = keys[Int(slots[i])] }
+            for i in 0..<n { buf[i] = keys[Int(slots[i])].key }
             c = n
         }
         var counts = [Int](repeating: 0, count: buckets * passes)
@@ -769,34 +776,36 @@ public final class ClusterLevels {
         @inline(__always) func consider(_ k: UInt32) {
             let i = Int(k)
             guard isAlive(lv, k) else { return }
-            let x = lv.x[i], y = lv.y[i]
+            let x = lv.items[i].x, y = lv.items[i].y
             if x >= minX && x <= maxX && y >= minY && y <= maxY { out.append(k) }
         }
-        let scanned = lv.grid.forEachInBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                                           maxCells: Swift.max(64, lv.alive / 4)) { consider($0) }
-        if !scanned { for k in 0..<UInt32(lv.parent.count) { consider(k) } }
+        let scanned = lv.items.withUnsafeBufferPointer { it in
+            lv.grid.forEachInBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                 maxCells: Swift.max(64, lv.alive / 4), it) { consider($0) }
+        }
+        if !scanned { for k in 0..<UInt32(lv.items.count) { consider(k) } }
     }
 
     public func isItem(level z: Int, slot: UInt32) -> Bool {
-        z >= 0 && z <= levelCount && Int(slot) < levels[z].parent.count && isAlive(levels[z], slot)
+        z >= 0 && z <= levelCount && Int(slot) < levels[z].items.count && isAlive(levels[z], slot)
     }
 
     @inline(__always)
     public func point(level z: Int, slot: UInt32) -> (x: Double, y: Double) {
-        (levels[z].x[Int(slot)], levels[z].y[Int(slot)])
+        (levels[z].items[Int(slot)].x, levels[z].items[Int(slot)].y)
     }
 
     @inline(__always)
     public func count(level z: Int, slot: UInt32) -> UInt32 { weight(z, levels[z], Int(slot)) }
 
     /// The item's order key: the smallest of its pins' keys.
-    public func key(level z: Int, slot: UInt32) -> UInt64 { levels[z].key[Int(slot)] }
+    public func key(level z: Int, slot: UInt32) -> UInt64 { levels[z].items[Int(slot)].key }
 
     /// The base slot at the bottom of an item's chain of seeds (for a single pin: the pin).
     @inline(__always)
     public func leaf(level z: Int, slot: UInt32) -> Int32 {
         var s = slot
-        for l in z..<levelCount { s = levels[l].seed[Int(s)] }
+        for l in z..<levelCount { s = levels[l].sums[Int(s)].seed }
         return Int32(bitPattern: s)
     }
 
@@ -806,7 +815,7 @@ public final class ClusterLevels {
         var s = UInt32(bitPattern: slot)
         var l = levelCount
         while l > z {
-            let p = levels[l].parent[Int(s)]
+            let p = levels[l].items[Int(s)].parent
             guard p < Self.excluded else { return nil }
             s = p; l -= 1
         }
@@ -816,12 +825,12 @@ public final class ClusterLevels {
     /// Calls `body` with every item of level z + 1 that item p of level z is made of.
     public func forEachChild(level z: Int, slot p: UInt32, _ body: (UInt32) -> Void) {
         let up = levels[z + 1]
-        let s = Int(levels[z].seed[Int(p)])
+        let s = Int(levels[z].sums[Int(p)].seed)
         let r = levelRadius(z), r2 = r * r
-        up.grid.forEachNear(up.x[s], up.y[s]) { k in
+        up.forEachNear(up.items[s].x, up.items[s].y) { k in
             let ki = Int(k)
-            guard up.parent[ki] == p else { return }
-            let dx = up.x[ki] - up.x[s], dy = up.y[ki] - up.y[s]
+            guard up.items[ki].parent == p else { return }
+            let dx = up.items[ki].x - up.items[s].x, dy = up.items[ki].y - up.items[s].y
             if dx * dx + dy * dy <= r2 { body(k) }
         }
     }
@@ -857,6 +866,16 @@ public final class ClusterLevels {
     public var bytes: Int {
         levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
     }
+}
+
+/// What an item of a clustered level (not the pins) knows of its members: their pins' points summed
+/// in fixed point (`ClusterLevels.fixed`, kept current as members come, go and move: the item's
+/// point is their mean), how many pins they hold, and which of them absorbed the others (its seed,
+/// an item of the level above).
+struct ClusterSums {
+    var sx: Int64, sy: Int64
+    var count: UInt32
+    var seed: UInt32
 }
 
 /// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
