@@ -165,10 +165,6 @@ def main() -> None:
     # of Python around the library's own time.
     from bench_peers import build_loops
     loops = build_loops()
-    p = ctypes.c_void_p
-    loops.pl_cluster_moves.restype = ctypes.c_size_t
-    loops.pl_cluster_moves.argtypes = [p, p, p, ctypes.c_size_t, ctypes.c_double, p, ctypes.c_size_t, p, p,
-                                       ctypes.POINTER(ctypes.c_double)]
     moves = 20_000
     who = rng.integers(0, n, moves).astype(np.int64)
     jitter = rng.uniform(-30, 30, (moves, 2)) / 111_000.0

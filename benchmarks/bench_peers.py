@@ -127,6 +127,9 @@ def build_loops() -> ctypes.CDLL:
     lib.pl_moves.argtypes = [p, p, p, ctypes.c_size_t, p, ctypes.POINTER(ctypes.c_double)]
     lib.pl_warm.restype = ctypes.c_double
     lib.pl_warm.argtypes = [p, p, ctypes.c_size_t, ctypes.c_size_t]
+    lib.pl_cluster_moves.restype = ctypes.c_size_t
+    lib.pl_cluster_moves.argtypes = [p, p, p, ctypes.c_size_t, ctypes.c_double, p, ctypes.c_size_t, p, p,
+                                     ctypes.POINTER(ctypes.c_double)]
     lib.pl_hits.restype = ctypes.c_int
     lib.pl_hits.argtypes = [p, p, ctypes.c_size_t, p, ctypes.c_size_t, p, p, p, ctypes.c_size_t]
     return lib
