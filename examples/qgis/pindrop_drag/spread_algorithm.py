@@ -319,10 +319,7 @@ def _move(copy, points, moved, new):
     else:
         geometries = {}
         for fid, (nx, ny) in zip(fids, new.tolist()):
-            point = read[fid].geometry().constGet().clone()
-            point.setX(nx)
-            point.setY(ny)
-            geometries[fid] = QgsGeometry(point)
+            geometries[fid] = _moved_point(read[fid].geometry(), nx, ny)
     if not copy.dataProvider().changeGeometryValues(geometries):
         raise QgsProcessingException(f"could not move {len(fids)} points in the copy made by native:addxyfields")
 
@@ -365,11 +362,7 @@ def _copy_one_by_one(source, sink, fields, spread, feedback):
         return
     for (nx, ny), k in zip(new.tolist(), moved.tolist()):
         f = features[rows[k]]
-        geometry = f.geometry().constGet().clone()  # keeps z and m
-        point = geometry.geometryN(0) if QgsWkbTypes.isMultiType(geometry.wkbType()) else geometry
-        point.setX(nx)
-        point.setY(ny)
-        f.setGeometry(QgsGeometry(geometry))
+        f.setGeometry(_moved_point(f.geometry(), nx, ny))
 
     # Write: every feature with its true position appended (50-100 %).
     true_x = [None] * len(features)
@@ -509,6 +502,16 @@ def _decode_points(wkb: bytes, n: int):
     if not (np.all(points["order"] == 1) and np.all(points["kind"] == points["kind"][0])):
         return None
     return np.column_stack((points["x"], points["y"]))
+
+
+def _moved_point(geometry, x, y) -> QgsGeometry:
+    """A copy of a point geometry (or of a multipoint with one point) with its point at (x, y),
+    keeping its z and m."""
+    copy = geometry.constGet().clone()
+    point = copy.geometryN(0) if QgsWkbTypes.isMultiType(copy.wkbType()) else copy
+    point.setX(x)
+    point.setY(y)
+    return QgsGeometry(copy)
 
 
 def _multipoint(xy) -> QgsGeometry:
