@@ -118,11 +118,11 @@ final class ClusterTests: XCTestCase {
             levels.setExcluded(slot: slotOf[id]!, on)
         }
 
-        /// Every level as key → (count, sorted ids, x, y).
-        func snapshot() -> [[UInt64: (Int, [Int64], Double, Double)]] {
-            levels.update()
+        /// Levels `from`... as key → (count, sorted ids, x, y), after bringing them up to date.
+        func snapshot(from t: Int = 0) -> [[UInt64: (Int, [Int64], Double, Double)]] {
+            levels.update(level: t)
             var out: [[UInt64: (Int, [Int64], Double, Double)]] = []
-            for z in 0..<levels.levelCount {
+            for z in t..<levels.levelCount {
                 var items: [UInt32] = []
                 levels.items(level: z, minX: 0, minY: 0, maxX: 1, maxY: 1, into: &items)
                 var d: [UInt64: (Int, [Int64], Double, Double)] = [:]
@@ -318,6 +318,58 @@ final class ClusterTests: XCTestCase {
                 assertSame(incremental, fresh.snapshot(), "step \(step)")
             }
         }
+        assertSame(h.snapshot(), h.oracle(), "oracle after edits")
+    }
+
+    /// Updates that bring only some levels up to date (a view at one zoom) while edits go on:
+    /// right after `update(level: t)`, levels t and above equal a from-scratch build, and the
+    /// levels left behind catch up exactly, whether by taking their deferred changes or, past
+    /// what a rebuild costs, by being rebuilt from the level above.
+    func testLevelsLeftBehindCatchUpExactly() throws {
+        let trees = try LATrees.city("artesia")
+        var rng = SplitMix(seed: 23)
+        let h = Harness(radius: 60, maxZoom: 17)
+        // Every level below the one asked for is left behind (the default leaves only small ones).
+        h.levels.lazyItems = .max
+        var outside = Array(trees.shuffled(using: &rng))
+        for _ in 0..<(trees.count / 2) { let t = outside.removeLast(); let m = Self.merc(t); h.add(t.id, m.x, m.y) }
+        h.levels.rebuild()
+        let L = h.levels.levelCount
+        let metre = 1 / 40_075_016.7 / cos(33.87 * .pi / 180)
+        var caughtUpByChanges = 0
+        for step in 0..<3000 {
+            let ids = Array(h.point.keys)
+            let id = ids[Int(rng.next() % UInt64(ids.count))]
+            switch rng.next() % 10 {
+            case 0:
+                if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
+            case 1:
+                h.remove(id)
+                outside.insert(trees.first { $0.id == id }!, at: 0)
+            case 2:
+                h.exclude(id, !h.excluded.contains(id))
+            default:
+                let p = h.point[id]!
+                let dx = (Double(rng.next() % 2001) - 1000) / 10 * metre, dy = (Double(rng.next() % 2001) - 1000) / 10 * metre
+                h.move(id, p.x + dx, p.y + dy)
+            }
+            // Mostly street zoom, a little out now and then (after few edits), and far out after
+            // long stretches at street zoom (many edits).
+            let t = step % 150 == 149 ? Int(rng.next() % UInt64(L - 2))
+                : rng.next() % 100 < 80 ? L - 1 : L - 2 - Int(rng.next() % 4)
+            let rebuildsBefore = h.levels.partialRebuilds
+            h.levels.update(level: t)
+            if t < L - 1 && h.levels.partialRebuilds == rebuildsBefore { caughtUpByChanges += 1 }
+            if step % 250 == 249 {
+                let fresh = Harness(radius: 60, maxZoom: 17)
+                for (id, p) in h.point { fresh.add(id, p.x, p.y, excluded: h.excluded.contains(id)) }
+                let want = fresh.snapshot()
+                let got = h.snapshot(from: t)
+                for z in t..<L { assertSame([got[z - t]], [want[z]], "level \(z) right after update(level: \(t)), step \(step)") }
+            }
+        }
+        XCTAssertGreaterThan(h.levels.partialRebuilds, 0, "levels far behind must have been rebuilt")
+        XCTAssertGreaterThan(caughtUpByChanges, 100, "levels a little behind must have taken their changes")
         assertSame(h.snapshot(), h.oracle(), "oracle after edits")
     }
 

@@ -41,6 +41,11 @@ public final class ClusterLevels {
         /// Per slot: the members' sums, count and seed (`ClusterSums`), read and written together
         /// when a member joins, leaves or moves. Not kept for the base.
         var sums: [ClusterSums] = []
+        /// Per slot: its seed's point, copied here so that the search for the earliest seed near a
+        /// point reads this level only, not the level above (for the level above the pins, a
+        /// scattered read of the pins' array per candidate). Not a number while the seed is gone
+        /// or demoted in the current pass (the item then has no seed to offer). Not kept for the base.
+        var seedAt: [SeedPoint] = []
         var free: [UInt32] = []
         var alive = 0
         var grid: ClusterGrid
@@ -61,12 +66,12 @@ public final class ClusterLevels {
                 b.append(contentsOf: a)
                 return b
             }
-            items = tight(items); sums = tight(sums)
+            items = tight(items); sums = tight(sums); seedAt = tight(seedAt)
         }
 
         var bytes: Int {
             items.capacity * MemoryLayout<ClusterItem>.stride + sums.capacity * MemoryLayout<ClusterSums>.stride
-                + free.capacity * 4 + grid.bytes
+                + seedAt.capacity * MemoryLayout<SeedPoint>.stride + free.capacity * 4 + grid.bytes
         }
     }
 
@@ -97,6 +102,20 @@ public final class ClusterLevels {
     /// Base changes since the last `update()`; past `rebuildThreshold` the next update rebuilds.
     var pending: [Change] = []
     var needsRebuild = false
+    /// Per level z below the last clustered one: the changes of level z + 1's items that level z
+    /// has not taken yet. An update brings the levels only as far down as the view needs (a drag
+    /// at street zoom does not pay for the county's clusters); the coarser levels take what they
+    /// missed when a view, a member list or an expansion zoom asks for them.
+    private var deferred: [[Change]] = []
+    /// Levels 0...`staleFrom` are rebuilt from level `staleFrom` + 1 when next asked for (more
+    /// changes were deferred to them than a rebuild costs); -1 when none is.
+    private var staleFrom = -1
+    /// A level made of at most this many items (level z + 1's) is left behind while no one asks
+    /// for it: rebuilding it and the levels below costs about two milliseconds. Larger ones are
+    /// kept up to date with every update, so that no view waits for them.
+    var lazyItems = 8192
+    /// How many times levels were rebuilt from a level above the pins (tests).
+    private(set) var partialRebuilds = 0
     /// The pins' grid is left unkept after a bulk load (`insertMany`): the rebuild that load
     /// implies fills it in one pass.
     private var baseGridStale = false
@@ -119,6 +138,7 @@ public final class ClusterLevels {
         levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
         levels = []
         for z in 0...levelCount { levels.append(Level(cell: cellSide(z))) }
+        deferred = Array(repeating: [], count: Swift.max(0, levelCount - 1))
     }
 
     /// The radius at level z in normalised units.
@@ -276,25 +296,59 @@ public final class ClusterLevels {
     }
 
     /// Whether `update()` has work to do.
-    public var isStale: Bool { needsRebuild || !pending.isEmpty }
+    public var isStale: Bool { needsRebuild || !pending.isEmpty || staleFrom >= 0 || deferred.contains { !$0.isEmpty } }
 
     // MARK: - Keeping the levels
 
-    /// Brings every level up to date with the pins: locally when few pins changed, by a rebuild
-    /// when many did.
-    public func update() {
+    /// Brings levels `level`...`levelCount - 1` (by default every level) up to date with the
+    /// pins: locally when few pins changed, by a rebuild when many did. The levels below `level`
+    /// keep what they missed for a later call.
+    public func update(level target: Int = 0) {
         if needsRebuild { rebuild(); return }
-        if pending.isEmpty { return }
-        swap(&pending, &changesIn)
-        pending.removeAll(keepingCapacity: true)
         var z = levelCount - 1
-        while z >= 0 && !changesIn.isEmpty {
-            changesOut.removeAll(keepingCapacity: true)
-            updateLevel(z, changesIn, into: &changesOut)
-            swap(&changesIn, &changesOut)
+        while z >= 0 && (z >= target || levels[z + 1].alive > lazyItems) {
+            if z <= staleFrom { rebuildLevels(from: z); return }
+            if z == levelCount - 1 {
+                swap(&pending, &changesIn)
+                pending.removeAll(keepingCapacity: true)
+            } else {
+                swap(&deferred[z], &changesIn)
+                deferred[z].removeAll(keepingCapacity: true)
+            }
+            if !changesIn.isEmpty {
+                changesOut.removeAll(keepingCapacity: true)
+                updateLevel(z, changesIn, into: &changesOut)
+                changesIn.removeAll(keepingCapacity: true)
+                if z > 0 && !changesOut.isEmpty { keep(changesOut, for: z - 1) }
+            }
             z -= 1
         }
-        changesIn.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands level z the changes of level z + 1's items it has not taken; past what a rebuild of
+    /// levels z...0 costs, marks them for one instead.
+    private func keep(_ changes: [Change], for z: Int) {
+        if z <= staleFrom { return }
+        if deferred[z].count + changes.count > Swift.max(16, levels[z + 1].alive / 8) {
+            staleFrom = z
+            for l in 0...z { deferred[l] = [] }
+            return
+        }
+        deferred[z].append(contentsOf: changes)
+    }
+
+    /// Builds levels z...0 again from the items of level z + 1.
+    private func rebuildLevels(from z: Int) {
+        let up = levels[z + 1]
+        var order = [UInt32]()
+        order.reserveCapacity(up.alive)
+        for i in up.items.indices where up.items[i].parent != Self.dead {
+            up.items[i].parent = Self.unassigned
+            order.append(UInt32(i))
+        }
+        Self.sortByKey(&order, up.items)
+        buildLevels(from: z, order)
+        partialRebuilds += 1
     }
 
     @inline(__always)
@@ -402,10 +456,9 @@ public final class ClusterLevels {
                               before: UInt64, held: UInt32, _ r2: Double) -> UInt32 {
         var best = ClusterGrid.end, bestKey = before
         if held < Self.excluded && lv.items[Int(held)].parent != Self.dead {
-            let kk = lv.items[Int(held)].key
-            let k = lv.sums[Int(held)].seed, i = Int(k)
-            let dx = up.items[i].x - x, dy = up.items[i].y - y
-            if kk < bestKey && dx * dx + dy * dy <= r2 && up.items[i].parent == held { best = k; bestKey = kk }
+            let h = Int(held), kk = lv.items[h].key
+            let dx = lv.seedAt[h].x - x, dy = lv.seedAt[h].y - y
+            if kk < bestKey && dx * dx + dy * dy <= r2 { best = lv.sums[h].seed; bestKey = kk }
         }
         @inline(__always) func consider(_ k: UInt32) {
             let i = Int(k)
@@ -417,12 +470,12 @@ public final class ClusterLevels {
         }
         lv.forEachNear(x, y) { p in
             // Only live items are in the grid; an item's key is its seed's.
-            let kk = lv.items[Int(p)].key
+            let i = Int(p), kk = lv.items[i].key
             guard kk < bestKey else { return }
-            let k = lv.sums[Int(p)].seed, i = Int(k)
-            let dx = up.items[i].x - x, dy = up.items[i].y - y
-            guard dx * dx + dy * dy <= r2, up.items[i].parent == p else { return }
-            best = k; bestKey = kk
+            // Not a number (a seed gone or demoted in this pass) fails the test.
+            let dx = lv.seedAt[i].x - x, dy = lv.seedAt[i].y - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            best = lv.sums[i].seed; bestKey = kk
         }
         if extras.count <= SlotSet.small {
             for k in extras.items { consider(k) }
@@ -449,16 +502,18 @@ public final class ClusterLevels {
         extraCells[ClusterGrid.hash(lv.grid.coordinate(up.items[i].x), lv.grid.coordinate(up.items[i].y)), default: []].append(k)
     }
 
-    private func allocate(_ lv: Level, seed: UInt32, key: UInt64) -> UInt32 {
+    private func allocate(_ lv: Level, seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
         lv.alive += 1
         if let f = lv.free.popLast() {
             let i = Int(f)
             lv.sums[i] = ClusterSums(sx: 0, sy: 0, count: 0, seed: seed)
+            lv.seedAt[i] = SeedPoint(x: x, y: y)
             lv.items[i].key = key; lv.items[i].parent = Self.unassigned
             return f
         }
         lv.items.append(ClusterItem(x: 0, y: 0, key: key, parent: Self.unassigned, next: ClusterGrid.end))
         lv.sums.append(ClusterSums(sx: 0, sy: 0, count: 0, seed: seed))
+        lv.seedAt.append(SeedPoint(x: x, y: y))
         return UInt32(lv.items.count - 1)
     }
 
@@ -513,6 +568,7 @@ public final class ClusterLevels {
                 // The only item of its level, still the seed of p: alone, it stays so and nothing
                 // is re-decided; only the sums change (the coarsest levels hold one item each).
                 if up.alive == 1 && lv.sums[i].seed == c.slot && isAlive(up, c.slot) && up.items[Int(c.slot)].parent == p {
+                    lv.seedAt[i] = SeedPoint(x: up.items[Int(c.slot)].x, y: up.items[Int(c.slot)].y)
                     continue
                 }
                 if lv.sums[i].seed == c.slot {
@@ -520,9 +576,11 @@ public final class ClusterLevels {
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
                     if isAlive(up, c.slot) && up.items[si].parent == p {
+                        lv.seedAt[i] = SeedPoint(x: up.items[si].x, y: up.items[si].y)
                         pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.items[si].x, up.items[si].y,
                                             key: up.items[si].key, r2)
                     } else {
+                        lv.seedAt[i] = .gone
                         pushMembers(up, of: p, near: c.x, c.y, r2)
                     }
                 }
@@ -547,7 +605,7 @@ public final class ClusterLevels {
                 if wasSeed {
                     target = old
                 } else {
-                    target = allocate(lv, seed: j, key: jk)
+                    target = allocate(lv, seed: j, key: jk, at: jx, jy)
                     addExtra(up, lv, j)
                 }
                 // A new seed may capture later items from later seeds (a seed that moved has
@@ -556,7 +614,7 @@ public final class ClusterLevels {
             } else {
                 target = up.items[Int(best)].parent
                 // A demoted seed's members must find new seeds.
-                if wasSeed { pushMembers(up, of: old, near: jx, jy, r2) }
+                if wasSeed { lv.seedAt[Int(old)] = .gone; pushMembers(up, of: old, near: jx, jy, r2) }
             }
             if target != old {
                 if old < Self.excluded { touch(lv, old); add(lv, old, mine, -1) }
@@ -644,7 +702,13 @@ public final class ClusterLevels {
             baseGridStale = false
         }
         Self.sortByKey(&order, b.items)
-        var z = levelCount - 1
+        buildLevels(from: levelCount - 1, order)
+    }
+
+    /// Builds levels z...0 from the items of level z + 1, `order` holding them by key.
+    private func buildLevels(from top: Int, _ order: [UInt32]) {
+        var order = order
+        var z = top
         while z >= 0 {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
@@ -653,6 +717,8 @@ public final class ClusterLevels {
             order = Array(0..<UInt32(lv.items.count))   // allocated in key order
             z -= 1
         }
+        for l in 0...top where l < deferred.count { deferred[l] = [] }
+        staleFrom = -1
     }
 
     private func buildLevel(_ z: Int, _ order: [UInt32]) {
@@ -684,10 +750,10 @@ public final class ClusterLevels {
             }
             for j in order where pl[Int(j) >> 6] & (1 << UInt64(Int(j) & 63)) == 0 {
                 let ji = Int(j)
-                let q = allocate(lv, seed: j, key: ui[ji].key)
+                let jx = ui[ji].x, jy = ui[ji].y
+                let q = allocate(lv, seed: j, key: ui[ji].key, at: jx, jy)
                 place(ji, q)
                 var (sx, sy, n) = sums(ji)
-                let jx = ui[ji].x, jy = ui[ji].y
                 grid.forEachNear(jx, jy, next: { lk[Int($0)] }) { k in
                     let ki = Int(k)
                     guard pl[ki >> 6] & (1 << UInt64(ki & 63)) == 0 else { return }
@@ -864,7 +930,8 @@ public final class ClusterLevels {
 
     /// Bytes held by every level (base included), by capacity.
     public var bytes: Int {
-        levels.reduce(0) { $0 + $1.bytes } + pending.capacity * MemoryLayout<Change>.stride
+        levels.reduce(0) { $0 + $1.bytes }
+            + (deferred.reduce(0) { $0 + $1.capacity } + pending.capacity) * MemoryLayout<Change>.stride
     }
 }
 
@@ -876,6 +943,13 @@ struct ClusterSums {
     var sx: Int64, sy: Int64
     var count: UInt32
     var seed: UInt32
+}
+
+/// The point of a clustered item's seed (`ClusterLevels.Level.seedAt`).
+struct SeedPoint {
+    var x: Double, y: Double
+    /// A seed that is no longer one: no distance to it is within any radius.
+    static let gone = SeedPoint(x: .nan, y: .nan)
 }
 
 /// A set of slots that stays a short array (linear search, no hashing) while it is small, as the

@@ -112,7 +112,7 @@ public final class ClusterRoom {
                              _ body: (UInt32, (x: Double, y: Double)) -> Void) -> Bool {
         let w = view.width, h = view.height
         guard let box = view.box(x0: -m, y0: -m, x1: w + m, y1: h + m) else { return false }
-        levels.update()
+        levels.update(level: z)
         found.removeAll(keepingCapacity: true)
         box.split { b in
             let lat0 = max(-WebMercator.maxLatitude, b.minLat), lat1 = min(WebMercator.maxLatitude, b.maxLat)
@@ -149,7 +149,7 @@ public final class ClusterRoom {
 
     /// Fills `found` with the items of level z that may lie within `r` points of (x, y) in a view.
     private func findItems(_ view: View, level z: Int, nearX x: Double, _ y: Double, radius r: Double) {
-        levels.update()
+        levels.update(level: z)
         found.removeAll(keepingCapacity: true)
         guard let box = view.discBox(x: x, y: y, r: r) else { return }
         box.split { b in
@@ -187,7 +187,7 @@ public final class ClusterRoom {
 
     /// Whether a pin is inside a cluster at level z (so it is not drawn, and cannot be touched).
     public func isClustered(_ slot: Int32, level z: Int) -> Bool {
-        levels.update()
+        levels.update(level: z)
         guard let item = levels.item(holding: slot, level: z) else { return false }
         return levels.count(level: z, slot: item) >= 2
     }
@@ -197,8 +197,8 @@ public final class ClusterRoom {
     static func key(_ level: Int, _ slot: UInt32) -> UInt64 { UInt64(level + 1) << 32 | UInt64(slot) }
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {
-        levels.update()
         let z = Int(key >> 32) - 1, s = UInt32(truncatingIfNeeded: key)
+        levels.update(level: max(0, z))
         guard z >= 0, z < levels.levelCount, levels.isItem(level: z, slot: s),
               levels.count(level: z, slot: s) >= 2 else { return nil }
         return (z, s)
