@@ -68,8 +68,11 @@ struct ClusterGrid {
     @inline(__always)
     private static func probe(_ t: UnsafeBufferPointer<Slot>, _ h: UInt64) -> Int {
         let mask = t.count - 1
-        // Fibonacci hashing: the top bits of a multiply spread neighbouring cells apart.
-        var i = Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        // Fibonacci hashing of the cell's row and its x coordinate's group of four, plus the cell's
+        // place in its group: four cells side by side start at consecutive slots, so the three
+        // cells of a row of a 3×3 walk are read from one or two cache lines instead of three.
+        let group = h & ~(UInt64(3) << 32)
+        var i = (Int(truncatingIfNeeded: (group &* 0x9E37_79B9_7F4A_7C15) >> 32) &+ Int(truncatingIfNeeded: (h >> 32) & 3)) & mask
         while true {
             let k = t[i].key
             if k == h || k == vacant { return i }
