@@ -713,12 +713,40 @@ public final class ClusterLevels {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
             buildLevel(z, order)
+            // Allocated in key order, renumbered by cell: the key order is where they came from.
+            order = arrangeByCell(z)
             lv.trim()
-            order = Array(0..<UInt32(lv.items.count))   // allocated in key order
             z -= 1
         }
         for l in 0...top where l < deferred.count { deferred[l] = [] }
         staleFrom = -1
+    }
+
+    /// Renumbers the items of level z, just built, by their cell, row after row, so that the
+    /// items a walk of 3×3 cells meets lie in three runs of the level's arrays instead of anywhere
+    /// in them; returns each item's new slot by its old one.
+    private func arrangeByCell(_ z: Int) -> [UInt32] {
+        let lv = levels[z], up = levels[z + 1]
+        let n = lv.items.count
+        var byCell = [(cell: UInt64, slot: UInt32)]()
+        byCell.reserveCapacity(n)
+        for i in 0..<n {
+            // Points lie in [0, 1], so cell coordinates are small and not negative.
+            let cx = UInt64(truncatingIfNeeded: lv.grid.coordinate(lv.items[i].x)) & 0xFFFF_FFFF
+            let cy = UInt64(truncatingIfNeeded: lv.grid.coordinate(lv.items[i].y)) & 0xFFFF_FFFF
+            byCell.append((cy << 32 | cx, UInt32(i)))
+        }
+        byCell.sort { ($0.cell, $0.slot) < ($1.cell, $1.slot) }
+        var slotOf = [UInt32](repeating: 0, count: n)
+        for (new, e) in byCell.enumerated() { slotOf[Int(e.slot)] = UInt32(new) }
+        lv.items = byCell.map { lv.items[Int($0.slot)] }
+        lv.sums = byCell.map { lv.sums[Int($0.slot)] }
+        lv.seedAt = byCell.map { lv.seedAt[Int($0.slot)] }
+        lv.grid.refill(&lv.items, member: Self.unassigned)
+        up.items.withUnsafeMutableBufferPointer { ui in
+            for i in ui.indices where ui[i].parent < Self.excluded { ui[i].parent = slotOf[Int(ui[i].parent)] }
+        }
+        return slotOf
     }
 
     private func buildLevel(_ z: Int, _ order: [UInt32]) {
