@@ -118,6 +118,42 @@ final class ClusterTests: XCTestCase {
             levels.setExcluded(slot: slotOf[id]!, on)
         }
 
+        /// One step of a random history, on pin `id`.
+        enum Edit {
+            /// a tree from `outside` comes in (one in eight kept out)
+            case add
+            /// `id` goes (its tree back to `outside`)
+            case remove
+            /// `id` is kept out, or let back in
+            case toggle
+            /// `id` jumps to another tree's place
+            case jump
+            /// `id` is dragged by up to `reach` metres along each axis, in `steps` steps a side
+            case drag(reach: Double, steps: UInt64)
+        }
+
+        func apply(_ edit: Edit, to id: Int64, _ rng: inout SplitMix, trees: [LATrees.Tree],
+                   outside: inout [LATrees.Tree], metre: Double) {
+            switch edit {
+            case .add:
+                if let t = outside.popLast() { let m = ClusterTests.merc(t); add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
+            case .remove:
+                remove(id)
+                outside.insert(trees.first { $0.id == id }!, at: 0)
+            case .toggle:
+                exclude(id, !excluded.contains(id))
+            case .jump:
+                let m = ClusterTests.merc(trees[Int(rng.next() % UInt64(trees.count))])
+                move(id, m.x, m.y)
+            case .drag(let reach, let steps):
+                let p = point[id]!
+                let unit = reach / Double(steps) * metre
+                let dx = (Double(rng.next() % (2 * steps + 1)) - Double(steps)) * unit
+                let dy = (Double(rng.next() % (2 * steps + 1)) - Double(steps)) * unit
+                move(id, p.x + dx, p.y + dy)
+            }
+        }
+
         /// Levels `from`... as key → (count, sorted ids, x, y), after bringing them up to date.
         func snapshot(from t: Int = 0) -> [[UInt64: (Int, [Int64], Double, Double)]] {
             levels.update(level: t)
@@ -205,21 +241,9 @@ final class ClusterTests: XCTestCase {
             for _ in 0..<n {
                 let ids = Array(h.point.keys)
                 let id = ids[Int(rng.next() % UInt64(ids.count))]
-                switch rng.next() % 6 {
-                case 0:
-                    if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
-                case 1:
-                    h.remove(id)
-                    outside.insert(trees.first { $0.id == id }!, at: 0)
-                case 2:
-                    h.exclude(id, !h.excluded.contains(id))
-                case 3:
-                    let m = Self.merc(trees[Int(rng.next() % UInt64(trees.count))])
-                    h.move(id, m.x, m.y)
-                default:
-                    let p = h.point[id]!
-                    h.move(id, p.x + Double(Int(rng.next() % 401) - 200) * metre, p.y + Double(Int(rng.next() % 401) - 200) * metre)
-                }
+                let edit: Harness.Edit = [.add, .remove, .toggle, .jump, .drag(reach: 200, steps: 200),
+                                          .drag(reach: 200, steps: 200)][Int(rng.next() % 6)]
+                h.apply(edit, to: id, &rng, trees: trees, outside: &outside, metre: metre)
                 if updating && rng.next() % 5 == 0 { h.levels.update() }
             }
         }
@@ -285,25 +309,11 @@ final class ClusterTests: XCTestCase {
         for step in 0..<4000 {
             let ids = Array(h.point.keys)
             let id = ids[Int(rng.next() % UInt64(ids.count))]
-            switch rng.next() % 10 {
-            case 0, 1:
-                if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
-            case 2, 3:
-                h.remove(id)
-                outside.insert(trees.first { $0.id == id }!, at: 0)
-            case 4:
-                h.exclude(id, !h.excluded.contains(id))
-            case 5:
-                // A far jump: anywhere in the city.
-                let t = trees[Int(rng.next() % UInt64(trees.count))]
-                let m = Self.merc(t)
-                h.move(id, m.x, m.y)
-            default:
-                // A drag step: up to 100 m.
-                let p = h.point[id]!
-                let dx = (Double(rng.next() % 2001) - 1000) / 10 * metre, dy = (Double(rng.next() % 2001) - 1000) / 10 * metre
-                h.move(id, p.x + dx, p.y + dy)
-            }
+            // Adds, removals, exclusions, far jumps anywhere in the city, and drag steps of up to 100 m.
+            let r = rng.next() % 10
+            let edit: Harness.Edit = r < 2 ? .add : r < 4 ? .remove : r == 4 ? .toggle : r == 5 ? .jump
+                : .drag(reach: 100, steps: 1000)
+            h.apply(edit, to: id, &rng, trees: trees, outside: &outside, metre: metre)
             sinceUpdate += 1
             if sinceUpdate >= updateEvery {
                 h.levels.update()
@@ -340,19 +350,9 @@ final class ClusterTests: XCTestCase {
         for step in 0..<3000 {
             let ids = Array(h.point.keys)
             let id = ids[Int(rng.next() % UInt64(ids.count))]
-            switch rng.next() % 10 {
-            case 0:
-                if let t = outside.popLast() { let m = Self.merc(t); h.add(t.id, m.x, m.y, excluded: rng.next() % 8 == 0) }
-            case 1:
-                h.remove(id)
-                outside.insert(trees.first { $0.id == id }!, at: 0)
-            case 2:
-                h.exclude(id, !h.excluded.contains(id))
-            default:
-                let p = h.point[id]!
-                let dx = (Double(rng.next() % 2001) - 1000) / 10 * metre, dy = (Double(rng.next() % 2001) - 1000) / 10 * metre
-                h.move(id, p.x + dx, p.y + dy)
-            }
+            let r = rng.next() % 10
+            let edit: Harness.Edit = r == 0 ? .add : r == 1 ? .remove : r == 2 ? .toggle : .drag(reach: 100, steps: 1000)
+            h.apply(edit, to: id, &rng, trees: trees, outside: &outside, metre: metre)
             // Mostly street zoom, a little out now and then (after few edits), and far out after
             // long stretches at street zoom (many edits).
             let t = step % 150 == 149 ? Int(rng.next() % UInt64(L - 2))
