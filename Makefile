@@ -64,13 +64,19 @@ demo: build
 bench: build
 	$(PYTHON) benchmarks/run.py
 
-# The peers benchmarks/bench_peers.py measures pindrop against, in the same run.
+# The peers the benchmarks measure pindrop against, in the same run: scipy and shapely
+# (benchmarks/bench_peers.py), and pysupercluster (benchmarks/bench_clusters.py), whose setup.py
+# predates build isolation (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way,
+# against the NumPy here.
 BENCH_PIP_PACKAGES = scipy shapely
 .PHONY: bench-deps
 bench: bench-deps
 bench-deps: deps
 	@missing=""; for p in $(BENCH_PIP_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
+	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
+	  $(PYTHON) -m pip install -q setuptools wheel && \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
 
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
@@ -266,11 +272,3 @@ test-gtk: build deps-gtk
 	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
-# pysupercluster, the peer of benchmarks/bench_clusters.py. Its setup.py predates build isolation
-# (it sets __builtins__.__NUMPY_SETUP__), so it is built the legacy way, against the NumPy here.
-.PHONY: bench-deps
-bench: bench-deps
-bench-deps: deps
-	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
-	  $(PYTHON) -m pip install -q setuptools wheel && \
-	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
