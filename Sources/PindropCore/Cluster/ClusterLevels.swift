@@ -295,9 +295,6 @@ public final class ClusterLevels {
         }
     }
 
-    /// Whether `update()` has work to do.
-    public var isStale: Bool { needsRebuild || !pending.isEmpty || staleFrom >= 0 || deferred.contains { !$0.isEmpty } }
-
     // MARK: - Keeping the levels
 
     /// Brings levels `level`...`levelCount - 1` (by default every level) up to date with the
@@ -339,16 +336,25 @@ public final class ClusterLevels {
 
     /// Builds levels z...0 again from the items of level z + 1.
     private func rebuildLevels(from z: Int) {
-        let up = levels[z + 1]
-        var order = [UInt32]()
-        order.reserveCapacity(up.alive)
-        for i in up.items.indices where up.items[i].parent != Self.dead {
-            up.items[i].parent = Self.unassigned
-            order.append(UInt32(i))
-        }
-        Self.sortByKey(&order, up.items)
-        buildLevels(from: z, order)
+        buildLevels(from: z, unplacedByKey(levels[z + 1]))
         partialRebuilds += 1
+    }
+
+    /// Marks every item of `l` that takes part in clustering unplaced (alive, and for the pins not
+    /// kept out) and returns their slots by key, the order a build visits them in.
+    private func unplacedByKey(_ l: Level) -> [UInt32] {
+        var order = [UInt32](unsafeUninitializedCapacity: l.items.count) { o, c in
+            c = l.items.withUnsafeMutableBufferPointer { it in
+                var m = 0
+                for i in it.indices where it[i].parent != Self.dead && it[i].parent != Self.excluded {
+                    it[i].parent = Self.unassigned
+                    o[m] = UInt32(i); m += 1
+                }
+                return m
+            }
+        }
+        Self.sortByKey(&order, l.items)
+        return order
     }
 
     @inline(__always)
@@ -565,18 +571,15 @@ public final class ClusterLevels {
                 let i = Int(p)
                 lv.sums[i].sx &+= c.dx; lv.sums[i].sy &+= c.dy
                 lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + c.dn)
-                // The only item of its level, still the seed of p: alone, it stays so and nothing
-                // is re-decided; only the sums change (the coarsest levels hold one item each).
-                if up.alive == 1 && lv.sums[i].seed == c.slot && isAlive(up, c.slot) && up.items[Int(c.slot)].parent == p {
-                    lv.seedAt[i] = SeedPoint(x: up.items[Int(c.slot)].x, y: up.items[Int(c.slot)].y)
-                    continue
-                }
                 if lv.sums[i].seed == c.slot {
                     let si = Int(c.slot)
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
                     if isAlive(up, c.slot) && up.items[si].parent == p {
                         lv.seedAt[i] = SeedPoint(x: up.items[si].x, y: up.items[si].y)
+                        // The only item of its level: alone, it stays the seed and nothing is
+                        // re-decided; only the sums change (the coarsest levels hold one item each).
+                        if up.alive == 1 { continue }
                         pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.items[si].x, up.items[si].y,
                                             key: up.items[si].key, r2)
                     } else {
@@ -687,21 +690,11 @@ public final class ClusterLevels {
         needsRebuild = false
         guard levelCount > 0 else { return }
         let b = base
-        var order = [UInt32](unsafeUninitializedCapacity: b.items.count) { o, c in
-            c = b.items.withUnsafeMutableBufferPointer { bp in
-                var m = 0
-                for i in bp.indices where bp[i].parent != Self.dead && bp[i].parent != Self.excluded {
-                    bp[i].parent = Self.unassigned
-                    o[m] = UInt32(i); m += 1
-                }
-                return m
-            }
-        }
+        let order = unplacedByKey(b)
         if baseGridStale {
             b.grid.refill(&b.items, member: Self.unassigned)
             baseGridStale = false
         }
-        Self.sortByKey(&order, b.items)
         buildLevels(from: levelCount - 1, order)
     }
 
@@ -1005,11 +998,6 @@ struct SlotSet {
         if count < store.count { store[count] = k } else { store.append(k) }
         count += 1
         return true
-    }
-
-    @inline(__always)
-    func contains(_ k: UInt32) -> Bool {
-        count <= Self.small ? items.contains(k) : big.contains(k)
     }
 
     @inline(__always)
