@@ -445,7 +445,8 @@ pindrop_status pindrop_spread(const double *lonlat, size_t n, double tolerance_m
      n < 9:  a circle of radius max(spacing, spacing·(n+2)/(2π)) points, pin k at bearing 2πk/n;
      n >= 9: Leaflet.markercluster's spiral: L = 11s, A = 0; for k = n down to 0: if k < n, pin k at
              distance L points and bearing A; then A += 28s/L + 0.0005k; L += 5s·2π/A
-   (bearings in radians clockwise from north), writing the drawn positions as lon/lat to
+   (bearings in radians clockwise from north; a spacing above 2^40 points, wider than the world at
+   zoom 30, lays out as 2^40 instead of overflowing), writing the drawn positions as lon/lat to
    out_lonlat. At another zoom the same layout is another set of lon/lat: call it again per zoom
    (a map does this by itself with spread_mode = PINDROP_SPREAD_SPIRAL). out may alias in;
    all-or-nothing. n = 0 is OK (pointers may then be NULL; the other arguments are still checked).

@@ -76,6 +76,33 @@ final class SpiralRuleTests: XCTestCase {
             XCTAssertEqual(out, [7, 7, 7, 7])
         }
     }
+
+    /// Spacings up to the largest double: the offsets stay finite (the layout is the one at 2^40
+    /// points), and the batch writes coordinates on the globe.
+    func testAbsurdSpacingsLayOutAtTheCap() {
+        for n in [2, 8, 9, 305] {
+            let capped = SpiralRule.offsets(n: n, spacing: SpiralRule.maxSpacing)
+            for spacing in [SpiralRule.maxSpacing * 2, 1e300, .greatestFiniteMagnitude] {
+                let o = SpiralRule.offsets(n: n, spacing: spacing)
+                for k in 0..<n {
+                    XCTAssertTrue(o[k].dx.isFinite && o[k].dy.isFinite, "n \(n), spacing \(spacing)")
+                    XCTAssertEqual(o[k].dx, capped[k].dx); XCTAssertEqual(o[k].dy, capped[k].dy)
+                }
+            }
+        }
+        let pts = [Double](repeating: 0, count: 2 * 305).enumerated().map { $0.offset % 2 == 0 ? -118.25 : 34.05 }
+        var out = [Double](repeating: .nan, count: pts.count)
+        for zoom in [0.0, 18, 30] {
+            let threw = pts.withUnsafeBufferPointer { p in
+                out.withUnsafeMutableBufferPointer { o -> Bool in
+                    do { try SpiralRule.spread(lonlat: p, tolerance: 0, spacing: .greatestFiniteMagnitude, zoom: zoom, into: o) } catch { return true }
+                    return false
+                }
+            }
+            XCTAssertFalse(threw, "zoom \(zoom)")
+            for k in 0..<305 { XCTAssertTrue(abs(out[2 * k]) <= 180 && abs(out[2 * k + 1]) <= 90, "zoom \(zoom), pin \(k)") }
+        }
+    }
 }
 
 /// Behaviour 17 on a map: the spreading room lays spiral groups out in the view's points.
@@ -130,6 +157,19 @@ final class SpiralMapTests: XCTestCase {
             (dx: o.dx * cos(b) + o.dy * sin(b), dy: -o.dx * sin(b) + o.dy * cos(b))
         }
         assertClose(drawnOffsets(stack(20, bearing: 40), 20), want, "bearing 40")
+    }
+
+    /// A map whose spacing is the largest double draws its stacks at finite coordinates on the
+    /// globe (as the contract fuzzer's map with that option found they were not).
+    func testTheLargestSpacingDrawsOnTheGlobe() {
+        for n in [2, 9] {
+            let s = stack(n, zoom: 18, spacing: .greatestFiniteMagnitude)
+            for id in 1...n {
+                let p = try! s.map.displayPosition(id: Int64(id))
+                XCTAssertTrue(abs(p.lon) <= 180 && abs(p.lat) <= 90, "n \(n), pin \(id): \(p)")
+            }
+            XCTAssertNoThrow(try s.map.frame(time: 1))
+        }
     }
 
     func testHitTestsFindSpiralPins() {

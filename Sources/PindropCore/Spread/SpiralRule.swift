@@ -15,12 +15,17 @@ public enum SpiralRule {
     public static let defaultSpacing = 25.0
     /// Groups of this many pins or more are laid out on the spiral, smaller ones on a circle.
     public static let spiralFrom = 9
+    /// Spacings above this many points (2^40: wider than the world at zoom 30, 2^38 points) lay
+    /// out as this one: the layout already wraps round the world many times over, and a larger
+    /// spacing (up to the largest double) would overflow the offsets to infinities.
+    public static let maxSpacing = 1_099_511_627_776.0
 
     /// Calls `body(k, dx, dy)` with the offset in points of every pin k of a group of n >= 2.
     /// The spiral is generated from the outside in order of k = n-1 down to 0, as the rule reads.
     @inline(__always)
     public static func forEachOffset(n: Int, spacing: Double, _ body: (Int, Double, Double) -> Void) {
         guard n >= 2 else { return }
+        let spacing = min(spacing, maxSpacing)
         if n < spiralFrom {
             let r = max(spacing, spacing * Double(n + 2) / (2 * Double.pi))
             for k in 0..<n {
