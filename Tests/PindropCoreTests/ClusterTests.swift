@@ -373,6 +373,50 @@ final class ClusterTests: XCTestCase {
         assertSame(h.snapshot(), h.oracle(), "oracle after edits")
     }
 
+    /// Small maps in the shape the contract fuzzer makes: a few dozen pins on a handful of
+    /// points (stacks) and close neighbours, edits of every kind, and updates that bring the
+    /// levels to a random level (a view, a member list or an expansion zoom at any zoom), checked
+    /// against the oracle after every update. Half the maps have a small radius and levels up to
+    /// zoom 24–30, where a radius is finer than the fixed point's unit (2^-32 of the world).
+    func testSmallStackedMapsAtRandomLevels() {
+        for seed in 0..<12 {
+            var rng = SplitMix(seed: UInt64(seed))
+            let deep = seed % 2 == 0
+            let radius = Double(1 + rng.next() % (deep ? 8 : 255))
+            let maxZoom = deep ? Double(24 + rng.next() % 7) : Double(rng.next() % 32)
+            let h = Harness(radius: radius, maxZoom: maxZoom)
+            if rng.next() % 2 == 0 { h.levels.lazyItems = .max }
+            let L = h.levels.levelCount
+            var nextId: Int64 = 1
+            func spot() -> (Double, Double) {
+                let k = rng.next() % 64
+                let step = 1e-5 * Double(1 + rng.next() % 4) / 360
+                return (0.17155 + Double(k % 8) * step, 0.40542 + Double(k / 8) * step)
+            }
+            for step in 0..<400 {
+                let ids = h.point.keys.sorted()
+                let r = rng.next() % 10
+                if ids.isEmpty || r < 3 {
+                    let p = spot(); h.add(nextId, p.0, p.1, excluded: rng.next() % 8 == 0); nextId += 1
+                } else {
+                    let id = ids[Int(rng.next() % UInt64(ids.count))]
+                    switch r {
+                    case 3: h.remove(id)
+                    case 4: h.exclude(id, !h.excluded.contains(id))
+                    default: let p = spot(); h.move(id, p.0, p.1)
+                    }
+                }
+                guard L > 0, rng.next() % 3 == 0 else { continue }
+                let t = Int(rng.next() % UInt64(L))
+                let got = h.snapshot(from: t), want = h.oracle()
+                for z in t..<L {
+                    assertSame([got[z - t]], [want[z]], "radius \(radius), max zoom \(maxZoom), seed \(seed), step \(step): level \(z) after update(level: \(t))")
+                }
+                if testRun?.failureCount ?? 0 > 0 { return }
+            }
+        }
+    }
+
     /// The fixed point of a coordinate is its value in units of 2^-32 rounded half away from zero
     /// (as the oracle rounds), on the whole world, halves and their neighbours included.
     func testFixedPointRoundsLikeRounded() {

@@ -144,9 +144,16 @@ public final class ClusterLevels {
     /// The radius at level z in normalised units.
     @inline(__always)
     public func levelRadius(_ z: Int) -> Double { radius / (256 * exp2(Double(z))) }
-    /// The cell side of level z's grid: the radius of the level below, the one its items are
-    /// clustered at.
-    private func cellSide(_ z: Int) -> Double { levelRadius(z - 1) }
+    /// The cell side of level z's grid: the radius of the level below (the one its items are
+    /// clustered at), which is twice level z's, plus `meanSlack`. The walk of 3×3 cells around a
+    /// point finds the clusters whose seed is within level z's radius of it: a cluster's point,
+    /// the mean of its members in fixed point, lies within the radius of its seed plus that
+    /// rounding. At street zooms the slack is nothing; at zoom 26 and beyond a small radius is
+    /// finer than the fixed point's unit, and without it those walks missed seeds.
+    private func cellSide(_ z: Int) -> Double { levelRadius(z - 1) + Self.meanSlack }
+    /// More than the distance between a mean of fixed points and the true mean (half a unit, 2^-33,
+    /// along each axis).
+    static let meanSlack = 1.0 / 2_147_483_648
 
     /// The order key of a pin id: splitmix64's finaliser, a bijection, so that the order is fixed
     /// per pin, total, and unrelated to where ids were handed out (ids that grow along a street
@@ -454,8 +461,9 @@ public final class ClusterLevels {
 
     /// The seed (an item of `up`) with the smallest key below `before` within the radius of
     /// (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items of
-    /// level z they seed (a cluster lies within the radius of its seed, so within twice the radius
-    /// of (x, y): the 3×3 cells of level z's grid); seeds that are new or moved in this pass are in
+    /// level z they seed (a cluster lies within the radius of its seed, give or take the fixed
+    /// point's rounding, so within twice the radius of (x, y) and that: the 3×3 cells of level z's
+    /// grid, `cellSide`); seeds that are new or moved in this pass are in
     /// `extras`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
     /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
     private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
