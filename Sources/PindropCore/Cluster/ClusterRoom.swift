@@ -198,9 +198,9 @@ public final class ClusterRoom {
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {
         let z = Int(key >> 32) - 1, s = UInt32(truncatingIfNeeded: key)
-        levels.update(level: max(0, z))
-        guard z >= 0, z < levels.levelCount, levels.isItem(level: z, slot: s),
-              levels.count(level: z, slot: s) >= 2 else { return nil }
+        guard z >= 0, z < levels.levelCount else { return nil }
+        levels.update(level: z)
+        guard levels.isItem(level: z, slot: s), levels.count(level: z, slot: s) >= 2 else { return nil }
         return (z, s)
     }
 

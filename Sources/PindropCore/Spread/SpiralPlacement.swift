@@ -58,7 +58,6 @@ struct SpiralPlacement {
             guard abs(lat) < 90 else { return nil }
             let w = WebMercator.project(lon: lon, lat: lat, worldSize: c.worldSize)
             let p = WebMercator.unproject(x: w.x + dx, y: w.y + dy, worldSize: c.worldSize)
-            guard p.lon.isFinite, p.lat.isFinite else { return nil }
             return (Sphere.normalizeLon(p.lon), p.lat)
         case .host(let h):
             guard let axes = hostAxes(h, lon, lat) else { return nil }
