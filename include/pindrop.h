@@ -240,10 +240,12 @@ typedef struct pindrop_pin_view {
 
 enum { PINDROP_PIN_SELECTED = 1, PINDROP_PIN_EDITING = 2, PINDROP_PIN_DRAGGING = 4,
        PINDROP_PIN_SPREAD = 8, PINDROP_PIN_INVALID = 16 };
+enum { PINDROP_PIN_FOCUSED = 32 };  /* since 0.3.0: has the keyboard focus (pindrop_map_focus_step);
+                                       drawn after the other unselected pins, so none hides it */
 
 /* The pins whose drawn position is inside the viewport grown by hit_radius, with their animation
    state at time_ms, in drawing order: by screen y (lower on screen drawn later, on top), then id;
-   the selected pin after those, the dragged pin last. Returns how many there are; min(capacity,
+   the focused pin after those (since 0.3.0), then the selected pin, the dragged pin last. Returns how many there are; min(capacity,
    total) are written to out (out may be NULL when capacity is 0). Bad arguments return 0 and set
    the last error. time_ms follows the rule of never decreasing. */
 size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out, size_t capacity);
@@ -305,8 +307,8 @@ pindrop_status pindrop_map_tick(pindrop_map *map, double time_ms);
 /* When the next tick is due (ms, same clock), INFINITY when nothing is pending (also for NULL). */
 double pindrop_map_next_deadline(const pindrop_map *map);
 
-/* Cancels the gesture in progress (e.g. the Esc key): a lifted pin goes back to its original
-   coordinate, nothing is saved. OK (and nothing happens) when there is no gesture. */
+/* Cancels the gesture in progress (e.g. the Esc key): a lifted pin (by a finger or, since 0.3.0,
+   by the keyboard) goes back to its original coordinate, nothing is saved. OK (and nothing happens) when there is no gesture. */
 pindrop_status pindrop_map_cancel_gesture(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
@@ -342,6 +344,7 @@ typedef struct pindrop_event {
 enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PINDROP_CAUSE_PLACE = 3,
        PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
 enum { PINDROP_CAUSE_NUDGE = 7 };  /* since 0.2.0 */
+enum { PINDROP_CAUSE_KEYBOARD = 8 };  /* since 0.3.0: the drop of a keyboard drag (pindrop_map_key_drop) */
 
 /* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
 int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);
@@ -416,12 +419,74 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    PINDROP_CAUSE_NUDGE (PINDROP_CAUSE_SNAP when the allowed area snaps it), the callout, a
    geocode request and NEARBY warnings. Nudges of one pin less than 1000 ms apart are one undo
    step (a run of key presses is taken back by one undo); any other move, undo, redo or commit in
-   between starts a new step. (0, 0) moves nothing. Returns PINDROP_ERR_STATE when no pin is
+   between starts a new step. (0, 0) moves nothing. While the keyboard holds a pin
+   (pindrop_map_key_lift, since 0.3.0) a nudge moves that pin as a drag instead (DRAGGED only). Returns PINDROP_ERR_STATE when no pin is
    selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
    non-finite dx or dy, a time earlier than the last, a pin or target the view cannot place, or a
    target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
    Since 0.2.0. */
 pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
+ * Keyboard focus and the keyboard drag (behaviour 20; since 0.3.0). The whole drag has a keyboard
+ * path, as Google Maps' draggable markers have: Tab / Shift+Tab move the focus
+ * (pindrop_map_focus_step), Alt+Space lifts the selected pin (select the focused one first),
+ * arrows nudge it (1 point, 10 with Shift), Space or Enter drops it, Esc cancels
+ * (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
+ * what a host must do for each WCAG 2.2 criterion; docs/gestures.md the keyboard machine.
+ * ---------------------------------------------------------------------------------------------- */
+
+/* What has the keyboard focus: a pin, a cluster, or nothing (kind 0). */
+typedef struct pindrop_focus {
+  int32_t kind;                         /* 0 none, 1 pin, 2 cluster                              */
+  int32_t reserved;                     /* 0                                                     */
+  pindrop_id id;                        /* the pin, or PINDROP_NO_ID                             */
+  uint64_t key;                         /* the cluster's key, or 0                               */
+  double x, y;                          /* its drawn screen point (points) in the last frame     */
+} pindrop_focus;
+
+/* Moves the keyboard focus one step through what the last pindrop_map_frame drew: the pins and
+   clusters whose drawn point lies inside the viewport (not its margin: their point is off the
+   screen), in reading order — by row floor(drawn y / hit_radius), then drawn x, then pins before
+   clusters, then id (signed) or key (unsigned) — wrapping at either end. step is +1 (next, Tab)
+   or -1 (previous, Shift+Tab); with nothing focused, +1 takes the first item and -1 the last. The
+   new focus is written to *out (kind 0 when the last frame drew nothing focusable, or no frame was
+   drawn yet). The focus stays on an item while the frames draw it (its pin view flagged
+   PINDROP_PIN_FOCUSED); when a frame no longer draws it (it left the view, joined a cluster, was
+   removed, a cluster's members changed), that frame moves it to the next item in reading order
+   from where it was last drawn. The focus never changes the selection: to lift the focused pin,
+   select it (pindrop_map_select) and call pindrop_map_key_lift. PINDROP_ERR_INVALID_ARGUMENT,
+   changing nothing: step other than +1 or -1, out NULL. */
+pindrop_status pindrop_map_focus_step(pindrop_map *map, int32_t step, pindrop_focus *out);
+
+/* The current keyboard focus, as the last frame left it (after a frame moved it on, or a key
+   lift put it on the lifted pin): what a host draws its focus ring around and announces.
+   out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_focused(const pindrop_map *map, pindrop_focus *out);
+
+/* Lifts the selected pin by keyboard, as a held finger would: LIFTED (its true coordinate), drawn
+   lifted where it was (pindrop_pin_view.lift rises over lift_duration_ms; lift_height is not
+   applied: nothing hides it), flagged PINDROP_PIN_DRAGGING, and given the keyboard focus. While
+   the keyboard holds it, pindrop_map_nudge moves it as a drag: each nudge moves the screen point
+   it marks by (dx, dy) and reports DRAGGED with the coordinate under that point (no MOVED, no
+   history); near the viewport's edge it asks for AUTOPAN on pindrop_map_tick as a finger drag
+   does, and stays at its screen point while the host's camera moves (DRAGGED). Then
+   pindrop_map_key_drop drops it, pindrop_map_cancel_gesture puts it back (DRAG_CANCELLED, its
+   coordinate unchanged), removing it cancels the drag. Undo, redo and tap-to-move do not apply to
+   it while it is held. Returns PINDROP_ERR_STATE, changing nothing, when nothing is selected, the
+   keyboard already holds a pin, a pointer is down (a finger on a pin, or the host's pan: lift
+   once it is up), the selected pin is not draggable, or a tap on the map due by time_ms would
+   clear the selection; PINDROP_ERR_INVALID_ARGUMENT for a time earlier than the last. While the
+   keyboard holds a pin, pindrop_map_touch returns PINDROP_ERR_STATE and changes nothing. */
+pindrop_status pindrop_map_key_lift(pindrop_map *map, double time_ms);
+
+/* Drops the pin the keyboard holds: DROPPED at its last DRAGGED coordinate, then MOVED (from, to)
+   with cause PINDROP_CAUSE_KEYBOARD (PINDROP_CAUSE_SNAP when the allowed area snaps it; none when
+   PINDROP_OUTSIDE_REVERT refuses it and it glides back) and the follow-ups of a user move: the
+   callout, a GEOCODE_REQUEST, NEARBY warnings. The whole keyboard drag is one undo step. A pin
+   lifted and never nudged falls back where it was (DROPPED, no MOVED). PINDROP_ERR_STATE when the
+   keyboard holds no pin; PINDROP_ERR_INVALID_ARGUMENT for a time earlier than the last. */
+pindrop_status pindrop_map_key_drop(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
  * Batch spreading for GIS tools

@@ -10,9 +10,12 @@ public struct PinFlags: OptionSet, Sendable, Equatable {
     public static let spread = PinFlags(rawValue: 8)
     /// Held over a point outside the allowed area.
     public static let invalid = PinFlags(rawValue: 16)
+    /// Has the keyboard focus (`Map.focusStep`; behaviour 20).
+    public static let focused = PinFlags(rawValue: 32)
     /// Every flag, for the test that reads the header.
     public static let all: [(name: String, flag: PinFlags)] = [
         ("SELECTED", .selected), ("EDITING", .editing), ("DRAGGING", .dragging), ("SPREAD", .spread), ("INVALID", .invalid),
+        ("FOCUSED", .focused),
     ]
 }
 
@@ -55,6 +58,8 @@ public enum Event: Sendable, Equatable {
     }
     public enum Cause: Int32, Sendable, CaseIterable {
         case none = 0, drag, tap, place, undo, redo, snap, nudge
+        /// A keyboard drag's drop (`Map.keyDrop`; behaviour 20).
+        case keyboard
     }
 
     public var kind: Kind {

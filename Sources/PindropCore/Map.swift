@@ -261,6 +261,7 @@ public final class Map {
     public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
         try checkTime(time)
         guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+        if gesture.keyboardSlot != nil { return try keyNudge(dx: dx, dy: dy, time: time) }
         guard selectedID != noID, let s = pins.slot(of: selectedID) else {
             throw PindropError(.state, "nothing is selected: select a pin to nudge it")
         }
@@ -310,6 +311,7 @@ public final class Map {
             guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
         }
         try checkTime(time)
+        try checkNoKeyboardDrag(touch: phase)
         let isDown = gesture.isDown(pointer)
         switch phase {
         case .down:
@@ -624,6 +626,7 @@ public final class Map {
         let camera: Bool = if case .camera = view { true } else { false }
         frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
                     grid: camera && !clustered, version: version)
+        settleFocus(width: w, height: h)
         index.maintain(inserts: Map.maintainPerFrame)
         return frame.views.count
     }
@@ -657,6 +660,7 @@ public final class Map {
             if let s = pins.slot(of: id) { out.append(s) }
         }
         if let s = gesture.fingerSlot { out.append(s) }
+        if let s = gesture.keyboardSlot { out.append(s) }
         room.setExcluded(out)
     }
 

@@ -249,7 +249,7 @@ extension GestureMachine {
     func tapClosedHandle(_ input: TapInput) -> Bool {
         switch input {
         case .tap(let t): tapWindow = .open(t)
-        case .down, .timeout, .cancelGesture: break
+        case .down, .timeout, .cancelGesture, .keyLift: break
         }
         return false
     }
@@ -268,8 +268,8 @@ extension GestureMachine {
             tapWindow = .closed
             resolveSingleTap(t, c)
             return false
-        case .cancelGesture:
-            tapWindow = .closed
+        case .cancelGesture, .keyLift:
+            tapWindow = .closed  // a keyboard lift is a newer gesture: it wins, as a finger's does
             return false
         }
     }

@@ -168,6 +168,8 @@ final class GestureMachine {
         case down(x: Double, y: Double)
         case timeout
         case cancelGesture
+        /// The keyboard lifted a pin (the keyboard machine, GestureKeyboard.swift).
+        case keyLift
 
         var name: StaticString {
             switch self {
@@ -175,6 +177,7 @@ final class GestureMachine {
             case .down: "down"
             case .timeout: "timeout"
             case .cancelGesture: "cancelGesture"
+            case .keyLift: "keyLift"
             }
         }
     }
@@ -201,6 +204,8 @@ final class GestureMachine {
 
     var state = State.idle
     var tapWindow = TapWindow.closed
+    /// The keyboard drag (GestureKeyboard.swift), beside the pointer machine.
+    var keyboard = KeyState.keyIdle
     /// Every pointer that is down, pindrop's and the host's.
     private(set) var pointers: [Int32] = {
         var a: [Int32] = []
@@ -289,15 +294,19 @@ final class GestureMachine {
         return handle(input, c)
     }
 
-    /// A tick: auto-pan accounting and the rising landing point, while dragging.
+    /// A tick: auto-pan accounting and the rising landing point, while dragging (by finger or
+    /// by keyboard).
     func tick<C: GestureContext>(_ c: C) {
         if isDragging { handle(.tick, c) }
+        if case .keyDragging = keyboard { keyHandle(.tick, c) }
     }
 
-    /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture.
+    /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture (a finger's or the
+    /// keyboard's).
     func cancelGesture<C: GestureContext>(_ c: C) {
         tapHandle(.cancelGesture, c)
         handle(.cancelGesture, c)
+        if keyHold != nil { keyHandle(.cancelGesture, c) }
     }
 
     /// The camera or the projection changed: a dragged pin stays under the finger, so its landing
@@ -307,6 +316,7 @@ final class GestureMachine {
         case .lifted, .dragging: handle(.viewChanged, c)
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
         }
+        if keyHold != nil { keyHandle(.viewChanged, c) }
     }
 
     /// Runs the timeouts that are due at the context's time, earliest first.
@@ -326,6 +336,7 @@ final class GestureMachine {
         if case .pressed(let p) = state, let lift = liftDeadline(p, c) { d = min(d, lift) }
         if case .open(let t) = tapWindow { d = min(d, t.deadline) }
         if case .dragging(let h) = state, h.autopan.isActive { d = min(d, h.autopan.last + GestureMachine.autopanInterval) }
+        if case .keyDragging(let h) = keyboard, h.autopan.isActive { d = min(d, h.autopan.last + GestureMachine.autopanInterval) }
         return d
     }
 
@@ -388,7 +399,10 @@ final class GestureMachine {
     /// Where the gesture draws a pin (lifted, dragged, or animating after a gesture), or nil.
     @inline(__always)
     func drawnPosition<C: GestureContext>(_ slot: Int32, _ c: C) -> (lon: Double, lat: Double)? {
-        if slot == heldSlot { return heldDrawnPosition(c) }
+        if slot == heldSlot {
+            if let k = keyHold { return keyDrawnPosition(k, c) }
+            return heldDrawnPosition(c)
+        }
         if let d = drop, d.slot == slot { return dropDrawnPosition(d, c) }
         return nil
     }
@@ -406,6 +420,7 @@ final class GestureMachine {
     /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
     func lift(_ slot: Int32, at time: Double) -> Double {
         if slot == heldSlot {
+            if let k = keyHold { return keyVisualLift(k, at: time) }
             switch state {
             case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
             case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
@@ -424,6 +439,7 @@ final class GestureMachine {
 
     func pinWillBeRemoved<C: GestureContext>(_ slot: Int32, _ c: C) {
         handle(.pinRemoved(slot: slot), c)
+        if keyHold != nil { keyHandle(.pinRemoved(slot: slot), c) }
         if let d = drop, d.slot == slot { drop = nil }
     }
 }

@@ -32,16 +32,18 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
            "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
+__all__ += ["Focus", "PIN_FOCUSED"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
 SPREAD_SPIRAL = 2
 OUTSIDE_REVERT, OUTSIDE_SNAP = 0, 1
 PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID = 1, 2, 4, 8, 16
+PIN_FOCUSED = 32  # since 0.3.0: has the keyboard focus
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = 0, 1, 2, 3
 EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_CANCELLED", "MOVED",
                "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]
-CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"]
+CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE", "KEYBOARD"]
 TITLE, SUBTITLE = 0, 1
 
 #: Touch phases by name, for `Map.touch(pointer, "down", x, y, t)`.
@@ -173,6 +175,25 @@ class ClusterView:
     lat: float
     count: int
     flags: int
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What has the keyboard focus (pindrop_focus): `kind` "none", "pin" or "cluster"; `id` the
+    pin (None unless a pin), `key` the cluster's key (None unless a cluster), (x, y) its drawn
+    screen point in the last frame. Since 0.3.0."""
+    kind: str
+    id: Optional[int]
+    key: Optional[int]
+    x: float
+    y: float
+
+    KINDS = ("none", "pin", "cluster")
+
+    @classmethod
+    def _from_c(cls, f: "_ffi.Focus") -> "Focus":
+        kind = cls.KINDS[f.kind] if 0 <= f.kind < len(cls.KINDS) else str(f.kind)
+        return cls(kind, f.id if kind == "pin" else None, f.key if kind == "cluster" else None, f.x, f.y)
 
 
 _DTYPES: dict = {}
@@ -548,6 +569,34 @@ class Map:
         1, with Shift 10): MOVED with cause NUDGE. Nudges of one pin less than 1000 ms apart are
         one undo step. StateError when nothing is selected or a gesture holds the pin."""
         lib.pindrop_map_nudge(self, dx, dy, time_ms)
+
+    # -- keyboard focus and drag (behaviour 20, since 0.3.0; docs/accessibility.md) --------------
+    def focus_step(self, step: int) -> Focus:
+        """Moves the keyboard focus to the next (+1, Tab) or previous (-1, Shift+Tab) pin or
+        cluster that the last `frame` drew inside the viewport, in reading order (rows of
+        hit_radius points, then x, then pins before clusters, then id or key), wrapping.
+        InvalidArgument for any other step. The focused pin is flagged PIN_FOCUSED in frames."""
+        out = _ffi.Focus()
+        lib.pindrop_map_focus_step(self, step, byref(out))
+        return Focus._from_c(out)
+
+    @property
+    def focus(self) -> Focus:
+        """The keyboard focus as the last frame left it (it moves on when its item leaves)."""
+        out = _ffi.Focus()
+        lib.pindrop_map_focused(self, byref(out))
+        return Focus._from_c(out)
+
+    def key_lift(self, time_ms: float) -> None:
+        """Lifts the selected pin by keyboard (Alt+Space): LIFTED, drawn lifted in place; nudges
+        then drag it (DRAGGED), `key_drop` drops it, `cancel_gesture` puts it back. StateError
+        when nothing is selected, the keyboard already holds a pin, or a pointer is down."""
+        lib.pindrop_map_key_lift(self, time_ms)
+
+    def key_drop(self, time_ms: float) -> None:
+        """Drops the pin the keyboard holds (Space or Enter): DROPPED, then MOVED with cause
+        KEYBOARD and its follow-ups, one undo step. StateError when there is no keyboard drag."""
+        lib.pindrop_map_key_drop(self, time_ms)
 
 
 def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,

@@ -199,3 +199,27 @@ for _name, (_restype, _argtypes, _checked) in _SIGNATURES.items():
         _f.errcheck = _status_check
 
 SIGNATURES = _SIGNATURES
+
+
+# Keyboard focus and the keyboard drag (behaviour 20, since 0.3.0).
+class Focus(Structure):
+    _fields_ = [("kind", c_int32), ("reserved", c_int32), ("id", c_int64), ("key", c_uint64),
+                ("x", c_double), ("y", c_double)]
+
+
+_KEYBOARD_SIGNATURES = {
+    "pindrop_map_focus_step": (c_int, [_map_p, c_int32, POINTER(Focus)], True),
+    "pindrop_map_focused": (c_int, [_map_p, POINTER(Focus)], True),
+    "pindrop_map_key_lift": (c_int, [_map_p, _d], True),
+    "pindrop_map_key_drop": (c_int, [_map_p, _d], True),
+}
+_missing = [name for name in _KEYBOARD_SIGNATURES if not hasattr(lib, name)]
+if _missing:
+    raise OSError(f"{library_path} is not a complete libpindrop: it lacks {', '.join(_missing)}")
+for _name, (_restype, _argtypes, _checked) in _KEYBOARD_SIGNATURES.items():
+    _f = getattr(lib, _name)
+    _f.restype = _restype
+    _f.argtypes = _argtypes
+    if _checked:
+        _f.errcheck = _status_check
+SIGNATURES.update(_KEYBOARD_SIGNATURES)
