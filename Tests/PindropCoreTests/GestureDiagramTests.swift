@@ -197,6 +197,30 @@ final class GestureDiagramTests: XCTestCase {
             s.up(303, 600, at: t + 20, pointer: 1); s.up(110, 100, at: t + 30)
         }
 
+        // The keyboard machine (behaviour 20): pin 1 selected, lifted by key, nudged, dropped,
+        // cancelled, removed; a camera change and another pin's removal while it is held; a
+        // key lift that closes a waiting tap window.
+        func keyStory(_ body: (Story) -> Void) {
+            story { s in try! s.map.select(id: 1); body(s) }
+        }
+        keyStory { s in
+            try! s.map.keyLift(time: 0); try! s.map.setCamera(panned); removeAnother(s)
+            try! s.map.keyDrop(time: 10)
+        }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.cancelGesture(time: 10) }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.remove(id: 1) }
+        keyStory { s in
+            try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 10, dy: 0, time: 10)
+            try! s.map.nudge(dx: 570, dy: 0, time: 20); s.tick(100); try! s.map.setCamera(camera)
+            removeAnother(s); try! s.map.keyDrop(time: 110)
+        }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 1, dy: 0, time: 10); try! s.map.cancelGesture(time: 20) }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 1, dy: 0, time: 10); try! s.map.remove(id: 1) }
+        keyStory { s in
+            s.down(900, 700, at: 0); s.up(900, 700, at: 50)   // a tap on the map: its window is open
+            try! s.map.keyLift(time: 100); try! s.map.keyDrop(time: 110)
+        }
+
         let doc = try documented()
         XCTAssertGreaterThan(doc.count, 50, "the diagram was read")
         for t in seen.subtracting(doc).sorted(by: { $0.description < $1.description }) {
