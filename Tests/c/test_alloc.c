@@ -1,6 +1,7 @@
 /* Allocation counts on the hot paths, counted by wrapping the C allocator of the whole process
    (the library, the Swift runtime and GEOS all allocate through it): once warmed up, a frame of
-   an unchanged view and each drag MOVE (with polling its event) allocate nothing. */
+   an unchanged view and each drag MOVE (with polling its event) allocate nothing, and so do focus
+   steps, the frames that flag the focused pin, and each nudge of a keyboard drag. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +101,38 @@ int main(void) {
   if (allocations != before) fprintf(stderr, "200 drag moves made %lu allocations\n", allocations - before);
   CHECK(pindrop_map_touch(m, 0, PINDROP_TOUCH_UP, x + 250, y + 125, t + 600) == 1);
   (void)drain(m);
+
+  /* A keyboard drag (behaviour 20): the focus moved to a pin, which is selected and lifted by key;
+     each nudge is then a drag move (one DRAGGED) and, once warmed, allocates nothing; nor do
+     focus steps and the frames that flag the focused pin. */
+  {
+    pindrop_focus f;
+    t += 1000;
+    CHECK(pindrop_map_frame(m, t, views, CAP) > 100);
+    for (i = 0; i < 10; i++) CHECK(pindrop_map_focus_step(m, 1, &f) == PINDROP_OK && f.kind == 1);
+    for (i = 0; i < 10; i++) (void)pindrop_map_frame(m, t, views, CAP);
+    before = allocations;
+    for (i = 0; i < 100; i++) CHECK(pindrop_map_focus_step(m, (i % 3) ? 1 : -1, &f) == PINDROP_OK);
+    for (i = 0; i < 10; i++) (void)pindrop_map_frame(m, t, views, CAP);
+    CHECK(allocations == before);
+    if (allocations != before) fprintf(stderr, "100 focus steps and 10 frames made %lu allocations\n", allocations - before);
+
+    CHECK(pindrop_map_select(m, f.id) == PINDROP_OK);
+    CHECK(pindrop_map_key_lift(m, t + 10) == PINDROP_OK);
+    for (i = 1; i <= 50; i++) {
+      CHECK(pindrop_map_nudge(m, (i % 2) ? 1 : -1, 0, t + 10 + (double)i) == PINDROP_OK);
+      (void)drain(m);
+    }
+    before = allocations;
+    for (i = 51; i <= 250; i++) {
+      CHECK(pindrop_map_nudge(m, (i % 2) ? 1 : -1, (i % 4) ? 0 : 10, t + 10 + (double)i) == PINDROP_OK);
+      CHECK(drain(m) == 1);  /* one DRAGGED event */
+    }
+    CHECK(allocations == before);
+    if (allocations != before) fprintf(stderr, "200 keyboard nudges made %lu allocations\n", allocations - before);
+    CHECK(pindrop_map_key_drop(m, t + 300) == PINDROP_OK);
+    (void)drain(m);
+  }
 
   pindrop_map_destroy(m);
   if (!COUNTING) printf("allocation counts: skipped (not glibc)\n");
