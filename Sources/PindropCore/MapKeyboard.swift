@@ -14,16 +14,32 @@ extension Map {
         guard step == 1 || step == -1 else {
             throw .invalid("focus step \(step) must be +1 (next) or -1 (previous)")
         }
+        refreshFocus()
         var focus = frame.focus
         let f = focus.step(forward: step == 1, pins: frame.views, clusters: clusterViews,
-                           rowHeight: options.hitRadius, width: view.width, height: view.height)
+                           rowHeight: options.hitRadius, width: view.width, height: view.height,
+                           alive: { pins.contains($0) })
         frame.focus = focus
         return f
     }
 
     /// What has the keyboard focus, as the last frame drew it (a frame moves the focus on when its
-    /// item is no longer drawn).
-    public var focus: Focus { frame.focus.current }
+    /// item is no longer drawn; a removal, at once).
+    public var focus: Focus {
+        refreshFocus()
+        return frame.focus.current
+    }
+
+    /// A focused pin removed since the last frame hands the focus on to the next item that frame
+    /// drew: neither a step nor the focus ever names a pin that is gone.
+    func refreshFocus() {
+        let f = frame.focus.current
+        guard f.kind == .pin, !pins.contains(f.id) else { return }
+        var focus = frame.focus
+        focus.pinGone(pins: frame.views, clusters: clusterViews, rowHeight: options.hitRadius,
+                      width: view.width, height: view.height, alive: { pins.contains($0) })
+        frame.focus = focus
+    }
 
     /// After a frame is built: the focus follows its item, or moves on from where it was; the
     /// focused pin's view is flagged FOCUSED and drawn above the other ordinary pins.

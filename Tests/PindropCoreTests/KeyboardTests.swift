@@ -231,8 +231,10 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(s.map.focus.id, 1, "pin 1, now at (750, 100), comes next in its row")
         XCTAssertEqual(s.map.frameViews.filter { $0.flags.contains(.focused) }.map(\.id), [1])
 
-        // Removing the focused pin: the next frame moves the focus on, to pin 3 in the next row.
+        // Removing the focused pin moves the focus on at once, to the next item the last frame drew
+        // (pin 3, in the next row); the next frame keeps it there.
         try s.map.remove(id: 1)
+        XCTAssertEqual(s.map.focus.id, 3)
         try s.map.frame(time: 50)
         XCTAssertEqual(s.map.focus.id, readingOrder(s.map).first?.id)
         XCTAssertEqual(s.map.focus.id, 3)

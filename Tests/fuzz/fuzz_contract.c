@@ -6,7 +6,8 @@
  * times, editing, selection, callouts with arbitrary bytes, allowed areas from arbitrary text,
  * undo / redo, spreading, frames and queries with small and absurd capacities; and maps made
  * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value, and
- * their clusters (frame_clusters, members, expansion zoom).
+ * their clusters (frame_clusters, members, expansion zoom); and the 0.3 keyboard calls (focus steps
+ * of any step, the focus, key lift and key drop at any time, nudges while the keyboard holds a pin).
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -14,7 +15,10 @@
  *    messages say something;
  *  - true positions change only as the host asked (add, set_position) or as MOVED events say
  *    (from = the model's position before, to = after); the count is the model's;
- *  - a drop commits exactly the last DRAGGED coordinate of that pin (MOVED cause DRAG);
+ *  - a drop commits exactly the last DRAGGED coordinate of that pin (MOVED cause DRAG, or cause
+ *    KEYBOARD for a keyboard drag);
+ *  - while the keyboard holds a pin, touches and a second key lift are refused; a focus names
+ *    nothing, a pin on the map or a cluster, and a step other than +1 or -1 is refused;
  *  - frames: points finite and inside the viewport grown by hit_radius, ids known and distinct;
  *  - queries: screen points, display positions and nearby distances finite, ids known.
  * A violated invariant aborts (a finding). Build: `make fuzz-build`; run: `make fuzz`.
@@ -118,6 +122,8 @@ static double hit_radius = 22;
 /* The last DRAGGED event: a MOVED with cause DRAG must land exactly there. */
 static pindrop_id dragged_id = PINDROP_NO_ID;
 static double dragged_lon, dragged_lat;
+/* A key lift succeeded and no DROPPED or DRAG_CANCELLED has ended it yet (0.3). */
+static int key_holding;
 
 static void finding(const char *what, long detail) {
   fprintf(stderr, "FINDING: %s (%ld)\n", what, detail);
@@ -161,7 +167,8 @@ static void drain(pindrop_map *m) {
       INVARIANT(isfinite(e.lon) && isfinite(e.lat) && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.id);
       dragged_id = e.id; dragged_lon = e.lon; dragged_lat = e.lat;
     }
-    if (e.type == PINDROP_EVENT_MOVED && e.cause == PINDROP_CAUSE_DRAG) {
+    if (e.type == PINDROP_EVENT_DROPPED || e.type == PINDROP_EVENT_DRAG_CANCELLED) key_holding = 0;
+    if (e.type == PINDROP_EVENT_MOVED && (e.cause == PINDROP_CAUSE_DRAG || e.cause == PINDROP_CAUSE_KEYBOARD)) {
       INVARIANT(dragged_id == e.id && e.lon == dragged_lon && e.lat == dragged_lat, e.id);
     }
     if (e.type == PINDROP_EVENT_MOVED) {
@@ -309,7 +316,7 @@ static void clusters_check(pindrop_map *m, input *in) {
 }
 
 static void reset_model(void) {
-  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0;
+  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; key_holding = 0;
   view_w = 256; view_h = 256; proj_mode = 0;
 }
 
@@ -335,6 +342,43 @@ static pindrop_map *recreate(pindrop_map *old, input *in) {
     hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
   }
   return m;
+}
+
+/* A focus names nothing, a pin on the map, or a cluster, at a finite point. */
+static void focus_check(const pindrop_focus *f) {
+  INVARIANT(f->kind >= 0 && f->kind <= 2 && f->reserved == 0, f->kind);
+  if (f->kind == 0) INVARIANT(f->id == PINDROP_NO_ID && f->key == 0, 0);
+  if (f->kind == 1) INVARIANT(find(f->id) != NULL && f->key == 0 && isfinite(f->x) && isfinite(f->y), f->id);
+  if (f->kind == 2) INVARIANT(f->id == PINDROP_NO_ID && isfinite(f->x) && isfinite(f->y), 0);
+}
+
+/* The keyboard (0.3): focus steps (mostly +1 / -1, sometimes any number), key lift, key drop. */
+static void keyboard(pindrop_map *m, input *in) {
+  pindrop_focus f;
+  uint8_t k = u8(in);
+  int s;
+  if (k < 96) {
+    int32_t by = u8(in) < 224 ? ((k & 1) ? 1 : -1) : (int32_t)u32(in);
+    s = pindrop_map_focus_step(m, by, &f);
+    after(m, s, __LINE__);
+    INVARIANT(s == ((by == 1 || by == -1) ? PINDROP_OK : PINDROP_ERR_INVALID_ARGUMENT), by);
+    if (s == PINDROP_OK) focus_check(&f);
+  } else if (k < 176) {
+    int held = key_holding;
+    s = pindrop_map_key_lift(m, any_time(in));
+    if (held) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    if (s == PINDROP_OK) key_holding = 1;
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(key_holding, 0);  /* LIFTED, not ended in the same call */
+  } else {
+    int held = key_holding;
+    s = pindrop_map_key_drop(m, any_time(in));
+    if (!held) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(!key_holding, 0);  /* DROPPED */
+  }
+  INVARIANT(pindrop_map_focused(m, &f) == PINDROP_OK, 0);
+  focus_check(&f);
 }
 
 static void step(pindrop_map **mp, input *in) {
@@ -413,6 +457,7 @@ static void step(pindrop_map **mp, input *in) {
     t = any_time(in);
     s = pindrop_map_touch(m, pointer, phase, x, y, t);
     INVARIANT(s == 0 || s == 1 || s < 0, s);
+    if (key_holding) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
     after(m, s == 1 ? 0 : s, __LINE__);
     break;
   }
@@ -605,10 +650,16 @@ static void step(pindrop_map **mp, input *in) {
         for (i = 0; i < n; i++) INVARIANT(fabs(dst[2 * i]) <= 180 && fabs(dst[2 * i + 1]) <= 90, (int)i);
       break;
     }
+    if (which >= 232) { keyboard(m, in); break; }
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_position(m, any_id(in), NULL, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focus_step(NULL, 1, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focus_step(m, 1, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focused(m, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_key_lift(NULL, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_key_drop(NULL, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     after(m, PINDROP_OK, __LINE__);
     break;
   }

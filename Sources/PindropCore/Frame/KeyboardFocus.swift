@@ -67,7 +67,8 @@ struct KeyboardFocus {
     /// The next (forward) or previous item in reading order after `from` among the focusable
     /// items, wrapping; `from` nil: the first (forward) or last item. Nil when none is focusable.
     static func neighbour(of from: Place?, forward: Bool, pins: [PinView], clusters: [ClusterView],
-                          rowHeight r: Double, width w: Double, height h: Double) -> Focus? {
+                          rowHeight r: Double, width w: Double, height h: Double,
+                          alive: (Int64) -> Bool = { _ in true }) -> Focus? {
         var best: (Place, Focus)?   // the nearest item beyond `from` in the step's direction
         var wrap: (Place, Focus)?   // the first (or last) item of all, where the step wraps to
         @inline(__always) func consider(_ p: Place, _ f: Focus) {
@@ -76,7 +77,7 @@ struct KeyboardFocus {
             }
             if wrap.map({ forward ? p < $0.0 : p > $0.0 }) ?? true { wrap = (p, f) }
         }
-        for v in pins where inViewport(v.x, v.y, w, h) {
+        for v in pins where inViewport(v.x, v.y, w, h) && alive(v.id) {
             consider(Place(x: v.x, y: v.y, rowHeight: r, kind: .pin, id: v.id, key: 0), .pin(v))
         }
         for c in clusters where inViewport(c.x, c.y, w, h) {
@@ -85,13 +86,23 @@ struct KeyboardFocus {
         return (best ?? wrap)?.1
     }
 
-    /// Moves the focus one step (+1 next, -1 previous) through what the last frame drew.
+    /// Moves the focus one step (+1 next, -1 previous) through what the last frame drew, leaving
+    /// out the pins removed since (`alive`).
     mutating func step(forward: Bool, pins: [PinView], clusters: [ClusterView],
-                       rowHeight r: Double, width w: Double, height h: Double) -> Focus {
+                       rowHeight r: Double, width w: Double, height h: Double, alive: (Int64) -> Bool) -> Focus {
         let from = current.kind == .none ? nil : Place(current, rowHeight: r)
         current = KeyboardFocus.neighbour(of: from, forward: forward, pins: pins, clusters: clusters,
-                                          rowHeight: r, width: w, height: h) ?? .none
+                                          rowHeight: r, width: w, height: h, alive: alive) ?? .none
         return current
+    }
+
+    /// The focused pin was removed from the map since the last frame: the focus moves on at once to
+    /// the next item of that frame in reading order, from where the pin was drawn.
+    mutating func pinGone(pins: [PinView], clusters: [ClusterView], rowHeight r: Double, width w: Double,
+                          height h: Double, alive: (Int64) -> Bool) {
+        guard current.kind == .pin, !alive(current.id) else { return }
+        current = KeyboardFocus.neighbour(of: Place(current, rowHeight: r), forward: true, pins: pins, clusters: clusters,
+                                          rowHeight: r, width: w, height: h, alive: alive) ?? .none
     }
 
     /// After a frame: the focus follows its item to where it is drawn now, or, if the frame no
