@@ -488,6 +488,16 @@ pindrop_status pindrop_map_key_lift(pindrop_map *map, double time_ms);
    keyboard holds no pin; PINDROP_ERR_INVALID_ARGUMENT for a time earlier than the last. */
 pindrop_status pindrop_map_key_drop(pindrop_map *map, double time_ms);
 
+/* The facts of an announcement ("moved 12 m north-east"): the great-circle distance in metres
+   between two coordinates on pindrop's sphere (radius 6378137 m, as every distance pindrop
+   reports, NEARBY's included), and, when out_bearing_deg is not NULL, the initial bearing from the
+   first to the second in degrees clockwise from north, in [0, 360) (0 for the same point). A host
+   measures a keyboard or finger drag from LIFTED's coordinate to DRAGGED's, a drop from MOVED's
+   from_lon/from_lat to lon/lat. PINDROP_ERR_INVALID_ARGUMENT for a coordinate that is not finite
+   or out of range, or out_distance_m NULL (the thread's last error says which). No map involved. */
+pindrop_status pindrop_distance(double from_lon, double from_lat, double to_lon, double to_lat,
+                                double *out_distance_m, double *out_bearing_deg);
+
 /* ------------------------------------------------------------------------------------------------
  * Batch spreading for GIS tools
  * ---------------------------------------------------------------------------------------------- */

@@ -32,3 +32,17 @@ public func pindrop_map_key_lift(_ map: OpaquePointer?, _ time: Double) -> pindr
 public func pindrop_map_key_drop(_ map: OpaquePointer?, _ time: Double) -> pindrop_status {
     call(map) { m throws(PindropError) in try m.keyDrop(time: time) }
 }
+
+@_cdecl("pindrop_distance")
+public func pindrop_distance(_ fromLon: Double, _ fromLat: Double, _ toLon: Double, _ toLat: Double,
+                             _ outDistance: UnsafeMutablePointer<Double>?, _ outBearing: UnsafeMutablePointer<Double>?) -> pindrop_status {
+    do throws(PindropError) {
+        let out = try required(outDistance, "out_distance_m")
+        let m = try Sphere.measure(fromLon, fromLat, toLon, toLat)
+        out.pointee = m.metres
+        outBearing?.pointee = m.bearing
+        return statusOK
+    } catch {
+        return failWithoutMap(error)
+    }
+}

@@ -166,6 +166,17 @@ int main(void) {
   CHECK(pindrop_map_key_lift(NULL, 800) == PINDROP_ERR_INVALID_ARGUMENT);
   CHECK(pindrop_map_key_drop(NULL, 800) == PINDROP_ERR_INVALID_ARGUMENT);
 
+  /* The facts of an announcement: distance and bearing on pindrop's sphere. 0.001 degree of
+     latitude is 6378137 * pi / 180000 m, due north; of longitude at the equator, due east. */
+  CHECK(pindrop_distance(0, 0, 0, 0.001, &x, &y) == PINDROP_OK);
+  CHECK(fabs(x - 6378137.0 * 3.14159265358979323846 / 180000) < 1e-9 && fabs(y) < 1e-9);
+  CHECK(pindrop_distance(0, 0, 0.001, 0, &x, &y) == PINDROP_OK && fabs(y - 90) < 1e-9);
+  CHECK(pindrop_distance(0, 0.001, 0, 0, &x, NULL) == PINDROP_OK);
+  CHECK(pindrop_distance(0, 0, -0.001, 0, &x, &y) == PINDROP_OK && fabs(y - 270) < 1e-9);
+  CHECK(pindrop_distance(NAN, 0, 0, 0, &x, &y) == PINDROP_ERR_INVALID_ARGUMENT && pindrop_last_error()[0] != '\0');
+  CHECK(pindrop_distance(0, 0, 0, 91, &x, &y) == PINDROP_ERR_INVALID_ARGUMENT);
+  CHECK(pindrop_distance(0, 0, 0, 0, NULL, &y) == PINDROP_ERR_INVALID_ARGUMENT);
+
   pindrop_map_destroy(map);
   if (failures) { fprintf(stderr, "test_keyboard: %d failures\n", failures); return 1; }
   printf("test_keyboard: ok\n");

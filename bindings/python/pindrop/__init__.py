@@ -32,7 +32,7 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
            "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
-__all__ += ["Focus", "PIN_FOCUSED"]
+__all__ += ["Focus", "PIN_FOCUSED", "distance"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
@@ -597,6 +597,17 @@ class Map:
         """Drops the pin the keyboard holds (Space or Enter): DROPPED, then MOVED with cause
         KEYBOARD and its follow-ups, one undo step. StateError when there is no keyboard drag."""
         lib.pindrop_map_key_drop(self, time_ms)
+
+
+def distance(from_lon: float, from_lat: float, to_lon: float, to_lat: float) -> Tuple[float, float]:
+    """(metres, bearing) from one coordinate to another on pindrop's sphere (radius 6378137 m, as
+    every distance pindrop reports): the great-circle distance and the initial bearing in degrees
+    clockwise from north, in [0, 360). The facts of an announcement such as "moved 12 m north-east"
+    (from LIFTED's coordinate to DRAGGED's, or from a MOVED event's from_lon/from_lat to lon/lat).
+    Since 0.3.0."""
+    d, b = c_double(), c_double()
+    lib.pindrop_distance(from_lon, from_lat, to_lon, to_lat, byref(d), byref(b))
+    return d.value, b.value
 
 
 def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,

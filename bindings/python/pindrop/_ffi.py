@@ -212,6 +212,7 @@ _KEYBOARD_SIGNATURES = {
     "pindrop_map_focused": (c_int, [_map_p, POINTER(Focus)], True),
     "pindrop_map_key_lift": (c_int, [_map_p, _d], True),
     "pindrop_map_key_drop": (c_int, [_map_p, _d], True),
+    "pindrop_distance": (c_int, [_d, _d, _d, _d, _pd, _pd], True),
 }
 _missing = [name for name in _KEYBOARD_SIGNATURES if not hasattr(lib, name)]
 if _missing:

@@ -167,3 +167,26 @@ def test_the_keyboard_functions_are_exported_and_declared():
         assert name in _ffi.SIGNATURES
     assert pindrop.PIN_FOCUSED == 32 and pindrop.CAUSES[8] == "KEYBOARD"
     assert ctypes.sizeof(_ffi.Focus) == 40
+
+
+def test_distance_and_bearing_agree_with_pyproj_on_the_same_sphere():
+    pyproj = pytest.importorskip("pyproj")
+    geod = pyproj.Geod(a=6378137.0, b=6378137.0)
+    rng = random.Random(5)
+    for _ in range(500):
+        lon1, lat1 = rng.uniform(-180, 180), rng.uniform(-85, 85)
+        scale = rng.choice([1e-5, 1e-3, 0.1, 10])
+        lon2 = max(-180.0, min(180.0, lon1 + rng.uniform(-scale, scale)))
+        lat2 = max(-90.0, min(90.0, lat1 + rng.uniform(-scale, scale)))
+        d, b = pindrop.distance(lon1, lat1, lon2, lat2)
+        az, _, dist = geod.inv(lon1, lat1, lon2, lat2)
+        assert d == pytest.approx(dist, rel=1e-9, abs=1e-6)
+        if dist > 0.01:
+            assert 0 <= b < 360
+            assert (b - az % 360 + 180) % 360 - 180 == pytest.approx(0, abs=1e-6)
+    assert pindrop.distance(10, 20, 10, 20) == (0.0, 0.0)
+    assert pindrop.distance(0, 0, 0, 1)[1] == pytest.approx(0)
+    assert pindrop.distance(0, 0, 1, 0)[1] == pytest.approx(90)
+    for bad in [(math.nan, 0, 0, 0), (0, 91, 0, 0), (0, 0, 181, 0), (0, 0, 0, math.inf)]:
+        with pytest.raises(pindrop.InvalidArgument, match="from|to"):
+            pindrop.distance(*bad)
