@@ -436,9 +436,10 @@ pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double 
  * what a host must do for each WCAG 2.2 criterion; docs/gestures.md the keyboard machine.
  * ---------------------------------------------------------------------------------------------- */
 
-/* What has the keyboard focus: a pin, a cluster, or nothing (kind 0). */
+/* What has the keyboard focus: a pin, a cluster, or nothing. */
+enum { PINDROP_FOCUS_NONE = 0, PINDROP_FOCUS_PIN = 1, PINDROP_FOCUS_CLUSTER = 2 };  /* pindrop_focus.kind */
 typedef struct pindrop_focus {
-  int32_t kind;                         /* 0 none, 1 pin, 2 cluster                              */
+  int32_t kind;                         /* 0 none, 1 pin, 2 cluster (PINDROP_FOCUS_*)            */
   int32_t reserved;                     /* 0                                                     */
   pindrop_id id;                        /* the pin, or PINDROP_NO_ID                             */
   uint64_t key;                         /* the cluster's key, or 0                               */

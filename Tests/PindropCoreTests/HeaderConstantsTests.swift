@@ -97,4 +97,8 @@ final class HeaderConstantsTests: XCTestCase {
         let parts = Map.CalloutPart.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) }
         for (name, value) in parts { XCTAssertEqual(Self.header["PINDROP_" + name], value, name) }
     }
+
+    func testFocusKinds() {
+        check("PINDROP_FOCUS_", Focus.Kind.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
+    }
 }

@@ -55,14 +55,14 @@ int main(void) {
   CHECK(sizeof(pindrop_focus) == 40);
   CHECK(offsetof(pindrop_focus, id) == 8 && offsetof(pindrop_focus, key) == 16);
   CHECK(offsetof(pindrop_focus, x) == 24 && offsetof(pindrop_focus, y) == 32);
-  CHECK(PINDROP_PIN_FOCUSED == 32 && PINDROP_CAUSE_KEYBOARD == 8);
+  CHECK(PINDROP_PIN_FOCUSED == 32 && PINDROP_CAUSE_KEYBOARD == 8 && PINDROP_FOCUS_CLUSTER == 2);
 
   pindrop_options_init(&o, sizeof o);
   CHECK(pindrop_map_create(&o, &map) == PINDROP_OK);
   CHECK(pindrop_map_set_camera(map, &cam) == PINDROP_OK);
 
   /* No frame yet: nothing to focus. */
-  CHECK(pindrop_map_focus_step(map, 1, &f) == PINDROP_OK && f.kind == 0 && f.id == PINDROP_NO_ID);
+  CHECK(pindrop_map_focus_step(map, 1, &f) == PINDROP_OK && f.kind == PINDROP_FOCUS_NONE && f.id == PINDROP_NO_ID);
 
   /* 120 pins over and around the viewport, some sharing a point (ties by id). */
   for (k = 0; k < 120; k++) {
@@ -83,7 +83,7 @@ int main(void) {
   CHECK(m > 50);
   for (i = 0; i < m; i++) {
     CHECK(pindrop_map_focus_step(map, 1, &f) == PINDROP_OK);
-    CHECK(f.kind == 1 && f.id == order[i].id && f.key == 0 && f.reserved == 0);
+    CHECK(f.kind == PINDROP_FOCUS_PIN && f.id == order[i].id && f.key == 0 && f.reserved == 0);
     CHECK(f.x == order[i].x && f.y == order[i].y);
   }
   CHECK(pindrop_map_focus_step(map, 1, &f) == PINDROP_OK && f.id == order[0].id);      /* wraps */

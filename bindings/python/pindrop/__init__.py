@@ -32,7 +32,7 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
            "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
-__all__ += ["Focus", "PIN_FOCUSED", "distance"]
+__all__ += ["Focus", "PIN_FOCUSED", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
@@ -40,6 +40,7 @@ SPREAD_SPIRAL = 2
 OUTSIDE_REVERT, OUTSIDE_SNAP = 0, 1
 PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID = 1, 2, 4, 8, 16
 PIN_FOCUSED = 32  # since 0.3.0: has the keyboard focus
+FOCUS_NONE, FOCUS_PIN, FOCUS_CLUSTER = 0, 1, 2  # since 0.3.0: pindrop_focus.kind (Focus.kind names them)
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = 0, 1, 2, 3
 EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_CANCELLED", "MOVED",
                "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]
