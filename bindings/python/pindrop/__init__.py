@@ -31,7 +31,8 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "InvalidArgument", "NotFound", "DuplicateId", "ParseError", "StateError", "GeosError",
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
-           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
+           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView",
+           "CLUSTER_STACK"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
@@ -39,8 +40,10 @@ SPREAD_SPIRAL = 2
 OUTSIDE_REVERT, OUTSIDE_SNAP = 0, 1
 PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID = 1, 2, 4, 8, 16
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = 0, 1, 2, 3
+CLUSTER_STACK = 2  # ClusterView.flags: a collapsed stack (spread_on_tap)
 EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_CANCELLED", "MOVED",
-               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]
+               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED",
+               "STACK_OPENED", "STACK_CLOSED"]
 CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"]
 TITLE, SUBTITLE = 0, 1
 
@@ -86,6 +89,7 @@ class Options:
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
     cluster_max_zoom: float = 17.0    #: clusters only below this zoom, in [0, 30]
     spread_spacing: float = 25.0      #: points between pins of a SPREAD_SPIRAL layout
+    spread_on_tap: int = 0            #: 1: groups drawn collapsed (CLUSTER_STACK) until tapped open
 
     def _to_c(self) -> _ffi.Options:
         c = _ffi.Options()
@@ -109,6 +113,7 @@ class Event:
     - GEOCODE_REQUEST: `lon, lat` to reverse-geocode, `request` to answer with
     - NEARBY: `other` (the pin already there) at `distance_m`
     - AUTOPAN: `dx, dy` screen points to move the camera by
+    - CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED: `request` = the cluster's or stack's key, at `lon, lat`
     """
     type: str
     cause: str
@@ -548,6 +553,17 @@ class Map:
         1, with Shift 10): MOVED with cause NUDGE. Nudges of one pin less than 1000 ms apart are
         one undo step. StateError when nothing is selected or a gesture holds the pin."""
         lib.pindrop_map_nudge(self, dx, dy, time_ms)
+
+    # -- stacks (spread_on_tap) ---------------------------------------------------------------------
+    def open_stack(self, key: int, time_ms: float) -> None:
+        """Opens the collapsed stack `key` (a `clusters()` item with the CLUSTER_STACK flag): it is
+        drawn spread, every pin touchable; the stack open before closes. STACK_CLOSED / STACK_OPENED
+        events. NotFound for a key that names no stack now (stale once the group's pins change)."""
+        lib.pindrop_map_open_stack(self, key, time_ms)
+
+    def close_stack(self, time_ms: float) -> None:
+        """Closes the open stack (a STACK_CLOSED event); nothing happens when none is open."""
+        lib.pindrop_map_close_stack(self, time_ms)
 
 
 def spread(lonlat: ArrayLike, tolerance_m: float = 0.0, layout: str = "ring", spacing: float = 25.0,
