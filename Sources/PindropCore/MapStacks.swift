@@ -191,9 +191,10 @@ extension Map {
     /// A stack's expansion zoom: no zoom separates pins the spreading rule groups (they share a
     /// spot, or lie within spread_tolerance_m of its first pin), so it is the view's zoom (the Web
     /// Mercator zoom of a host projection at the viewport centre; cluster_max_zoom when the view
-    /// cannot say): a host that zooms to it stays where it is, and opens the stack instead.
+    /// cannot say; within [0, 30]): a host that zooms to it stays where it is, and opens the stack instead.
     func stackExpansionZoom(_ key: UInt64) -> Double? {
         guard spread.group(forKey: key) != nil else { return nil }
-        return ClusterRoom.zoom(of: view) ?? options.clusterMaxZoom
+        guard let z = ClusterRoom.zoom(of: view) else { return options.clusterMaxZoom }
+        return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
     }
 }

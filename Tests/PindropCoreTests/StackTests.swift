@@ -285,6 +285,25 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(Set(drawn(s2, at: t + 1100).keys), [])
     }
 
+    func testABulkAddKeepsTheOpenStackOpenAndJoinsIt() throws {
+        for tolerance in [0.0, 2.0] {
+            let s = story { $0.spreadToleranceM = tolerance }
+            let key = stacks(s, at: 0)[0].key
+            try s.map.openStack(key: key, time: 0)
+            _ = s.kinds()
+            // A batch as large as the map (every group formed anew) and a small one.
+            for batch in [[Int64](10..<20), [30, 31]] {
+                let ids = batch, lonlat = batch.flatMap { id in id % 2 == 0 ? [StackTests.lon, StackTests.lat] : [StackTests.lon + 0.0005, StackTests.lat] }
+                try ids.withUnsafeBufferPointer { i in try lonlat.withUnsafeBufferPointer { try s.map.addMany(ids: i, lonlat: $0) } }
+            }
+            XCTAssertEqual(s.kinds(), [], "tolerance \(tolerance): still open")
+            XCTAssertEqual(s.map.openStackKey, key)
+            let drawnNow = Set(drawn(s, at: 10).keys)
+            XCTAssertTrue(drawnNow.isSuperset(of: [1, 2, 3, 4, 10, 12, 14, 16, 18, 30]), "the even ids joined the open stack")
+            XCTAssertEqual(stacks(s, at: 10).map(\.count), [6], "the odd ids: a stack of their own, collapsed")
+        }
+    }
+
     func testTheSelectedEditedOrHeldPinKeepsItsStackOpen() throws {
         let s = story()
         let twin = story(onTap: false)

@@ -174,10 +174,11 @@ extension SpreadLayout {
     }
 
     /// Before a pin changes: if it is in the open stack, the other members are noted, so that the
-    /// stack stays open around them (a pin dragged out leaves; the rest stay open).
+    /// stack stays open around them (a pin dragged out leaves; the rest stay open). -1: a bulk
+    /// add, whose pins are new.
     mutating func stackWillChange(_ slot: Int32) {
         stacks.others.removeAll(keepingCapacity: true)
-        guard stacks.group >= 0, membership.group(slot) == stacks.group else { return }
+        guard stacks.group >= 0, slot >= 0, membership.group(slot) == stacks.group else { return }
         for m in members[Int(stacks.group)] where m != slot { stacks.others.append(m) }
     }
 
