@@ -274,7 +274,8 @@ typedef struct pindrop_cluster_view {
    time_ms (the time follows the rule of never decreasing; pass the frame's). Returns how many
    there are (0 when clustering is off or the zoom is at or above cluster_max_zoom); min(capacity,
    total) are written to out (NULL when capacity is 0). Bad arguments return 0 and set the last
-   error. Since 0.2.0. */
+   error. With spread_on_tap (since 0.3.0) the collapsed stacks inside the viewport grown by
+   hit_radius follow the clusters, flagged PINDROP_CLUSTER_STACK, clustering on or off. Since 0.2.0. */
 size_t pindrop_map_frame_clusters(pindrop_map *map, double time_ms, pindrop_cluster_view *out, size_t capacity);
 
 /* The ids of a cluster's members. Returns how many there are; min(capacity, total) are written to

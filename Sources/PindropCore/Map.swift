@@ -709,7 +709,8 @@ public final class Map {
 
     /// Fills `clusterViews` with the clusters drawn in the viewport (grown by cluster_radius) at
     /// `time`, the view and time of the frame whose pins are then the unclustered ones; returns
-    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom).
+    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom). With
+    /// spread_on_tap the collapsed stacks follow them (`ClusterFlags.stack`, MapStacks.swift).
     @discardableResult
     public func frameClusters(time: Double) throws(PindropError) -> Int {
         try checkTime(time)
