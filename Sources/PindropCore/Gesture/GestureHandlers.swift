@@ -184,7 +184,7 @@ extension GestureMachine {
                let p = c.view.toLonLatUnwrapped(x, y) {
                 let tap = PendingTap(x: x, y: y, lon: Sphere.normalizeLon(p.lon), lat: min(90, max(-90, p.lat)),
                                      deadline: c.now + options.doubleTapMs, editing: c.editingID, selected: c.selectedID)
-                c.apply(.closeStack)  // a tap on the map away from the open stack closes it
+                if options.spreadOnTap { c.apply(.closeStack) }  // a tap on the map away from the open stack closes it
                 tapHandle(.tap(tap), c)
             }
         case .cancel(let pointer):
