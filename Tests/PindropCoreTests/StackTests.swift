@@ -396,6 +396,22 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(t.kinds(), [.clusterTapped])
     }
 
+    func testAGroupPartlyInAClusterIsDrawnByTheClusterAndItsOtherPins() throws {
+        // Tolerance 100 m, zoom 16, radius 20, the spiral (a circle of 25 points for three): pins 1
+        // and 2, 5 points apart, are a cluster near (602.5, 400); pin 3, 40 points east, is a
+        // single pin of the level; the three are one group centred near (615, 400).
+        let s = Story({ $0.spreadOnTap = true; $0.clusterRadius = 20; $0.spreadToleranceM = 100; $0.spreadMode = .spiral }, zoom: 16)
+        s.addPin(1, atScreen: 600, 400); s.addPin(2, atScreen: 605, 400); s.addPin(3, atScreen: 640, 400)
+        let n = try s.map.frameClusters(time: 0)
+        XCTAssertEqual(s.map.clusterViews[0..<n].map(\.flags), [0], "the cluster; no stack")
+        XCTAssertEqual(s.map.clusterViews[0].count, 2)
+        XCTAssertEqual(Set(drawn(s, at: 0).keys), [3], "pin 3 is drawn as a pin")
+        // A tap at the group's centre is on the cluster (12.5 points), not on a stack there.
+        XCTAssertNil(try s.map.hitTest(x: 615, y: 400))
+        XCTAssertTrue(s.down(615, 400, at: 10)); XCTAssertTrue(s.up(615, 400, at: 50))
+        XCTAssertEqual(s.kinds(), [.clusterTapped])
+    }
+
     func testWithATolerancePinsNearTheFirstPinAreOneStackAtTheirMeanPosition() throws {
         let s = Story({ $0.spreadOnTap = true; $0.spreadToleranceM = 5 })
         // Metres east and north of (lon, lat), by the sphere; 2, 3 within 5 m of 1; 4 is 8 m away.
