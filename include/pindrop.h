@@ -98,6 +98,12 @@ typedef struct pindrop_options {
   double cluster_radius;      /* points, default 0 = off; >= 0 (60 is typical) */
   double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
+  /* Since 0.3.0 (an 0.2-size struct gets the defaults below). */
+  uint32_t cluster_min_points;  /* fewest pins of a cluster, default 2; >= 2 */
+  uint32_t cluster_by_category; /* 0 (default) or 1: clusters of one category only */
+  uint32_t spread_on_tap;       /* 0 (default: groups always spread, as with 0.2) or 1: each group of
+                                   two or more pins is drawn collapsed, one stack item, until tapped
+                                   open (see "Stacks that open on demand" below) */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
@@ -263,14 +269,15 @@ typedef struct pindrop_cluster_view {
   double x, y;            /* screen point: the members' mean Web Mercator point */
   double lon, lat;        /* the same point on the map (degrees) */
   uint32_t count;         /* members, >= 2 */
-  uint32_t flags;         /* none yet: 0 */
+  uint32_t flags;         /* 0 for a cluster; PINDROP_CLUSTER_STACK (since 0.3.0) for a collapsed stack */
 } pindrop_cluster_view;
 
 /* The clusters whose drawn point is inside the viewport grown by cluster_radius, for the view at
    time_ms (the time follows the rule of never decreasing; pass the frame's). Returns how many
    there are (0 when clustering is off or the zoom is at or above cluster_max_zoom); min(capacity,
    total) are written to out (NULL when capacity is 0). Bad arguments return 0 and set the last
-   error. Since 0.2.0. */
+   error. With spread_on_tap (since 0.3.0) the collapsed stacks inside the viewport grown by
+   hit_radius follow the clusters, flagged PINDROP_CLUSTER_STACK, clustering on or off. Since 0.2.0. */
 size_t pindrop_map_frame_clusters(pindrop_map *map, double time_ms, pindrop_cluster_view *out, size_t capacity);
 
 /* The ids of a cluster's members. Returns how many there are; min(capacity, total) are written to
@@ -282,6 +289,35 @@ size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *o
    cluster_max_zoom): where a tap on it should take the camera. PINDROP_ERR_NOT_FOUND for an
    unknown or stale key; out_zoom NULL: PINDROP_ERR_INVALID_ARGUMENT. Since 0.2.0. */
 pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key, double *out_zoom);
+
+/* Stacks that open on demand (since 0.3.0). With spread_on_tap = 1 (and spreading on), each group
+   of two or more pins (pins at one coordinate, or within spread_tolerance_m of the group's first
+   pin: the groups of PINDROP_SPREAD_RING and _SPIRAL) is drawn collapsed: one item at the group's
+   centre, returned by pindrop_map_frame_clusters with count = the group's size and flags =
+   PINDROP_CLUSTER_STACK, whether clustering is on or off (where a cluster holds the group's pins,
+   the cluster is drawn instead). pindrop_map_frame does not return a collapsed group's pins,
+   hit tests do not find them (pindrop_map_display_position gives the group's centre), and a touch
+   on the item is like a touch on a cluster: a press never lifts a pin, a finger that moves from
+   it pans (touch returns 0), a tap opens it (PINDROP_EVENT_STACK_OPENED). An open stack is drawn
+   spread as without spread_on_tap, every pin touchable. One stack is open at a time: it closes
+   (PINDROP_EVENT_STACK_CLOSED) when another opens, when the map is tapped off every pin, cluster
+   and stack, on pindrop_map_close_stack, on pindrop_map_cancel_gesture with no gesture under way
+   (Esc), and when its group dissolves. A pin dragged out of the open stack leaves its group; the
+   rest stay open. The group of the selected, the edited or the held pin is drawn spread (open)
+   whatever the open stack is. A stack's key (bit 63 set; cluster keys never have it) names the
+   group's membership: it goes stale when a pin joins or leaves the group, not when the view
+   changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
+   pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
+enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
+
+/* Opens the stack that key names (from pindrop_map_frame_clusters, flags PINDROP_CLUSTER_STACK):
+   STACK_CLOSED for the stack open before it, then STACK_OPENED. Opening the open stack again is OK
+   and emits nothing. PINDROP_ERR_NOT_FOUND for a key that names no stack now (unknown, stale, or
+   spread_on_tap off); time_ms follows the rule of never decreasing. Since 0.3.0. */
+pindrop_status pindrop_map_open_stack(pindrop_map *map, uint64_t key, double time_ms);
+
+/* Closes the open stack (STACK_CLOSED). OK, emitting nothing, when none is open. Since 0.3.0. */
+pindrop_status pindrop_map_close_stack(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
  * Input (sans-IO: no threads, no timers inside)
@@ -308,7 +344,9 @@ pindrop_status pindrop_map_tick(pindrop_map *map, double time_ms);
 double pindrop_map_next_deadline(const pindrop_map *map);
 
 /* Cancels the gesture in progress (e.g. the Esc key): a lifted pin (by a finger or, since 0.3.0,
-   by the keyboard) goes back to its original coordinate, nothing is saved. OK (and nothing happens) when there is no gesture. */
+   by the keyboard) goes back to its original coordinate, nothing is saved. OK (and nothing
+   happens) when there is no gesture; with spread_on_tap, it then closes the open stack (since
+   0.3.0). */
 pindrop_status pindrop_map_cancel_gesture(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
@@ -329,8 +367,13 @@ typedef enum pindrop_event_type {
   PINDROP_EVENT_AUTOPAN,        /* please move the camera centre by dx,dy screen points (dx > 0: the
                                    view moves right, the map content slides left), then update the
                                    camera */
-  PINDROP_EVENT_CLUSTER_TAPPED = 11 /* since 0.2.0: request = the cluster's key, lon/lat = its
+  PINDROP_EVENT_CLUSTER_TAPPED = 11, /* since 0.2.0: request = the cluster's key, lon/lat = its
                                    position, id = PINDROP_NO_ID */
+  PINDROP_EVENT_STACK_OPENED = 12, /* since 0.3.0: a collapsed stack opened (a tap on it, or
+                                   pindrop_map_open_stack): request = its key, lon/lat = the group's
+                                   centre, id = PINDROP_NO_ID */
+  PINDROP_EVENT_STACK_CLOSED = 13  /* since 0.3.0: the open stack closed; request, lon/lat as its
+                                   STACK_OPENED said, id = PINDROP_NO_ID */
 } pindrop_event_type;
 
 typedef struct pindrop_event {

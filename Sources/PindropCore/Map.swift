@@ -37,6 +37,10 @@ public final class Map {
     let clusters: ClusterRoom?
     /// The clusters of the last `frameClusters` call.
     public internal(set) var clusterViews: [ClusterView] = []
+    /// Scratch buffers of the stacks (behaviour 22, MapStacks.swift).
+    var keptScratch: [Int32] = []
+    var stackGroups: [Int32] = []
+    var stackScratch: [Int32] = []
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -182,7 +186,10 @@ public final class Map {
     }
 
     public func displayPosition(id: Int64) throws(PindropError) -> (lon: Double, lat: Double) {
-        drawnPosition(try slot(id))
+        let s = try slot(id)
+        syncStacks()
+        if let g = spread.collapsedGroup(of: s) { let c = spread.centre(g); return (c.lon, c.lat) }  // a collapsed stack
+        return drawnPosition(s)
     }
 
     public func setDraggable(id: Int64, _ draggable: Bool) throws(PindropError) {
@@ -193,19 +200,25 @@ public final class Map {
 
     func pinAdded(_ slot: Int32) {
         version &+= 1
+        spread.stackWillChange(slot)
         spread.pinAdded(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinAdded(slot, id: pins.id(slot), mercator: pins.mercator(slot))
     }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
     func pinsAdded(_ slots: [Int32]) {
         version &+= 1
+        spread.stackWillChange(-1)
         spread.pinsAdded(slots, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinsAdded(slots, pins)
     }
     func pinMoved(_ slot: Int32) {
         version &+= 1
         gesture.pinMoved(slot)
+        spread.stackWillChange(slot)
         spread.pinMoved(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         editing.pinMoved(id: pins.id(slot))
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
@@ -213,7 +226,9 @@ public final class Map {
         version &+= 1
         gesture.pinWillBeRemoved(slot, self)
         editing.pinWillBeRemoved(id: pins.id(slot))
+        spread.stackWillChange(slot)
         spread.pinWillBeRemoved(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinWillBeRemoved(slot)
     }
 
@@ -331,10 +346,8 @@ public final class Map {
             let input: GestureMachine.Input
             if let id = hit(x, y), let slot = pins.slot(of: id) {
                 input = .downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y)
-            } else if let c = clusterHit(x, y) {
-                input = .downOnCluster(pointer: pointer, cluster: c, x: x, y: y)
             } else {
-                input = .downOffPins(pointer: pointer, x: x, y: y)
+                input = offPinsInput(pointer: pointer, x: x, y: y)  // a cluster, a stack, or the map
             }
             return gesture.down(input, pointer: pointer, x: x, y: y, self)
         case .move:
@@ -365,7 +378,9 @@ public final class Map {
         version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gesture.runTimeouts(self)
+        let underWay = gesture.isUnderWay
         gesture.cancelGesture(self)
+        if !underWay { closeOpenStack() }  // Esc with no gesture closes the open stack
     }
 
     /// The transitions of both gesture machines, for debugging (nil: off).
@@ -523,6 +538,7 @@ public final class Map {
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
+        syncStacks()
         if frame.hits.covers(x, y, version: version) {
             // Inside the viewport of a frame drawn since the last change: its grid holds the same
             // pins at the same screen points as the index path would find.
@@ -543,6 +559,7 @@ public final class Map {
         found.removeAll(keepingCapacity: true)
         // A clustered view draws (and so offers) only the unclustered pins and the kept-out ones.
         if !clusterPins(near: x, y, radius: r, into: &found) { drawnCandidates(box, into: &found) }
+        removeCollapsed(&found)  // a collapsed stack is one target, not its pins
         var best: Int32 = -1
         var bestD2 = r2
         @inline(__always) func consider(_ s: Int32, _ q: (x: Double, y: Double)) {
@@ -620,8 +637,10 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         candidates.removeAll(keepingCapacity: true)
+        syncStacks()
         let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
         if !clustered { drawnCandidates(box, into: &candidates) }
+        removeCollapsed(&candidates)  // drawn as stack items (frameClusters)
         // The hit grid holds the views' pins: not when clusters stand for some of them.
         let camera: Bool = if case .camera = view { true } else { false }
         frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
@@ -694,7 +713,8 @@ public final class Map {
 
     /// Fills `clusterViews` with the clusters drawn in the viewport (grown by cluster_radius) at
     /// `time`, the view and time of the frame whose pins are then the unclustered ones; returns
-    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom).
+    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom). With
+    /// spread_on_tap the collapsed stacks follow them (`ClusterFlags.stack`, MapStacks.swift).
     @discardableResult
     public func frameClusters(time: Double) throws(PindropError) -> Int {
         try checkTime(time)
@@ -704,13 +724,19 @@ public final class Map {
         }
         try advance(to: time)
         clusterViews.removeAll(keepingCapacity: true)
-        var scratch: [Int32] = []
-        _ = clusterFrame(margin: r, box: box, pins: &scratch)
+        syncStacks()
+        var scratch = stackScratch
+        stackScratch = []
+        scratch.removeAll(keepingCapacity: true)
+        let clustered = clusterFrame(margin: r, box: box, pins: &scratch)
+        appendStacks(box: box, margin: r, singles: clustered ? scratch : nil)
+        stackScratch = scratch
         return clusterViews.count
     }
 
     /// The ids of a cluster's pins (a key from the latest frame).
     public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
+        if let ids = stackMembers(key) { return ids }  // a stack (behaviour 22)
         var slots: [Int32] = []
         syncClusterExclusions()
         guard let room = clusters, room.members(key, into: &slots) else {
@@ -721,6 +747,7 @@ public final class Map {
 
     /// The lowest zoom at which a cluster's pins are no longer one cluster (<= cluster_max_zoom).
     public func clusterExpansionZoom(key: UInt64) throws(PindropError) -> Double {
+        if let z = stackExpansionZoom(key) { return z }  // a stack (behaviour 22)
         syncClusterExclusions()
         guard let room = clusters, let z = room.expansionZoom(key) else {
             throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
@@ -776,6 +803,8 @@ extension Map: GestureContext {
         case .emit(let e): emit(e)
         case .select(let id): setSelected(id)
         case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        case .openStack(let key): openStackByTap(key)
+        case .closeStack: closeOpenStack()
         }
         return true
     }

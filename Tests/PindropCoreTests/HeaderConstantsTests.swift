@@ -90,6 +90,12 @@ final class HeaderConstantsTests: XCTestCase {
                        "one bit each")
     }
 
+    func testClusterFlags() {
+        check("PINDROP_CLUSTER_", ClusterFlags.all.map { ($0.name, Int($0.flag.rawValue)) })
+        XCTAssertEqual(ClusterFlags.all.reduce(ClusterFlags()) { $0.union($1.flag) }.rawValue.nonzeroBitCount,
+                       ClusterFlags.all.count, "one bit each")
+    }
+
     func testModesPhasesAndCalloutParts() {
         check("PINDROP_SPREAD_", Options.SpreadMode.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
         check("PINDROP_OUTSIDE_", Options.OutsidePolicy.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })

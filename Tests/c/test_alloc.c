@@ -135,6 +135,55 @@ int main(void) {
   }
 
   pindrop_map_destroy(m);
+
+  /* Stacks that open on demand (0.3): with spread_on_tap, a warmed frame and frame_clusters, with
+     clustering off (zoom 17) and on (zoom 14, radius 60), allocate nothing, and neither does
+     either with a stack open. */
+  {
+    static pindrop_cluster_view items[CAP];
+    pindrop_options o;
+    size_t stacks = 0, k;
+    int clustered;
+    for (clustered = 0; clustered < 2; clustered++) {
+      CHECK(pindrop_options_init(&o, sizeof o) == PINDROP_OK);
+      o.spread_on_tap = 1;
+      if (clustered) o.cluster_radius = 60;
+      m = NULL;
+      CHECK(pindrop_map_create(&o, &m) == PINDROP_OK);
+      if (!m) return 1;
+      CHECK(pindrop_map_add_many(m, ids, lonlat, N) == PINDROP_OK);
+      cam.zoom = clustered ? 14 : 17;
+      CHECK(pindrop_map_set_camera(m, &cam) == PINDROP_OK);
+      t = 0;
+      for (i = 0; i < 400; i++) {
+        (void)pindrop_map_frame(m, t, views, CAP);
+        stacks = pindrop_map_frame_clusters(m, t, items, CAP);
+      }
+      CHECK(stacks > 10 && stacks < CAP);
+      for (k = 0; k < stacks && !(items[k].flags & PINDROP_CLUSTER_STACK); k++) {}
+      CHECK(clustered || k < stacks);
+      before = allocations;
+      for (i = 0; i < 10; i++) {
+        (void)pindrop_map_frame(m, t, views, CAP);
+        (void)pindrop_map_frame_clusters(m, t, items, CAP);
+      }
+      CHECK(allocations == before);
+      if (allocations != before) fprintf(stderr, "spread_on_tap (clustered %d): 10 frames made %lu allocations\n", clustered, allocations - before);
+      if (k < stacks) {
+        CHECK(pindrop_map_open_stack(m, items[k].key, t) == PINDROP_OK);
+        (void)drain(m);
+        for (i = 0; i < 20; i++) { (void)pindrop_map_frame(m, t, views, CAP); (void)pindrop_map_frame_clusters(m, t, items, CAP); }
+        before = allocations;
+        for (i = 0; i < 10; i++) {
+          (void)pindrop_map_frame(m, t, views, CAP);
+          (void)pindrop_map_frame_clusters(m, t, items, CAP);
+        }
+        CHECK(allocations == before);
+        if (allocations != before) fprintf(stderr, "spread_on_tap, a stack open: 10 frames made %lu allocations\n", allocations - before);
+      }
+      pindrop_map_destroy(m);
+    }
+  }
   if (!COUNTING) printf("allocation counts: skipped (not glibc)\n");
   if (failures) { fprintf(stderr, "%d allocation checks failed\n", failures); return 1; }
   printf("allocation tests passed\n");

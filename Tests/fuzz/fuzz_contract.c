@@ -7,7 +7,9 @@
  * undo / redo, spreading, frames and queries with small and absurd capacities; and maps made
  * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value, and
  * their clusters (frame_clusters, members, expansion zoom); and the 0.3 keyboard calls (focus steps
- * of any step, the focus, key lift and key drop at any time, nudges while the keyboard holds a pin).
+ * of any step, the focus, key lift and key drop at any time, nudges while the keyboard holds a pin);
+ * and (0.3) maps with spread_on_tap whose collapsed stacks are opened by key, closed, and asked
+ * about with any key.
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -124,6 +126,8 @@ static pindrop_id dragged_id = PINDROP_NO_ID;
 static double dragged_lon, dragged_lat;
 /* A key lift succeeded and no DROPPED or DRAG_CANCELLED has ended it yet (0.3). */
 static int key_holding;
+/* The key of the open stack as STACK_OPENED said (0: none); STACK_CLOSED must name it. */
+static uint64_t open_key;
 
 static void finding(const char *what, long detail) {
   fprintf(stderr, "FINDING: %s (%ld)\n", what, detail);
@@ -160,7 +164,12 @@ static void drain(pindrop_map *m) {
   int guard = 0;
   while (pindrop_map_poll_event(m, &e) == 1) {
     INVARIANT(++guard < 100000, guard);
-    INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_AUTOPAN + 1, e.type);
+    INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_STACK_CLOSED, e.type);
+    if (e.type == PINDROP_EVENT_STACK_OPENED || e.type == PINDROP_EVENT_STACK_CLOSED) {
+      INVARIANT(e.id == PINDROP_NO_ID && e.request >> 63 == 1 && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.type);
+      if (e.type == PINDROP_EVENT_STACK_OPENED) { INVARIANT(open_key == 0, e.type); open_key = e.request; }
+      else { INVARIANT(open_key == e.request, e.type); open_key = 0; }
+    }
     if (e.type == PINDROP_EVENT_GEOCODE_REQUEST) requests[nrequests++ % 8] = e.request;
     if (e.type == PINDROP_EVENT_LIFTED) dragged_id = PINDROP_NO_ID;
     if (e.type == PINDROP_EVENT_DRAGGED) {
@@ -291,7 +300,12 @@ static void clusters_check(pindrop_map *m, input *in) {
     size_t n;
     INVARIANT(v->count >= 2 && isfinite(v->x) && isfinite(v->y) && isfinite(v->lon) && isfinite(v->lat), v->count);
     INVARIANT(fabs(v->lon) <= 180 && fabs(v->lat) <= 90, 0);
-    INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
+    if (v->flags == PINDROP_CLUSTER_STACK) { /* a collapsed stack: within hit_radius of the viewport */
+      INVARIANT(v->key >> 63 == 1 && v->x >= -hit_radius - 1e-6 && v->x <= view_w + hit_radius + 1e-6, 0);
+    } else {
+      INVARIANT(v->flags == 0 && v->key >> 63 == 0, v->flags);
+      INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
+    }
     sum += v->count;
     n = pindrop_map_cluster_members(m, v->key, members, MAXPINS);
     INVARIANT(n == v->count, n);
@@ -317,6 +331,7 @@ static void clusters_check(pindrop_map *m, input *in) {
 
 static void reset_model(void) {
   model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; key_holding = 0;
+  open_key = 0;
   view_w = 256; view_h = 256; proj_mode = 0;
 }
 
@@ -379,6 +394,78 @@ static void keyboard(pindrop_map *m, input *in) {
   }
   INVARIANT(pindrop_map_focused(m, &f) == PINDROP_OK, 0);
   focus_check(&f);
+}
+
+/* Stacks (0.3): a new map with spread_on_tap (any value: create refuses all but 0 and 1), or
+   the collapsed stacks of frame_clusters opened by key (STACK_OPENED names it, and it is no longer
+   collapsed), closed, and any key asked for (OK or NOT_FOUND with a message). */
+static pindrop_map *stacks_step(pindrop_map *m, input *in) {
+  pindrop_cluster_view views[MAXPINS];
+  uint8_t k = u8(in);
+  int s;
+  double t = any_time(in);
+  if (k < 40) {
+    pindrop_options o;
+    pindrop_map *fresh = NULL;
+    pindrop_map_destroy(m);
+    reset_model();
+    pindrop_options_init(&o, sizeof o);
+    o.lift_delay_ms = (k & 1) ? 0 : 250;
+    o.spread_on_tap = (k & 2) ? u32(in) : 1;
+    if (k & 4) o.spread_tolerance_m = (double)u8(in);
+    if (k & 8) o.spread_mode = PINDROP_SPREAD_SPIRAL;
+    if (k & 16) o.cluster_radius = (double)u8(in);
+    if (k & 32) o.cluster_min_points = u32(in);
+    if (pindrop_map_create(&o, &fresh) != PINDROP_OK) {
+      INVARIANT(fresh == NULL && pindrop_last_error()[0] != '\0', 0);
+      INVARIANT(o.spread_on_tap > 1 || o.cluster_min_points < 2, o.spread_on_tap);
+      if (pindrop_map_create(NULL, &fresh) != PINDROP_OK) finding("default create failed", 0);
+      hit_radius = 22; cluster_radius = 0;
+    } else {
+      hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
+    }
+    return fresh;
+  }
+  if (k < 120) {
+    size_t n = pindrop_map_frame_clusters(m, t, views, MAXPINS), i, stacks = 0;
+    drain(m);
+    if (n == 0 && pindrop_map_last_error(m)[0] != '\0') return m;  /* a refused time */
+    for (i = 0; i < n && i < MAXPINS; i++) {
+      if (views[i].flags != PINDROP_CLUSTER_STACK) continue;
+      if (stacks++ != (size_t)(k % 4)) continue;
+      s = pindrop_map_open_stack(m, views[i].key, t);
+      INVARIANT(s == PINDROP_OK, s);
+      drain(m);
+      INVARIANT(open_key == views[i].key, 0);
+      {
+        uint64_t key = views[i].key;
+        size_t j, again = pindrop_map_frame_clusters(m, t, views, MAXPINS);
+        for (j = 0; j < again && j < MAXPINS; j++) INVARIANT(views[j].key != key, j);  /* open: not collapsed */
+      }
+      break;
+    }
+    drain(m);
+    check_positions(m, __LINE__);
+    return m;
+  }
+  if (k < 160) {
+    s = pindrop_map_close_stack(m, t);
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(open_key == 0, 0);
+    return m;
+  }
+  if (k < 200) {
+    uint64_t key = u8(in) < 128 ? ((uint64_t)1 << 63) | u64(in) : u64(in);
+    uint64_t before = open_key;
+    s = pindrop_map_open_stack(m, key, t);
+    INVARIANT(s == PINDROP_OK || s == PINDROP_ERR_NOT_FOUND || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    after(m, s, __LINE__);
+    if (s != PINDROP_OK) INVARIANT(open_key == before, s);
+    return m;
+  }
+  s = pindrop_map_cancel_gesture(m, t);  /* Esc */
+  after(m, s, __LINE__);
+  return m;
 }
 
 static void step(pindrop_map **mp, input *in) {
@@ -633,6 +720,7 @@ static void step(pindrop_map **mp, input *in) {
       after(m, s, __LINE__);
       break;
     }
+    if (which >= 200 && which < 216) { *mp = stacks_step(m, in); break; }  /* 0.3: stacks */
     if (which < 200) { /* batch spiral of the model's pins at any zoom and spacing, aliased or not */
       double ll[2 * MAXPINS + 2], out[2 * MAXPINS + 2];
       size_t i, n = model_n;

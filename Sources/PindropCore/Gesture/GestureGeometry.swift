@@ -19,6 +19,8 @@ extension GestureMachine {
             return landingPosition(h, at: c.now, c) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
+        case .stackPress:
+            return nil
         }
     }
 

@@ -31,7 +31,8 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "InvalidArgument", "NotFound", "DuplicateId", "ParseError", "StateError", "GeosError",
            "NoMemory", "SPREAD_OFF", "SPREAD_RING", "OUTSIDE_REVERT", "OUTSIDE_SNAP", "PIN_SELECTED",
            "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "TOUCH_DOWN", "TOUCH_MOVE",
-           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView"]
+           "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView",
+           "CLUSTER_STACK"]
 __all__ += ["Focus", "PIN_FOCUSED", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance"]
 
 # Constants of include/pindrop.h.
@@ -42,8 +43,10 @@ PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID = 1, 2, 4, 8, 1
 PIN_FOCUSED = 32  # since 0.3.0: has the keyboard focus
 FOCUS_NONE, FOCUS_PIN, FOCUS_CLUSTER = 0, 1, 2  # since 0.3.0: pindrop_focus.kind (Focus.kind names them)
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = 0, 1, 2, 3
+CLUSTER_STACK = 2  # ClusterView.flags: a collapsed stack (spread_on_tap)
 EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_CANCELLED", "MOVED",
-               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]
+               "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED",
+               "STACK_OPENED", "STACK_CLOSED"]
 CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE", "KEYBOARD"]
 TITLE, SUBTITLE = 0, 1
 
@@ -89,6 +92,7 @@ class Options:
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
     cluster_max_zoom: float = 17.0    #: clusters only below this zoom, in [0, 30]
     spread_spacing: float = 25.0      #: points between pins of a SPREAD_SPIRAL layout
+    spread_on_tap: int = 0            #: 1: groups drawn collapsed (CLUSTER_STACK) until tapped open
 
     def _to_c(self) -> _ffi.Options:
         c = _ffi.Options()
@@ -112,6 +116,7 @@ class Event:
     - GEOCODE_REQUEST: `lon, lat` to reverse-geocode, `request` to answer with
     - NEARBY: `other` (the pin already there) at `distance_m`
     - AUTOPAN: `dx, dy` screen points to move the camera by
+    - CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED: `request` = the cluster's or stack's key, at `lon, lat`
     """
     type: str
     cause: str
@@ -598,6 +603,18 @@ class Map:
         """Drops the pin the keyboard holds (Space or Enter): DROPPED, then MOVED with cause
         KEYBOARD and its follow-ups, one undo step. StateError when there is no keyboard drag."""
         lib.pindrop_map_key_drop(self, time_ms)
+
+
+    # -- stacks (spread_on_tap) ---------------------------------------------------------------------
+    def open_stack(self, key: int, time_ms: float) -> None:
+        """Opens the collapsed stack `key` (a `clusters()` item with the CLUSTER_STACK flag): it is
+        drawn spread, every pin touchable; the stack open before closes. STACK_CLOSED / STACK_OPENED
+        events. NotFound for a key that names no stack now (stale once the group's pins change)."""
+        lib.pindrop_map_open_stack(self, key, time_ms)
+
+    def close_stack(self, time_ms: float) -> None:
+        """Closes the open stack (a STACK_CLOSED event); nothing happens when none is open."""
+        lib.pindrop_map_close_stack(self, time_ms)
 
 
 def distance(from_lon: float, from_lat: float, to_lon: float, to_lat: float) -> Tuple[float, float]:

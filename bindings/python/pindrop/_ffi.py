@@ -52,7 +52,10 @@ class Options(Structure):
                 ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
                 ("outside_policy", c_int32),
                 # since 0.2.0
-                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double)]
+                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double),
+                # since 0.3.0
+                ("cluster_min_points", c_uint32), ("cluster_by_category", c_uint32),
+                ("spread_on_tap", c_uint32)]
 
 
 class Camera(Structure):
@@ -186,6 +189,9 @@ _SIGNATURES = {
     "pindrop_map_frame_clusters": (c_size_t, [_map_p, _d, c_void_p, c_size_t], False),
     "pindrop_map_cluster_members": (c_size_t, [_map_p, c_uint64, c_void_p, c_size_t], False),
     "pindrop_map_cluster_expansion_zoom": (c_int, [_map_p, c_uint64, _pd], True),
+    # since 0.3.0: stacks that open on demand
+    "pindrop_map_open_stack": (c_int, [_map_p, c_uint64, _d], True),
+    "pindrop_map_close_stack": (c_int, [_map_p, _d], True),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]

@@ -40,7 +40,7 @@ def test_every_header_constant_matches_python(repo_root):
 
     assert with_prefix(c, "PINDROP_EVENT_") == {name: i for i, name in enumerate(pindrop.EVENT_TYPES)}
     assert with_prefix(c, "PINDROP_CAUSE_") == {name: i for i, name in enumerate(pindrop.CAUSES)}
-    for prefix in ("PIN_", "SPREAD_", "OUTSIDE_", "TOUCH_", "FOCUS_"):
+    for prefix in ("PIN_", "SPREAD_", "OUTSIDE_", "TOUCH_", "FOCUS_", "CLUSTER_"):
         group = with_prefix(c, "PINDROP_" + prefix)
         assert group, prefix
         python = {k[len(prefix):]: getattr(pindrop, k) for k in dir(pindrop) if k.startswith(prefix) and k.isupper()}
