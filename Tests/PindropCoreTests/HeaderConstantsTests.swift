@@ -97,4 +97,14 @@ final class HeaderConstantsTests: XCTestCase {
         let parts = Map.CalloutPart.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) }
         for (name, value) in parts { XCTAssertEqual(Self.header["PINDROP_" + name], value, name) }
     }
+
+    /// Behaviour 19's constants: the cluster flags, and PINDROP_CATEGORY_MIXED (a #define).
+    func testClusterFlagsAndMixedCategory() throws {
+        check("PINDROP_CLUSTER_", [("ONE_SPOT", Int(ClusterSummary.oneSpot))])
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../include/pindrop.h").standardized
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains("#define PINDROP_CATEGORY_MIXED UINT32_MAX"))
+        XCTAssertEqual(PinAttributes.mixed, UInt32.max)
+    }
 }

@@ -52,7 +52,17 @@ class Options(Structure):
                 ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
                 ("outside_policy", c_int32),
                 # since 0.2.0
-                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double)]
+                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double),
+                # since 0.3.0
+                ("cluster_min_points", c_uint32), ("cluster_by_category", c_uint32)]
+
+
+class ClusterSummary(Structure):
+    _fields_ = [("count", c_uint32), ("valued", c_uint32), ("category", c_uint32), ("flags", c_uint32),
+                ("value_sum", c_double), ("value_min", c_double), ("value_max", c_double)]
+
+
+CATEGORY_MIXED = 0xFFFFFFFF
 
 
 class Camera(Structure):
@@ -186,6 +196,11 @@ _SIGNATURES = {
     "pindrop_map_frame_clusters": (c_size_t, [_map_p, _d, c_void_p, c_size_t], False),
     "pindrop_map_cluster_members": (c_size_t, [_map_p, c_uint64, c_void_p, c_size_t], False),
     "pindrop_map_cluster_expansion_zoom": (c_int, [_map_p, c_uint64, _pd], True),
+    # since 0.3.0: clusters that say what they hold
+    "pindrop_map_set_attributes": (c_int, [_map_p, c_void_p, c_void_p, c_void_p, c_size_t], True),
+    "pindrop_map_cluster_summary": (c_int, [_map_p, c_uint64, POINTER(ClusterSummary)], True),
+    "pindrop_map_cluster_categories": (c_size_t, [_map_p, c_uint64, c_void_p, c_void_p, c_size_t], False),
+    "pindrop_map_cluster_members_from": (c_size_t, [_map_p, c_uint64, c_size_t, c_void_p, c_size_t], False),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
