@@ -53,7 +53,8 @@ public final class Map {
         self.view = view
         self.spread = SpreadLayout(options: options, view: view)
         self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom,
-                                    attributes: attributes, byCategory: options.clusterByCategory)
+                                    attributes: attributes, byCategory: options.clusterByCategory,
+                                    minPoints: Int(options.clusterMinPoints))
     }
 
     // MARK: - Time

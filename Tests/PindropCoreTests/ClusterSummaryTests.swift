@@ -42,9 +42,9 @@ final class ClusterSummaryTests: XCTestCase {
         var value: [Int64: Double] = [:]
         var category: [Int64: UInt32] = [:]
 
-        init(radius: Double, maxZoom: Double, byCategory: Bool = false) {
+        init(radius: Double, maxZoom: Double, byCategory: Bool = false, minPoints: Int = 2) {
             attributes = PinAttributes()
-            h = Harness(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory)
+            h = Harness(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory, minPoints: minPoints)
         }
 
         func set(_ id: Int64, value v: Double? = nil, category c: UInt32? = nil) {
@@ -64,7 +64,8 @@ final class ClusterSummaryTests: XCTestCase {
 
         /// A from-scratch build of the same pins (other slots, the same attributes by id).
         func fresh() -> Attributed {
-            let f = Attributed(radius: h.levels.radius, maxZoom: h.levels.maxZoom, byCategory: h.levels.byCategory)
+            let f = Attributed(radius: h.levels.radius, maxZoom: h.levels.maxZoom, byCategory: h.levels.byCategory,
+                               minPoints: h.levels.minPoints)
             for (id, p) in h.point.sorted(by: { $0.key < $1.key }) {
                 f.h.add(id, p.x, p.y, excluded: h.excluded.contains(id))
                 f.set(id, value: value[id] ?? .nan, category: category[id] ?? 0)
@@ -295,6 +296,95 @@ final class ClusterSummaryTests: XCTestCase {
                     for s in items { XCTAssertNotEqual(h.levels.summaries.item(z, s).category, PinAttributes.mixed) }
                 }
                 if testRun?.failureCount ?? 0 > 0 { return }
+            }
+        }
+    }
+
+    /// supercluster's `_cluster` with minPoints, written from its source's logic: items visited by
+    /// order key; an unvisited item takes the unvisited items within the radius; if they hold at
+    /// least `m` pins together (and there is more than one item) they become a cluster, otherwise
+    /// each of them stays itself at this level (and none of them is visited again there).
+    static func minPointsOracle(_ points: [(id: Int64, x: Double, y: Double)], radius: Double, levelCount: Int,
+                                m: Int) -> [[UInt64: (Int, [Int64], Double, Double)]] {
+        typealias Item = ClusterOracle.Item
+        var pin: [Int64: (x: Double, y: Double)] = [:]
+        for p in points { pin[p.id] = (p.x, p.y) }
+        var items = points.map { Item(key: ClusterLevels.orderKey(id: $0.id), x: $0.x, y: $0.y, count: 1, ids: [$0.id]) }
+        var out = Array(repeating: [UInt64: (Int, [Int64], Double, Double)](), count: levelCount)
+        for z in stride(from: levelCount - 1, through: 0, by: -1) {
+            let r = radius / (256 * pow(2, Double(z)))
+            items.sort { $0.key < $1.key }
+            var visited = [Bool](repeating: false, count: items.count)
+            var next: [Item] = []
+            for i in items.indices where !visited[i] {
+                visited[i] = true
+                var group = [i]
+                for j in items.indices where !visited[j] {
+                    let dx = items[j].x - items[i].x, dy = items[j].y - items[i].y
+                    if dx * dx + dy * dy <= r * r { group.append(j) }
+                }
+                for j in group { visited[j] = true }
+                let pins = group.reduce(0) { $0 + items[$1].count }
+                if group.count == 1 || pins < m { next.append(contentsOf: group.map { items[$0] }); continue }
+                let ids = group.flatMap { items[$0].ids }
+                var sx = 0, sy = 0
+                for id in ids {
+                    sx += Int((pin[id]!.x * 4_294_967_296).rounded()); sy += Int((pin[id]!.y * 4_294_967_296).rounded())
+                }
+                let n = Double(ids.count)
+                next.append(Item(key: items[i].key, x: Double(sx) / n / 4_294_967_296, y: Double(sy) / n / 4_294_967_296,
+                                 count: ids.count, ids: ids))
+            }
+            items = next
+            out[z] = Dictionary(uniqueKeysWithValues: items.map { ($0.key, ($0.count, $0.ids.sorted(), $0.x, $0.y)) })
+        }
+        return out
+    }
+
+    /// cluster_min_points = m: the levels are supercluster's with minPoints m (the oracle above),
+    /// no cluster holds fewer than m pins, and the summaries are right, after random histories
+    /// on real trees and on stacks.
+    func testMinPointsIsSuperclustersRule() throws {
+        let trees = try LATrees.city("artesia")
+        for (seed, m) in [(1, 3), (2, 5), (3, 12)] {
+            var rng = SplitMix(seed: UInt64(seed))
+            let a = Attributed(radius: 60, maxZoom: 17, byCategory: false, minPoints: m)
+            let h = a.h
+            var outside = Array(trees.shuffled(using: &rng))
+            for _ in 0..<(trees.count / 3) {
+                let t = outside.removeLast(); let p = ClusterTests.merc(t); h.add(t.id, p.x, p.y)
+            }
+            // A few stacks of 2..m+1 pins on one spot.
+            for k in 0..<6 {
+                let p = ClusterTests.merc(trees[k * 37])
+                for i in 0..<(2 + k % (m + 1)) { h.add(Int64(1_000_000 + 100 * k + i), p.x, p.y) }
+            }
+            for id in h.point.keys where rng.next() % 2 == 0 { a.set(id, value: Self.randomValue(&rng), category: UInt32(rng.next() % 3)) }
+            let metre = 1 / 40_075_016.7 / cos(33.87 * .pi / 180)
+            for step in 0..<120 {
+                let ids = Array(h.point.keys)
+                let id = ids[Int(rng.next() % UInt64(ids.count))]
+                switch rng.next() % 6 {
+                case 0: h.apply(.add, to: id, &rng, trees: trees, outside: &outside, metre: metre)
+                case 1 where id < 1_000_000: a.remove(id); outside.insert(trees.first { $0.id == id }!, at: 0)
+                case 2: h.apply(.toggle, to: id, &rng, trees: trees, outside: &outside, metre: metre)
+                case 3: a.set(id, value: Self.randomValue(&rng))
+                default: h.apply(.drag(reach: 300, steps: 1000), to: id, &rng, trees: trees, outside: &outside, metre: metre)
+                }
+                guard step % 30 == 29 else { continue }
+                let got = h.snapshot()
+                let pts = h.point.filter { !h.excluded.contains($0.key) }.map { (id: $0.key, x: $0.value.x, y: $0.value.y) }
+                assertSame(got, Self.minPointsOracle(pts, radius: 60, levelCount: h.levels.levelCount, m: m), "m \(m) step \(step)")
+                var clusters = 0
+                for level in got { for (_, v) in level where v.0 > 1 { clusters += 1; XCTAssertGreaterThanOrEqual(v.0, m) } }
+                XCTAssertGreaterThan(clusters, 10)
+                checkSummaries(a, "m \(m) step \(step)")
+                if testRun?.failureCount ?? 0 > 0 { return }
+            }
+            // m = 2 is the default rule: the same oracle with m = 2 is the plain one.
+            if m == 3 {
+                let pts = h.point.filter { !h.excluded.contains($0.key) }.map { (id: $0.key, x: $0.value.x, y: $0.value.y) }
+                assertSame(h.oracle(), Self.minPointsOracle(pts, radius: 60, levelCount: h.levels.levelCount, m: 2), "m = 2")
             }
         }
     }

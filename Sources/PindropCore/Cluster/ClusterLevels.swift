@@ -38,6 +38,9 @@ public final class ClusterLevels {
     let summaries: ClusterSummaries
     /// Only items of one category are clustered together (`cluster_by_category`).
     public let byCategory: Bool
+    /// The fewest pins a cluster may hold (`cluster_min_points`, supercluster's minPoints). Above
+    /// 2 the levels are rebuilt after changes instead of kept (docs/clusters.md).
+    public let minPoints: Int
 
     final class Level {
         /// Per slot: point, order key, parent and grid link side by side (`ClusterItem`, 32 bytes,
@@ -139,11 +142,13 @@ public final class ClusterLevels {
     private var extraCells: [UInt64: [UInt32]] = [:]
 
     /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
-    public init(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false) {
+    public init(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false,
+                minPoints: Int = 2) {
         precondition(radius > 0 && radius.isFinite, "cluster radius must be > 0")
         self.radius = radius
         self.maxZoom = maxZoom
         self.byCategory = byCategory
+        self.minPoints = Swift.max(2, minPoints)
         levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
         summaries = ClusterSummaries(levels: levelCount, attributes: attributes)
         levels = []
@@ -215,7 +220,7 @@ public final class ClusterLevels {
 
     private func record(_ c: Change) {
         if needsRebuild { return }
-        if pending.count >= rebuildThreshold {
+        if pending.count >= rebuildThreshold || minPoints > 2 {
             needsRebuild = true
             pending = []
             return
@@ -797,6 +802,9 @@ public final class ClusterLevels {
             buildLevel(z, order)
             // Allocated in key order, renumbered by cell: the key order is where they came from.
             order = arrangeByCell(z)
+            // Items that stayed themselves in a group too small for a cluster were allocated
+            // after their group's seed, out of key order.
+            if minPoints > 2 { Self.sortByKey(&order, lv.items) }
             lv.trim()
             summaries.trim(z)
             z -= 1
@@ -880,6 +888,25 @@ public final class ClusterLevels {
                     group.append(k)
                     let (ax, ay, an) = sums(ki)
                     sx &+= ax; sy &+= ay; n &+= an
+                }
+                if group.count > 1 && Int(n) < minPoints {
+                    // Too few pins for a cluster (supercluster's minPoints): each item of the
+                    // group stays itself at this level (they are all single pins: a group
+                    // holding a cluster of level z + 1 has at least minPoints pins).
+                    for k in group {
+                        let ki = Int(k)
+                        let kq = k == j ? q : allocate(z, lv, seed: k, key: ui[ki].key, at: ui[ki].x, ui[ki].y)
+                        ui[ki].parent = kq
+                        let (ax, ay, an) = sums(ki)
+                        let kqi = Int(kq)
+                        lv.sums[kqi].sx = ax; lv.sums[kqi].sy = ay; lv.sums[kqi].count = an
+                        lv.items[kqi].x = ui[ki].x; lv.items[kqi].y = ui[ki].y
+                        lv.grid.insert(kq, x: ui[ki].x, y: ui[ki].y, &lv.items)
+                        summaries.build(z, kq) { visit in
+                            visit(k, pins ? summaries.pin(k, ui[ki].x, ui[ki].y) : summaries.item(z + 1, k))
+                        }
+                    }
+                    continue
                 }
                 summaries.build(z, q) { visit in
                     for k in group { visit(k, pins ? summaries.pin(k, ui[Int(k)].x, ui[Int(k)].y) : summaries.item(z + 1, k)) }

@@ -23,9 +23,11 @@ public final class ClusterRoom {
     private var found: [UInt32] = []
 
     /// Nil when the options cluster nothing (radius 0, or no level below the max zoom).
-    public init?(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false) {
+    public init?(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false,
+                 minPoints: Int = 2) {
         guard radius > 0, radius.isFinite, maxZoom > 0 else { return nil }
-        levels = ClusterLevels(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory)
+        levels = ClusterLevels(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory,
+                               minPoints: minPoints)
         self.maxZoom = maxZoom
         guard levels.levelCount > 0 else { return nil }
     }
