@@ -99,8 +99,10 @@ typedef struct pindrop_options {
   double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
   /* Since 0.3.0 (an 0.2-size struct gets the defaults below). */
-  uint32_t cluster_min_points;  /* fewest pins of a cluster, default 2; >= 2 */
-  uint32_t cluster_by_category; /* 0 (default) or 1: clusters of one category only */
+  uint32_t cluster_min_points;  /* default 2; >= 2: a cluster that would hold fewer pins is not formed
+                                   at that level and its items stay separate (supercluster's minPoints) */
+  uint32_t cluster_by_category; /* 0 (default) or 1: only pins of one category are clustered together
+                                   (each category its own hierarchy, MapKit's clusteringIdentifier) */
   uint32_t spread_on_tap;       /* 0 (default: groups always spread, as with 0.2) or 1: each group of
                                    two or more pins is drawn collapsed, one stack item, until tapped
                                    open (see "Stacks that open on demand" below) */
@@ -265,11 +267,12 @@ size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out
    pindrop_map_frame_clusters. Hit tests and touches see what is drawn: a clustered pin cannot be
    touched, a touch on a cluster is PINDROP_EVENT_CLUSTER_TAPPED (a tap) or the host's (a move). */
 typedef struct pindrop_cluster_view {
-  uint64_t key;           /* names the cluster in the calls below until pins or the view change */
+  uint64_t key;           /* names the cluster in the calls below while its members stay the same
+                             (since 0.3.0; see "Clusters that say what they hold") */
   double x, y;            /* screen point: the members' mean Web Mercator point */
   double lon, lat;        /* the same point on the map (degrees) */
   uint32_t count;         /* members, >= 2 */
-  uint32_t flags;         /* 0 for a cluster; PINDROP_CLUSTER_STACK (since 0.3.0) for a collapsed stack */
+  uint32_t flags;         /* since 0.3.0: PINDROP_CLUSTER_ONE_SPOT, PINDROP_CLUSTER_STACK for a collapsed stack */
 } pindrop_cluster_view;
 
 /* The clusters whose drawn point is inside the viewport grown by cluster_radius, for the view at
@@ -280,7 +283,8 @@ typedef struct pindrop_cluster_view {
    hit_radius follow the clusters, flagged PINDROP_CLUSTER_STACK, clustering on or off. Since 0.2.0. */
 size_t pindrop_map_frame_clusters(pindrop_map *map, double time_ms, pindrop_cluster_view *out, size_t capacity);
 
-/* The ids of a cluster's members. Returns how many there are; min(capacity, total) are written to
+/* The ids of a cluster's members (in ascending id order since 0.3.0; see
+   pindrop_map_cluster_members_from to page). Returns how many there are; min(capacity, total) are written to
    out_ids (NULL when capacity is 0). An unknown or stale key returns 0 and sets the last error
    (PINDROP_ERR_NOT_FOUND's message). Since 0.2.0. */
 size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *out_ids, size_t capacity);
@@ -290,6 +294,61 @@ size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *o
    unknown or stale key; out_zoom NULL: PINDROP_ERR_INVALID_ARGUMENT. Since 0.2.0. */
 pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key, double *out_zoom);
 
+/* Clusters that say what they hold (since 0.3.0, behaviour 19). Each pin carries a value (a double,
+   e.g. a trunk diameter; NaN = none, the default) and a category (a uint32_t, e.g. a species code;
+   default 0). Every cluster's summary, category counts and members follow every add, remove, move
+   and attribute change, kept up to date incrementally as the counts are.
+
+   Keys never name another cluster: a key (from pindrop_map_frame_clusters or a
+   PINDROP_EVENT_CLUSTER_TAPPED event) stays valid while its cluster's members stay the same (the
+   members moving does not change them) and the view's level exists; once a member joins or leaves,
+   or the cluster dissolves, the key is stale (PINDROP_ERR_NOT_FOUND), even when the same members
+   form a cluster again later (it then has another key). A rebuild of the levels (a bulk change of
+   more than max(4096, n/32) pins between two frames) makes every key of the levels it rebuilds
+   stale. */
+#define PINDROP_CATEGORY_MIXED UINT32_MAX  /* a summary's category when its members' categories differ;
+                                              not a category a pin may have */
+enum { PINDROP_CLUSTER_ONE_SPOT = 1 };     /* pindrop_cluster_view.flags and the summary's flags: all
+                                              members share one point (the same Web Mercator point, so
+                                              the same coordinate; beyond ±85.0511° the world's edge):
+                                              zooming in cannot separate them, spread them instead */
+
+/* Sets the values and/or categories of n pins: ids[i] gets values[i] (finite, or NaN = none) and
+   categories[i] (any uint32_t but PINDROP_CATEGORY_MIXED). values or categories may be NULL: that
+   attribute is left as it is. All-or-nothing: an unknown id is PINDROP_ERR_NOT_FOUND, an infinite
+   value or a category of PINDROP_CATEGORY_MIXED PINDROP_ERR_INVALID_ARGUMENT, and nothing changes.
+   A repeated id takes its last entry. n = 0 is OK (pointers may then be NULL); ids NULL with n > 0
+   is PINDROP_ERR_INVALID_ARGUMENT. A pin added later starts with NaN and 0; a removed pin's
+   attributes go with it. Clustered or not, the map keeps them. */
+pindrop_status pindrop_map_set_attributes(pindrop_map *map, const pindrop_id *ids, const double *values,
+                                          const uint32_t *categories, size_t n);
+
+typedef struct pindrop_cluster_summary {
+  uint32_t count, valued;               /* members; members with a value (not NaN)               */
+  uint32_t category, flags;             /* common category or PINDROP_CATEGORY_MIXED; ONE_SPOT     */
+  double value_sum, value_min, value_max; /* over the valued members; NaN when valued == 0       */
+} pindrop_cluster_summary;
+
+/* A cluster's summary, written to *out. The sum is kept incrementally as a double-double (a pair
+   of doubles): it is within 1e-12 of the sum of the members' absolute values of the exact sum.
+   PINDROP_ERR_NOT_FOUND for an unknown or stale key; out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_cluster_summary(pindrop_map *map, uint64_t key, pindrop_cluster_summary *out);
+
+/* The members' categories with their member counts, most members first, ties by lower category.
+   Returns how many categories there are; min(capacity, total) pairs are written to out_categories
+   and out_counts (both NULL when capacity is 0). A stale or unknown key returns 0 and sets the
+   last error (PINDROP_ERR_NOT_FOUND's message); so do NULL buffers with capacity > 0
+   (PINDROP_ERR_INVALID_ARGUMENT's). */
+size_t pindrop_map_cluster_categories(pindrop_map *map, uint64_t key, uint32_t *out_categories,
+                                      uint32_t *out_counts, size_t capacity);
+
+/* The cluster's members in ascending id order from `offset` (supercluster's getLeaves offset):
+   returns the total number of members and writes min(capacity, total - offset) ids to out_ids
+   (none when offset >= total; out_ids NULL only when capacity is 0). Paging through a cluster with
+   the same key lists each member once, as long as the key stays valid. A stale or unknown key
+   returns 0 and sets the last error (PINDROP_ERR_NOT_FOUND's message). */
+size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t offset,
+                                        pindrop_id *out_ids, size_t capacity);
 /* Stacks that open on demand (since 0.3.0). With spread_on_tap = 1 (and spreading on), each group
    of two or more pins (pins at one coordinate, or within spread_tolerance_m of the group's first
    pin: the groups of PINDROP_SPREAD_RING and _SPIRAL) is drawn collapsed: one item at the group's

@@ -41,6 +41,10 @@ public final class Map {
     var keptScratch: [Int32] = []
     var stackGroups: [Int32] = []
     var stackScratch: [Int32] = []
+    /// The pins' values and categories (behaviour 19), read by the cluster room.
+    public let attributes = PinAttributes()
+    /// The members of the cluster last listed in id order, and its key (`clusterMembers`).
+    var sortedMembers: (key: UInt64, ids: [Int64]) = (0, [])
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -52,7 +56,9 @@ public final class Map {
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
         self.spread = SpreadLayout(options: options, view: view)
-        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
+        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom,
+                                    attributes: attributes, byCategory: options.clusterByCategory,
+                                    minPoints: Int(options.clusterMinPoints))
     }
 
     // MARK: - Time
@@ -230,6 +236,7 @@ public final class Map {
         spread.pinWillBeRemoved(slot, pins, index)
         spread.stackDidChange(); reportLostStack()
         clusters?.pinWillBeRemoved(slot)
+        attributes.reset(slot)
     }
 
     /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
@@ -734,15 +741,20 @@ public final class Map {
         return clusterViews.count
     }
 
-    /// The ids of a cluster's pins (a key from the latest frame).
+    /// The ids of a cluster's pins in ascending order. A key names the same pins for as long as it
+    /// is valid, so the list of the last key asked for is kept for the next page.
     public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
         if let ids = stackMembers(key) { return ids }  // a stack (behaviour 22)
         var slots: [Int32] = []
         syncClusterExclusions()
         guard let room = clusters, room.members(key, into: &slots) else {
-            throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
+            throw PindropError(.notFound, "no cluster with key \(key) (a key is stale once its cluster's members change)")
         }
-        return slots.map { pins.id($0) }
+        if sortedMembers.key == key && sortedMembers.ids.count == slots.count { return sortedMembers.ids }
+        var ids = slots.map { pins.id($0) }
+        ids.sort()
+        sortedMembers = (key, ids)
+        return ids
     }
 
     /// The lowest zoom at which a cluster's pins are no longer one cluster (<= cluster_max_zoom).

@@ -107,4 +107,14 @@ final class HeaderConstantsTests: XCTestCase {
     func testFocusKinds() {
         check("PINDROP_FOCUS_", Focus.Kind.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
     }
+
+    /// Behaviour 19's constants: the cluster flags, and PINDROP_CATEGORY_MIXED (a #define).
+    func testClusterFlagsAndMixedCategory() throws {
+        XCTAssertEqual(ClusterSummary.oneSpot, ClusterFlags.oneSpot.rawValue)
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../include/pindrop.h").standardized
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains("#define PINDROP_CATEGORY_MIXED UINT32_MAX"))
+        XCTAssertEqual(PinAttributes.mixed, UInt32.max)
+    }
 }

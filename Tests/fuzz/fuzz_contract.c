@@ -9,7 +9,8 @@
  * their clusters (frame_clusters, members, expansion zoom); and the 0.3 keyboard calls (focus steps
  * of any step, the focus, key lift and key drop at any time, nudges while the keyboard holds a pin);
  * and (0.3) maps with spread_on_tap whose collapsed stacks are opened by key, closed, and asked
- * about with any key.
+ * about with any key; and (0.3) maps with cluster_min_points and cluster_by_category at any value,
+ * pins' values and categories, and what clusters hold (summaries, categories, member pages).
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -333,6 +334,124 @@ static void reset_model(void) {
   model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; key_holding = 0;
   open_key = 0;
   view_w = 256; view_h = 256; proj_mode = 0;
+}
+
+/* What clusters hold (0.3, behaviour 19), and the 0.3 options. Sub-operation k: a new map with
+   cluster_min_points and cluster_by_category at any value (create refuses m < 2 and a by_category
+   other than 0/1, with a message); set_attributes with known, unknown and repeated ids, finite,
+   NaN and infinite values and any category (an unknown id, an infinite value or
+   PINDROP_CATEGORY_MIXED fail and change nothing); or every drawn cluster's summary, categories
+   and member pages, which must agree with each other, the view and the members' positions. */
+static pindrop_map *recreate_03(pindrop_map *old, input *in) {
+  pindrop_options o;
+  pindrop_map *m = NULL;
+  uint8_t j = u8(in);
+  int made;
+  pindrop_map_destroy(old);
+  reset_model();
+  pindrop_options_init(&o, sizeof o);
+  o.lift_delay_ms = 0;
+  o.cluster_radius = (double)(u8(in) % 128);
+  o.cluster_max_zoom = (double)(u8(in) % 31);
+  o.cluster_min_points = (j & 1) ? u32(in) : 2 + (uint32_t)(u8(in) % 6);
+  o.cluster_by_category = (j & 2) ? u32(in) : (uint32_t)((j >> 2) & 1);
+  made = pindrop_map_create(&o, &m) == PINDROP_OK;
+  if (!made) {
+    INVARIANT(m == NULL && pindrop_last_error()[0] != '\0', 0);
+    INVARIANT(o.cluster_min_points < 2 || o.cluster_by_category > 1, o.cluster_min_points);
+    if (pindrop_map_create(NULL, &m) != PINDROP_OK) finding("default create failed", 0);
+    hit_radius = 22; cluster_radius = 0;
+  } else {
+    INVARIANT(o.cluster_by_category <= 1, o.cluster_by_category);
+    hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
+  }
+  return m;
+}
+
+static void summaries_check(pindrop_map **mp, input *in) {
+  pindrop_map *m = *mp;
+  uint8_t k = u8(in);
+  if (k < 24) { *mp = recreate_03(m, in); return; }
+  if (k < 128) {
+    pindrop_id ids[20];
+    double values[20];
+    uint32_t cats[20];
+    size_t n = u8(in) % 20, i, before = pindrop_map_count(m);
+    int bad = 0, s;
+    static const double vals[] = {0, 1, -2.5, 1e300, -1e-300, 31.75, NAN, INFINITY, -INFINITY};
+    for (i = 0; i < n; i++) {
+      uint8_t v = u8(in);
+      ids[i] = any_id(in);
+      values[i] = vals[v % 9];
+      cats[i] = v < 250 ? (uint32_t)(u8(in) % 5) : (v == 250 ? PINDROP_CATEGORY_MIXED : u32(in));
+      if (find(ids[i]) == NULL || (v % 9 >= 7 && !(k & 1)) || (cats[i] == PINDROP_CATEGORY_MIXED && !(k & 2))) bad = 1;
+    }
+    s = pindrop_map_set_attributes(m, n ? ids : NULL, (k & 1) ? NULL : values, (k & 2) ? NULL : cats, n);
+    if (bad && n > 0) INVARIANT(s == PINDROP_ERR_NOT_FOUND || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    else INVARIANT(s == PINDROP_OK, s);
+    INVARIANT(pindrop_map_count(m) == before, s);
+    after(m, s, __LINE__);
+    return;
+  }
+  {
+    pindrop_cluster_view views[MAXPINS];
+    pindrop_id members[MAXPINS], page[MAXPINS];
+    uint32_t cats[MAXPINS], counts[MAXPINS];
+    double t = any_time(in);
+    size_t total = pindrop_map_frame_clusters(m, t, views, MAXPINS), i, j;
+    for (i = 0; i < total && i < MAXPINS; i++) {
+      const pindrop_cluster_view *v = &views[i];
+      pindrop_cluster_summary sum;
+      size_t n, nc, off, got;
+      uint32_t all = 0;
+      INVARIANT(pindrop_map_cluster_summary(m, v->key, &sum) == PINDROP_OK, 0);
+      INVARIANT(sum.count == v->count && sum.valued <= sum.count && (sum.flags & ~1u) == 0, sum.count);
+      INVARIANT(sum.flags == v->flags, sum.flags);
+      if (sum.valued == 0) INVARIANT(isnan(sum.value_sum) && isnan(sum.value_min) && isnan(sum.value_max), 0);
+      else INVARIANT(isfinite(sum.value_min) && isfinite(sum.value_max) && sum.value_min <= sum.value_max, 0);
+      nc = pindrop_map_cluster_categories(m, v->key, cats, counts, MAXPINS);
+      INVARIANT(nc >= 1 && nc <= sum.count, nc);
+      for (j = 0; j < nc && j < MAXPINS; j++) {
+        all += counts[j];
+        INVARIANT(counts[j] > 0 && cats[j] != PINDROP_CATEGORY_MIXED, counts[j]);
+        if (j > 0) INVARIANT(counts[j] < counts[j - 1] || (counts[j] == counts[j - 1] && cats[j] > cats[j - 1]), j);
+      }
+      INVARIANT(all == sum.count, all);
+      INVARIANT((sum.category == PINDROP_CATEGORY_MIXED) == (nc > 1), nc);
+      if (nc == 1) INVARIANT(cats[0] == sum.category, 0);
+      n = pindrop_map_cluster_members(m, v->key, members, MAXPINS);
+      INVARIANT(n == sum.count, n);
+      for (j = 1; j < n && j < MAXPINS; j++) INVARIANT(members[j] > members[j - 1], j);
+      if (sum.flags & PINDROP_CLUSTER_ONE_SPOT)
+        for (j = 1; j < n && j < MAXPINS; j++) {
+          double lon0, lat0, lon1, lat1;
+          INVARIANT(pindrop_map_position(m, members[0], &lon0, &lat0) == PINDROP_OK, 0);
+          INVARIANT(pindrop_map_position(m, members[j], &lon1, &lat1) == PINDROP_OK, 0);
+          INVARIANT(lon0 == lon1 && (lat0 == lat1 || fabs(lat0) >= 85.0511), j);
+        }
+      {  /* a page from any offset: the members list's slice, nothing written past it */
+        size_t cap = u8(in) % 5;
+        off = u8(in) % (n + 2);
+        for (j = 0; j < MAXPINS; j++) page[j] = PINDROP_NO_ID;
+        got = pindrop_map_cluster_members_from(m, v->key, off, page, cap);
+        INVARIANT(got == n, got);
+        for (j = 0; j < cap; j++)
+          INVARIANT(off + j < n && off + j < MAXPINS ? page[j] == members[off + j] : page[j] == PINDROP_NO_ID, j);
+      }
+    }
+    {
+      uint64_t key = u64(in);
+      pindrop_cluster_summary sum;
+      int s = pindrop_map_cluster_summary(m, key, &sum);
+      size_t nc = pindrop_map_cluster_categories(m, key, cats, counts, any_capacity(in) % (MAXPINS + 1));
+      INVARIANT(s == PINDROP_OK || s == PINDROP_ERR_NOT_FOUND, s);
+      if (s != PINDROP_OK) INVARIANT(nc == 0 && pindrop_map_last_error(m)[0] != '\0', nc);
+      INVARIANT(pindrop_map_cluster_summary(m, key, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+      INVARIANT(pindrop_map_cluster_members_from(m, key, 0, NULL, 3) == 0, 0);
+    }
+    drain(m);
+    check_positions(m, __LINE__);
+  }
 }
 
 /* A new map with the 0.2 option fields (clusters, spiral spreading) at any value: create refuses
@@ -738,7 +857,8 @@ static void step(pindrop_map **mp, input *in) {
         for (i = 0; i < n; i++) INVARIANT(fabs(dst[2 * i]) <= 180 && fabs(dst[2 * i + 1]) <= 90, (int)i);
       break;
     }
-    if (which >= 232) { keyboard(m, in); break; }
+    if (which >= 240) { summaries_check(mp, in); break; }  /* since 0.3 */
+    if (which >= 216 && which < 232) { keyboard(m, in); break; }  /* since 0.3 */
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);

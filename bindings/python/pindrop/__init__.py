@@ -34,6 +34,7 @@ __all__ = ["Map", "Options", "Event", "PinView", "spread", "version", "NO_ID", "
            "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE", "SPREAD_SPIRAL", "ClusterView",
            "CLUSTER_STACK"]
 __all__ += ["Focus", "PIN_FOCUSED", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance"]
+__all__ += ["ClusterSummary", "CLUSTER_ONE_SPOT", "CATEGORY_MIXED"]
 
 # Constants of include/pindrop.h.
 SPREAD_OFF, SPREAD_RING = 0, 1
@@ -49,6 +50,8 @@ EVENT_TYPES = ["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED", "DRAG_C
                "STACK_OPENED", "STACK_CLOSED"]
 CAUSES = ["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE", "KEYBOARD"]
 TITLE, SUBTITLE = 0, 1
+CLUSTER_ONE_SPOT = 1                 # since 0.3.0: ClusterView.flags and ClusterSummary.flags
+CATEGORY_MIXED = _ffi.CATEGORY_MIXED  # a summary's category when its members' categories differ
 
 #: Touch phases by name, for `Map.touch(pointer, "down", x, y, t)`.
 PHASES = {"down": TOUCH_DOWN, "move": TOUCH_MOVE, "up": TOUCH_UP, "cancel": TOUCH_CANCEL}
@@ -92,6 +95,8 @@ class Options:
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
     cluster_max_zoom: float = 17.0    #: clusters only below this zoom, in [0, 30]
     spread_spacing: float = 25.0      #: points between pins of a SPREAD_SPIRAL layout
+    cluster_min_points: int = 2       #: fewest pins a cluster may hold (>= 2; supercluster's minPoints)
+    cluster_by_category: bool = False  #: cluster only pins of one category together
     spread_on_tap: int = 0            #: 1: groups drawn collapsed (CLUSTER_STACK) until tapped open
 
     def _to_c(self) -> _ffi.Options:
@@ -100,7 +105,8 @@ class Options:
         if status != 0:
             raise InvalidArgument(status, _ffi.last_error(), "pindrop_options_init")
         for f in fields(self):
-            setattr(c, f.name, getattr(self, f.name))
+            value = getattr(self, f.name)
+            setattr(c, f.name, int(value) if isinstance(value, bool) else value)
         return c
 
 
@@ -201,6 +207,37 @@ class Focus:
         kind = cls.KINDS[f.kind] if 0 <= f.kind < len(cls.KINDS) else str(f.kind)
         return cls(kind, f.id if kind == "pin" else None, f.key if kind == "cluster" else None, f.x, f.y)
 
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """What a cluster holds (`Map.cluster_summary`): its pin `count`, how many have a value
+    (`valued`), the sum, minimum and maximum of those values (NaN when none has one), the pins'
+    common `category` or `CATEGORY_MIXED`, and `flags` (`CLUSTER_ONE_SPOT` when all its pins share
+    one point: zooming in will not separate them)."""
+    count: int
+    valued: int
+    category: int
+    flags: int
+    value_sum: float
+    value_min: float
+    value_max: float
+
+    @property
+    def value_mean(self) -> float:
+        """The mean of the values (NaN when no pin has one)."""
+        return self.value_sum / self.valued if self.valued else float("nan")
+
+    @property
+    def mixed(self) -> bool:
+        return self.category == CATEGORY_MIXED
+
+    @property
+    def one_spot(self) -> bool:
+        return bool(self.flags & CLUSTER_ONE_SPOT)
+
+
+#: The dtype of `Map.cluster_categories`: one row per category, most pins first.
+CATEGORY_COUNT_DTYPE = [("category", "<u4"), ("count", "<u4")]
 
 _DTYPES: dict = {}
 
@@ -439,15 +476,77 @@ class Map:
         return [ClusterView(int(v["key"]), float(v["x"]), float(v["y"]), float(v["lon"]), float(v["lat"]),
                             int(v["count"]), int(v["flags"])) for v in a]
 
-    def cluster_members(self, key: int) -> "numpy.ndarray":
-        """The ids of a cluster's pins (an int64 array). NotFound for an unknown or stale key."""
+    def cluster_members(self, key: int, offset: int = 0, limit: Optional[int] = None) -> "numpy.ndarray":
+        """The ids of a cluster's pins in ascending order (an int64 array), from `offset` on, at
+        most `limit` of them (all when None): a page, as supercluster's getLeaves. NotFound for an
+        unknown or stale key (a key goes stale once its cluster's pins change)."""
         np = _np()
-        total = lib.pindrop_map_cluster_members(self, key, None, 0)
+        if offset < 0 or (limit is not None and limit < 0):
+            raise InvalidArgument(-1, f"offset ({offset}) and limit ({limit}) must not be negative",
+                                  "pindrop_map_cluster_members_from")
+        total = lib.pindrop_map_cluster_members_from(self, key, offset, None, 0)
         if total == 0:
-            _ffi.raise_for(-2, self._handle, "pindrop_map_cluster_members")
-        out = np.empty(total, dtype=np.int64)
-        total = lib.pindrop_map_cluster_members(self, key, out.ctypes.data, total)
-        return out[:total]
+            _ffi.raise_for(-2, self._handle, "pindrop_map_cluster_members_from")
+        n = max(0, total - offset) if limit is None else max(0, min(limit, total - offset))
+        out = np.empty(n, dtype=np.int64)
+        if n:
+            total = lib.pindrop_map_cluster_members_from(self, key, offset, out.ctypes.data, n)
+            if total == 0:  # the key went stale in between (it cannot within one thread's call)
+                _ffi.raise_for(-2, self._handle, "pindrop_map_cluster_members_from")
+        return out
+
+    def set_attributes(self, ids: ArrayLike, values: Optional[ArrayLike] = None,
+                       categories: Optional[ArrayLike] = None) -> None:
+        """Sets the pins' values (float64; NaN = none) and/or categories (uint32, any but
+        CATEGORY_MIXED); None leaves that attribute as it is. Arrays of the same length as ids, or
+        scalars applied to every id. All-or-nothing: NotFound for an unknown id, InvalidArgument
+        for an infinite value, and nothing changes."""
+        np = _np()
+        ids = np.ascontiguousarray(ids, dtype=np.int64).reshape(-1)
+        n = len(ids)
+
+        def column(a: Optional[ArrayLike], dtype: Any, name: str) -> Any:
+            if a is None:
+                return None
+            if dtype is np.uint32:
+                raw = np.asarray(a)
+                if raw.size and (not np.issubdtype(raw.dtype, np.integer)
+                                 or raw.min() < 0 or raw.max() > 0xFFFFFFFF):
+                    raise InvalidArgument(-1, f"{name} must be integers in [0, 2^32 - 1)",
+                                          "pindrop_map_set_attributes")
+            out = np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype=dtype), (n,)))
+            return out
+
+        v = column(values, np.float64, "values")
+        c = column(categories, np.uint32, "categories")
+        lib.pindrop_map_set_attributes(self, ids.ctypes.data, None if v is None else v.ctypes.data,
+                                       None if c is None else c.ctypes.data, n)
+
+    def cluster_summary(self, key: int) -> ClusterSummary:
+        """What a cluster holds (a `ClusterSummary`). NotFound for an unknown or stale key."""
+        out = _ffi.ClusterSummary()
+        lib.pindrop_map_cluster_summary(self, key, byref(out))
+        return ClusterSummary(out.count, out.valued, out.category, out.flags, out.value_sum, out.value_min,
+                              out.value_max)
+
+    def cluster_categories(self, key: int, as_dict: bool = False) -> Union["numpy.ndarray", dict]:
+        """A cluster's categories with their pin counts, most pins first, ties by lower category:
+        a NumPy structured array (dtype `CATEGORY_COUNT_DTYPE`: fields ``category`` and ``count``),
+        or with ``as_dict=True`` a dict {category: count} in that order. NotFound for an unknown or
+        stale key."""
+        np = _np()
+        total = lib.pindrop_map_cluster_categories(self, key, None, None, 0)
+        if total == 0:
+            _ffi.raise_for(-2, self._handle, "pindrop_map_cluster_categories")
+        cats = np.empty(total, dtype=np.uint32)
+        counts = np.empty(total, dtype=np.uint32)
+        total = lib.pindrop_map_cluster_categories(self, key, cats.ctypes.data, counts.ctypes.data, total)
+        if as_dict:
+            return {int(k): int(n) for k, n in zip(cats[:total], counts[:total])}
+        out = np.empty(total, dtype=CATEGORY_COUNT_DTYPE)
+        out["category"] = cats[:total]
+        out["count"] = counts[:total]
+        return out
 
     def cluster_expansion_zoom(self, key: int) -> float:
         """The lowest zoom at which the cluster's pins are no longer one cluster (at most

@@ -58,6 +58,14 @@ class Options(Structure):
                 ("spread_on_tap", c_uint32)]
 
 
+class ClusterSummary(Structure):
+    _fields_ = [("count", c_uint32), ("valued", c_uint32), ("category", c_uint32), ("flags", c_uint32),
+                ("value_sum", c_double), ("value_min", c_double), ("value_max", c_double)]
+
+
+CATEGORY_MIXED = 0xFFFFFFFF
+
+
 class Camera(Structure):
     _fields_ = [("center_lon", c_double), ("center_lat", c_double), ("zoom", c_double),
                 ("bearing_deg", c_double), ("width", c_double), ("height", c_double)]
@@ -192,6 +200,11 @@ _SIGNATURES = {
     # since 0.3.0: stacks that open on demand
     "pindrop_map_open_stack": (c_int, [_map_p, c_uint64, _d], True),
     "pindrop_map_close_stack": (c_int, [_map_p, _d], True),
+    # since 0.3.0: clusters that say what they hold
+    "pindrop_map_set_attributes": (c_int, [_map_p, c_void_p, c_void_p, c_void_p, c_size_t], True),
+    "pindrop_map_cluster_summary": (c_int, [_map_p, c_uint64, POINTER(ClusterSummary)], True),
+    "pindrop_map_cluster_categories": (c_size_t, [_map_p, c_uint64, c_void_p, c_void_p, c_size_t], False),
+    "pindrop_map_cluster_members_from": (c_size_t, [_map_p, c_uint64, c_size_t, c_void_p, c_size_t], False),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]

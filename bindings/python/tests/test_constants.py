@@ -47,3 +47,9 @@ def test_every_header_constant_matches_python(repo_root):
         assert python == group, prefix
     assert (pindrop.TITLE, pindrop.SUBTITLE) == (c["PINDROP_TITLE"], c["PINDROP_SUBTITLE"])
     assert pindrop.PHASES == {k.lower(): v for k, v in with_prefix(c, "PINDROP_TOUCH_").items()}
+
+
+def test_category_mixed_is_uint32_max(repo_root):
+    text = (repo_root / "include" / "pindrop.h").read_text()
+    assert "#define PINDROP_CATEGORY_MIXED UINT32_MAX" in text
+    assert pindrop.CATEGORY_MIXED == _ffi.CATEGORY_MIXED == 2**32 - 1
