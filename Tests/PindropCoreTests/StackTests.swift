@@ -364,7 +364,7 @@ final class StackTests: XCTestCase {
         let s = story({ $0.clusterRadius = 60 }, zoom: 14)
         var n = try s.map.frameClusters(time: 0)
         XCTAssertEqual(n, 1)
-        XCTAssertEqual(s.map.clusterViews[0].flags, 0, "a cluster, not a stack")
+        XCTAssertEqual(s.map.clusterViews[0].flags & ClusterFlags.stack.rawValue, 0, "a cluster, not a stack")
         XCTAssertEqual(s.map.clusterViews[0].count, 4)
         XCTAssertEqual(Set(drawn(s, at: 0).keys), [9])
         // Zoom 18 >= cluster_max_zoom: nothing is clustered; the stack is drawn.
