@@ -28,7 +28,7 @@ class InvalidArgument(PindropError, ValueError): pass
 class NotFound(PindropError, KeyError):
     def __str__(self):  # KeyError quotes its message otherwise
         return Exception.__str__(self)
-class DuplicateId(PindropError): pass
+class DuplicateId(PindropError, ValueError): pass
 class ParseError(PindropError, ValueError): pass
 class StateError(PindropError): pass
 class GeosError(PindropError): pass
@@ -199,3 +199,20 @@ for _name, (_restype, _argtypes, _checked) in _SIGNATURES.items():
         _f.errcheck = _status_check
 
 SIGNATURES = _SIGNATURES
+
+
+# -- since 0.3: exceptions print as pindrop.<Name>; raw prototypes for bulk loops ------------------
+for _cls in (PindropError, InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory):
+    _cls.__module__ = "pindrop"
+
+_RAW: dict = {}
+
+
+def raw(name: str):
+    """A second prototype of a (map, id, double *, double *) function that takes the out
+    pointers as plain integers (addresses into a NumPy array) and returns the status unchecked:
+    the loop of `Map.positions` converts no ctypes objects per pin."""
+    f = _RAW.get(name)
+    if f is None:
+        f = _RAW[name] = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib))
+    return f
