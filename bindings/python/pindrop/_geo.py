@@ -49,7 +49,7 @@ def check_crs(obj: Any, name: str) -> None:
 def _geoseries(obj: Any, name: str) -> Any:
     """The active geometry column of a GeoDataFrame, or the GeoSeries itself, CRS checked."""
     check_crs(obj, name)
-    return obj.geometry if hasattr(obj, "geometry") and not hasattr(obj, "geom_type") else obj
+    return obj.geometry if type(obj).__name__ == "GeoDataFrame" or not hasattr(obj, "values") else obj
 
 
 def lonlat(values: object, second: object = None, name: str = "lonlat") -> "numpy.ndarray":
