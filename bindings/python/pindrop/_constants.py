@@ -54,7 +54,8 @@ class Callout(IntEnum):
 
 class _Named(IntEnum):
     """An IntEnum whose members also equal their names: ``EventType.MOVED == "MOVED"``. Printed
-    and formatted as the name."""
+    and formatted as the name, and hashed as it, so that tables keyed by the names (as events
+    carried them before) still find them: ``handlers[event.type]``."""
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
@@ -64,7 +65,8 @@ class _Named(IntEnum):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    __hash__ = IntEnum.__hash__
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     def __str__(self) -> str:
         return self.name
