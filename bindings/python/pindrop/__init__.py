@@ -87,9 +87,9 @@ PHASES = {p.name.lower(): p for p in TouchPhase}
 
 #: The NumPy dtype of a frame's records (`Map.frame` with ``array=True``, `Frame.array`): id,
 #: x, y, anchor_x, anchor_y, lift, flags, with the C struct's exact layout.
-PIN_VIEW_DTYPE: "np.dtype[np.void]" = np.dtype(_ffi.PinView)
+PIN_VIEW_DTYPE: "np.dtype[Any]" = np.dtype(_ffi.PinView)
 #: The NumPy dtype of `Map.clusters` records: key, x, y, lon, lat, count, flags.
-CLUSTER_VIEW_DTYPE: "np.dtype[np.void]" = np.dtype(_ffi.ClusterView)
+CLUSTER_VIEW_DTYPE: "np.dtype[Any]" = np.dtype(_ffi.ClusterView)
 
 #: What the coordinates arguments accept: an (n, 2) array of (lon, lat), shapely points,
 #: a GeoSeries or GeoDataFrame, ``__geo_interface__``, GeoJSON or WKT text.
@@ -324,7 +324,7 @@ class Map:
         self._handle = c_void_p()
         keywords = {k: v for k, v in locals().items() if k not in ("self", "options")}
         if options is None:
-            options = Options(**keywords)  # type: ignore[arg-type]
+            options = Options(**keywords)
         else:
             if not isinstance(options, Options):
                 raise TypeError(f"options must be a pindrop.Options (or pass the fields as keywords: "

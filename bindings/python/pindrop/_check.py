@@ -10,7 +10,7 @@ from __future__ import annotations
 import numbers
 import operator
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Optional, Type, TypeVar
+from typing import TYPE_CHECKING, Any, Optional, Type, TypeVar, cast
 
 from ._ffi import NO_ID, InvalidArgument
 
@@ -53,7 +53,7 @@ def integer(value: object, name: str) -> int:
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         raise TypeError(f"{name} must be an integer, not {_show(value)}")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(cast(Any, value))
     except TypeError:
         raise TypeError(f"{name} must be an integer, not {_show(value)}") from None
 

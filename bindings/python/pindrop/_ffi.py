@@ -10,6 +10,7 @@ import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
+from typing import Any, Dict, Iterator, NoReturn, Tuple
 
 NO_ID = -(2 ** 63)
 
@@ -26,7 +27,7 @@ class PindropError(Exception):
 
 class InvalidArgument(PindropError, ValueError): pass
 class NotFound(PindropError, KeyError):
-    def __str__(self):  # KeyError quotes its message otherwise
+    def __str__(self) -> str:  # KeyError quotes its message otherwise
         return Exception.__str__(self)
 class DuplicateId(PindropError, ValueError): pass
 class ParseError(PindropError, ValueError): pass
@@ -81,7 +82,7 @@ PROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), P
 UNPROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
 
 
-def _candidates():
+def _candidates() -> Iterator[Path]:
     env = os.environ.get("PINDROP_LIBRARY")
     if env:
         yield Path(env)
@@ -93,7 +94,7 @@ def _candidates():
         yield root / build / "libpindrop.so"
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, Path]:
     tried = []
     for path in _candidates():
         tried.append(str(path))
@@ -116,7 +117,7 @@ _pd = POINTER(c_double)
 _pid = POINTER(c_int64)
 
 
-def _status_check(result, func, args):
+def _status_check(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """errcheck for functions returning pindrop_status: raise the typed exception."""
     if result < 0:
         if args and func.argtypes and func.argtypes[0] is _map_p and args[0] is not None:
@@ -129,10 +130,10 @@ def _status_check(result, func, args):
 
 def last_error() -> str:
     """The message of the last failed call on the calling thread (pindrop_last_error)."""
-    return lib.pindrop_last_error().decode("utf-8", "replace")
+    return str(lib.pindrop_last_error().decode("utf-8", "replace"))
 
 
-def raise_for(status: int, map_handle, function: str):
+def raise_for(status: int, map_handle: Any, function: str) -> NoReturn:
     """Raises the typed exception for a negative status returned outside errcheck (touch)."""
     message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else last_error()
     raise _EXCEPTIONS.get(status, PindropError)(status, message, function)
@@ -205,10 +206,10 @@ SIGNATURES = _SIGNATURES
 for _cls in (PindropError, InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory):
     _cls.__module__ = "pindrop"
 
-_RAW: dict = {}
+_RAW: Dict[str, Any] = {}
 
 
-def raw(name: str):
+def raw(name: str) -> Any:
     """A second prototype of a (map, id, double *, double *) function that takes the out
     pointers as plain integers (addresses into a NumPy array) and returns the status unchecked:
     the loop of `Map.positions` converts no ctypes objects per pin."""

@@ -5,8 +5,8 @@ object given is theirs (or is text that needs a WKT reader).
 """
 from __future__ import annotations
 
+import importlib
 import json
-import math
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
 from . import _check
@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
 #: Coordinate reference systems read as pindrop's WGS84 (lon, lat) as they are.
 _WGS84 = ("EPSG:4326", "OGC:CRS84")
+
+
+def _shapely() -> Any:
+    """shapely, imported when an object needs it (it is optional, and untyped to the checkers)."""
+    return importlib.import_module("shapely")
 
 
 def _module(obj: object) -> str:
@@ -109,7 +114,7 @@ def is_point_like(value: object) -> bool:
 
 def _shapely_points(geoms: "numpy.ndarray", name: str) -> "numpy.ndarray":
     import numpy as np
-    import shapely
+    shapely = _shapely()
     if geoms.size == 0:
         return np.empty((0, 2), dtype=np.float64)
     types = shapely.get_type_id(geoms)
@@ -118,7 +123,7 @@ def _shapely_points(geoms: "numpy.ndarray", name: str) -> "numpy.ndarray":
         types = shapely.get_type_id(geoms)
     bad = np.flatnonzero(types != 0)
     if bad.size:
-        g = geoms[bad[0]]
+        g: Any = geoms[bad[0]]
         what = "None" if g is None else g.geom_type
         raise TypeError(f"{name} must hold points; item {int(bad[0])} is a {what}")
     empty = np.flatnonzero(shapely.is_empty(geoms))
@@ -176,7 +181,7 @@ def _points_from_text(text: str, name: str) -> "numpy.ndarray":
         except json.JSONDecodeError as e:
             raise invalid(f"{name} is not valid GeoJSON: {e}") from None
     try:
-        import shapely
+        shapely = _shapely()
     except ImportError:
         raise TypeError(f"{name}: reading WKT points needs shapely (pip install shapely); "
                         "GeoJSON text or an (n, 2) array needs nothing") from None
@@ -211,9 +216,10 @@ def _polygons(m: Any, name: str) -> Iterator[Any]:
 
 def _plain(rings: Any) -> Any:
     """Nested tuples and arrays as nested lists of floats, for json."""
-    if isinstance(rings, (list, tuple)) or hasattr(rings, "tolist"):
-        seq = rings.tolist() if hasattr(rings, "tolist") else rings
-        return [_plain(r) for r in seq]
+    if hasattr(rings, "tolist"):
+        rings = rings.tolist()
+    if isinstance(rings, (list, tuple)):
+        return [_plain(r) for r in rings]
     return float(rings)
 
 
@@ -242,6 +248,3 @@ def area_text(value: object, name: str = "area") -> Optional[bytes]:
     doc = {"type": "MultiPolygon", "coordinates": [_plain(p) for p in polys]}
     return json.dumps(doc, allow_nan=True).encode("utf-8")
 
-
-def finite(x: float) -> bool:
-    return math.isfinite(x)

@@ -10,7 +10,7 @@ coordinates) or a grid of first points (a tolerance); the positions come from th
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import numpy as np
 
@@ -135,7 +135,7 @@ def group_tolerance(src: np.ndarray, tolerance: float) -> Tuple[np.ndarray, np.n
     return group, rank, np.asarray(first, dtype=np.int64), np.asarray(sizes, dtype=np.int64), centres
 
 
-class SpreadResult(np.ndarray):  # type: ignore[type-arg]
+class SpreadResult(np.ndarray):  # type: ignore[type-arg, unused-ignore]
     """The drawn positions of `pindrop.spread` as an (n, 2) float64 array of (lon, lat), which
     also knows how it was made:
 
@@ -155,7 +155,7 @@ class SpreadResult(np.ndarray):  # type: ignore[type-arg]
 
     @classmethod
     def _make(cls, drawn: np.ndarray, true: np.ndarray, tolerance: float) -> "SpreadResult":
-        r = drawn.view(cls)
+        r = cast("SpreadResult", drawn.view(cls))
         r._true = true
         r._tolerance = tolerance
         r._groups = None

@@ -121,7 +121,8 @@ class _Records(Sequence[Any]):
             return list(self) == list(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
     def __repr__(self) -> str:
         return f"<pindrop.{type(self).__name__} of {len(self)}>"

@@ -14,6 +14,7 @@ them.
 """
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
@@ -29,7 +30,7 @@ __all__ = ["spread"]
 
 def _geopandas() -> Any:
     try:
-        import geopandas
+        geopandas = importlib.import_module("geopandas")
     except ImportError:
         raise ImportError("pindrop.geo needs GeoPandas (pip install geopandas); pindrop.spread "
                           "takes NumPy arrays and shapely points without it") from None
@@ -53,7 +54,7 @@ def spread(points: Any, tolerance_m: float = 0.0, layout: "Literal['ring', 'spir
     geometry must be a non-empty Point (a MultiPoint is refused: explode it first).
     """
     gpd = _geopandas()
-    import shapely
+    shapely: Any = importlib.import_module("shapely")
     if isinstance(points, gpd.GeoSeries):
         frame = gpd.GeoDataFrame(geometry=points)
     elif isinstance(points, gpd.GeoDataFrame):
