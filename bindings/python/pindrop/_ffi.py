@@ -1,4 +1,4 @@
-"""Every C function of include/pindrop.h, declared once: argtypes, restype and errcheck.
+"""Every C function of the library's header (pindrop.h), declared once: argtypes, restype and errcheck.
 
 The library is found through $PINDROP_LIBRARY, then inside this package, then in the build folders
 of a source checkout.

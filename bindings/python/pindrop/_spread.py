@@ -2,7 +2,7 @@
 which points moved, which group each belongs to, the groups' centres, each point's rank in its
 group and the legs a cartographer draws from true to drawn positions.
 
-The groups follow the library's rule (docs/spreading.md, "Groups"): in index order, a point joins
+The groups follow the library's rule: in index order, a point joins
 the first-formed group whose first point is within the tolerance (tolerance 0: the very same
 coordinate), or starts a group. They are computed on first use, from the input, with NumPy (exact
 coordinates) or a grid of first points (a tolerance); the positions come from the library.
