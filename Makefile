@@ -283,6 +283,7 @@ PY_TEST_PACKAGES = shapely geopandas pyogrio mypy basedpyright
 PDOC_VERSION = 16.0.0
 PDOC = $(PYTHON) -W error -m pdoc -d markdown --no-show-source --no-search --footer-text "pindrop $(PINDROP_VERSION)" pindrop pindrop.geo
 .PHONY: python-deps docs test-docs
+test-examples: python-deps  # examples/tests/test_python_gis.py runs the GIS example
 python-deps: deps
 	@missing=""; for p in $(PY_TEST_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	$(PYTHON) -c "import pdoc, sys; sys.exit(pdoc.__version__ != '$(PDOC_VERSION)')" >/dev/null 2>&1 || missing="$$missing pdoc==$(PDOC_VERSION)"; \

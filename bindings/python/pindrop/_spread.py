@@ -67,10 +67,64 @@ def group_exact(src: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np
     return group, rank, first[by_first], sizes
 
 
+def isolated(src: np.ndarray, tolerance: float) -> np.ndarray:
+    """(n,) bool: points with certainly no other point within `tolerance` metres, found with a
+    grid whose cells are at least that wide everywhere in the data (a point alone in its 3 x 3
+    cells). Conservative: near the antimeridian or a pole nothing is taken as alone."""
+    n = src.shape[0]
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    lon, lat = src[:, 0], src[:, 1]
+    dlat = tolerance / (RADIUS * _RAD) * 1.001
+    widest = min(90.0, float(np.abs(lat).max()) + 2 * dlat)
+    c = math.cos(widest * _RAD)
+    if c < 0.01 or dlat > 1.0:
+        return out
+    dlon = dlat / c
+    row = np.floor(lat / dlat).astype(np.int64)
+    col = np.floor((lon + 180.0) / dlon).astype(np.int64)
+    width = int(360.0 / dlon) + 3
+    keys = row * width + col
+    cells, counts = np.unique(keys, return_counts=True)
+    around = np.zeros(n, dtype=np.int64)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            k = keys + dr * width + dc
+            at = np.clip(np.searchsorted(cells, k), 0, cells.size - 1)
+            around += np.where(cells[at] == k, counts[at], 0)
+    edge = (lon < -180.0 + 2 * dlon) | (lon > 180.0 - 2 * dlon)
+    return (around == 1) & ~edge
+
+
 def group_tolerance(src: np.ndarray, tolerance: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rule with a tolerance in metres: each point joins the lowest-numbered group whose first
     point is within `tolerance` (great-circle), or starts one. Also returns the centres: the first
-    point plus the members' mean offset from it (longitudes folded across the antimeridian)."""
+    point plus the members' mean offset from it (longitudes folded across the antimeridian).
+
+    A point with no other point within the tolerance (`isolated`) is a group of its own; the rule
+    runs over the others, then the groups are numbered by their first point."""
+    n = src.shape[0]
+    alone = isolated(src, tolerance)
+    rest = np.flatnonzero(~alone)
+    g_rest, r_rest, f_rest, s_rest, c_rest = _group_loop(src[rest], tolerance)
+    firsts = np.concatenate([np.flatnonzero(alone), rest[f_rest]])
+    order = np.argsort(firsts, kind="stable")
+    number = np.empty(firsts.size, dtype=np.int64)
+    number[order] = np.arange(firsts.size)
+    k = int(alone.sum())
+    group = np.empty(n, dtype=np.int64)
+    rank = np.zeros(n, dtype=np.int64)
+    group[alone] = number[:k]
+    group[rest] = number[k:][g_rest]
+    rank[rest] = r_rest
+    sizes = np.concatenate([np.ones(k, dtype=np.int64), s_rest])[order]
+    centres = np.concatenate([src[alone], c_rest])[order]
+    return group, rank, firsts[order], sizes, centres
+
+
+def _group_loop(src: np.ndarray, tolerance: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`group_tolerance`'s rule, point by point, through a grid of first points."""
     n = src.shape[0]
     cell = tolerance / (RADIUS * _RAD) * 1.0000001  # degrees of latitude per cell
     rows: Dict[int, Dict[int, List[int]]] = {}
