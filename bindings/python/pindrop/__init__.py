@@ -147,6 +147,8 @@ class Options:
                 value = _check.enum(OutsidePolicy, value, "outside_policy")
             elif isinstance(f.default, float):
                 value = _check.real(value, f.name)
+            elif isinstance(f.default, bool):
+                value = _check.flag(value, f.name)
             elif isinstance(f.default, int):
                 value = _check.integer(value, f.name)
             object.__setattr__(self, f.name, value)

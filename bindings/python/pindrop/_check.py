@@ -171,6 +171,46 @@ def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def floats(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarray":
+    """A 1-D C-contiguous float64 array of numbers (not bools or strings), of length n if given.
+    (NaN and infinities are the library's to judge.)"""
+    import numpy as np
+    a = _floats(values, name, "numbers", "one number each")
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        want = f"({n},)" if n is not None else "(n,)"
+        raise invalid(f"{name} must be of shape {want}, not {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def uint32s(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarray":
+    """A 1-D C-contiguous uint32 array of integers in [0, 2**32) (not floats or bools), of
+    length n if given."""
+    import numpy as np
+    if values is None or isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence or array of integers, not {_show(values)}")
+    try:
+        a = np.asarray(values)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise TypeError(f"{name} must be a sequence or array of integers ({e})") from None
+    if a.dtype == object:
+        for v in a.reshape(-1):
+            i = integer(v, f"{name} value")
+            if not 0 <= i < 2 ** 32:
+                raise OverflowError(f"{name} value {i} does not fit a 32-bit unsigned integer")
+        a = a.astype(np.int64)
+    if a.size == 0 and a.dtype.kind == "f":
+        a = a.astype(np.int64)
+    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, not {a.dtype} values")
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        want = f"({n},)" if n is not None else "(n,)"
+        raise invalid(f"{name} must be of shape {want}, not {a.shape}")
+    if a.size and (int(a.min()) < 0 or int(a.max()) >= 2 ** 32):
+        bad = int(a.min()) if int(a.min()) < 0 else int(a.max())
+        raise OverflowError(f"{name} value {bad} does not fit a 32-bit unsigned integer")
+    return np.ascontiguousarray(a, dtype=np.uint32)
+
+
 def pairs(values: object, second: object = None, name: str = "lonlat", what: str = "coordinates",
           columns: str = "lon, lat") -> "numpy.ndarray":
     """An (n, 2) C-contiguous float64 array from an (n, 2) array, or from two 1-D arrays (the

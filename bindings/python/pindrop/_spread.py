@@ -94,7 +94,8 @@ def isolated(src: np.ndarray, tolerance: float) -> np.ndarray:
             at = np.clip(np.searchsorted(cells, k), 0, cells.size - 1)
             around += np.where(cells[at] == k, counts[at], 0)
     edge = (lon < -180.0 + 2 * dlon) | (lon > 180.0 - 2 * dlon)
-    return (around == 1) & ~edge
+    out[:] = (around == 1) & ~edge
+    return out
 
 
 def group_tolerance(src: np.ndarray, tolerance: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -163,3 +163,29 @@ def test_membership(m):
 def test_allowed_area_of_a_wrong_type_is_a_type_error(m):
     with pytest.raises(TypeError, match="allowed area"):
         m.set_allowed_area(42)
+
+
+# -- the helpers new methods validate with (pindrop._check) ----------------------------------------
+
+def test_array_helpers_for_per_pin_values():
+    from pindrop import _check
+    assert _check.floats([1, 2.5, float("nan")], "values", 3).dtype == np.float64
+    with pytest.raises(ValueError, match=r"values must be of shape \(2,\), not \(3,\)"):
+        _check.floats([1, 2, 3], "values", 2)
+    with pytest.raises(TypeError, match="values"):
+        _check.floats(["a"], "values")
+    with pytest.raises(TypeError, match="bool"):
+        _check.floats([True], "values")
+    assert _check.uint32s([0, 2 ** 32 - 1], "categories").tolist() == [0, 2 ** 32 - 1]
+    with pytest.raises(OverflowError, match=str(2 ** 32)):
+        _check.uint32s([1, 2 ** 32], "categories")
+    with pytest.raises(OverflowError, match="-1"):
+        _check.uint32s(np.array([-1, 3]), "categories")
+    with pytest.raises(TypeError, match="float64"):
+        _check.uint32s([1.5], "categories")
+    assert _check.key(2 ** 64 - 1) == 2 ** 64 - 1
+    with pytest.raises(OverflowError):
+        _check.key(2 ** 64)
+    with pytest.raises(OverflowError):
+        _check.count(2 ** 63, "offset")
+    assert _check.enum(pindrop.TouchPhase, "Cancel", "phase") is pindrop.TouchPhase.CANCEL
