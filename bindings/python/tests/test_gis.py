@@ -362,3 +362,28 @@ def test_geo_spread_refuses_what_is_not_points(lawndale):
     bad.loc[bad.index[1], "geometry"] = LineString([(0, 0), (1, 1)])
     with pytest.raises(TypeError, match="row 1 .* LineString"):
         pindrop.geo.spread(bad)
+
+
+@pytest.mark.parametrize("where", ["antimeridian", "far north"])
+def test_spread_groups_with_a_tolerance_across_the_antimeridian_and_near_a_pole(where):
+    """Clumps of points a few metres apart, astride lon ±180 or at 84° N, some alone: the groups
+    equal the brute-force rule's, and the moved mask the library's output."""
+    rng = np.random.default_rng(7 if where == "antimeridian" else 8)
+    centre = (179.99995, 10.0) if where == "antimeridian" else (20.0, 84.0)
+    seeds = np.column_stack([centre[0] + rng.uniform(-2e-4, 2e-4, 60), centre[1] + rng.uniform(-2e-4, 2e-4, 60)])
+    p = np.repeat(seeds, rng.integers(1, 4, 60), axis=0)
+    p = p + rng.normal(0, 5e-6, p.shape)
+    p[:, 0] = (p[:, 0] + 180) % 360 - 180
+    r = pindrop.spread(p, tolerance_m=3.0)
+    group, rank, sizes = brute_force_groups(p, 3.0)
+    assert np.array_equal(r.group, group) and np.array_equal(r.rank, rank)
+    assert 1 in sizes and sizes.max() > 1
+    assert np.array_equal(r.moved, (np.asarray(r) != p).any(axis=1))
+    assert np.array_equal(r.moved, sizes[group] > 1)
+
+
+def test_spiral_results_know_their_groups_too():
+    p = np.array([[LON0, LAT0]] * 12 + [[LON0 + 0.01, LAT0]])
+    r = pindrop.spread(p, layout="spiral", zoom=18)
+    assert r.sizes.tolist() == [12, 1] and r.moved.tolist() == [True] * 12 + [False]
+    assert r.legs().shape == (12, 2, 2)
