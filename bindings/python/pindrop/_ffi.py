@@ -1,4 +1,4 @@
-"""Every C function of include/pindrop.h, declared once: argtypes, restype and errcheck.
+"""Every C function of the library's header (pindrop.h), declared once: argtypes, restype and errcheck.
 
 The library is found through $PINDROP_LIBRARY, then inside this package, then in the build folders
 of a source checkout.
@@ -10,6 +10,7 @@ import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
+from typing import Any, Dict, Iterator, NoReturn, Tuple
 
 NO_ID = -(2 ** 63)
 
@@ -26,9 +27,9 @@ class PindropError(Exception):
 
 class InvalidArgument(PindropError, ValueError): pass
 class NotFound(PindropError, KeyError):
-    def __str__(self):  # KeyError quotes its message otherwise
+    def __str__(self) -> str:  # KeyError quotes its message otherwise
         return Exception.__str__(self)
-class DuplicateId(PindropError): pass
+class DuplicateId(PindropError, ValueError): pass
 class ParseError(PindropError, ValueError): pass
 class StateError(PindropError): pass
 class GeosError(PindropError): pass
@@ -92,7 +93,7 @@ PROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), P
 UNPROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
 
 
-def _candidates():
+def _candidates() -> Iterator[Path]:
     env = os.environ.get("PINDROP_LIBRARY")
     if env:
         yield Path(env)
@@ -104,7 +105,7 @@ def _candidates():
         yield root / build / "libpindrop.so"
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, Path]:
     tried = []
     for path in _candidates():
         tried.append(str(path))
@@ -127,7 +128,7 @@ _pd = POINTER(c_double)
 _pid = POINTER(c_int64)
 
 
-def _status_check(result, func, args):
+def _status_check(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """errcheck for functions returning pindrop_status: raise the typed exception."""
     if result < 0:
         if args and func.argtypes and func.argtypes[0] is _map_p and args[0] is not None:
@@ -140,10 +141,10 @@ def _status_check(result, func, args):
 
 def last_error() -> str:
     """The message of the last failed call on the calling thread (pindrop_last_error)."""
-    return lib.pindrop_last_error().decode("utf-8", "replace")
+    return str(lib.pindrop_last_error().decode("utf-8", "replace"))
 
 
-def raise_for(status: int, map_handle, function: str):
+def raise_for(status: int, map_handle: Any, function: str) -> NoReturn:
     """Raises the typed exception for a negative status returned outside errcheck (touch)."""
     message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else last_error()
     raise _EXCEPTIONS.get(status, PindropError)(status, message, function)
@@ -243,3 +244,18 @@ for _name, (_restype, _argtypes, _checked) in _KEYBOARD_SIGNATURES.items():
     if _checked:
         _f.errcheck = _status_check
 SIGNATURES.update(_KEYBOARD_SIGNATURES)
+# -- since 0.3: exceptions print as pindrop.<Name>; raw prototypes for bulk loops ------------------
+for _cls in (PindropError, InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory):
+    _cls.__module__ = "pindrop"
+
+_RAW: Dict[str, Any] = {}
+
+
+def raw(name: str) -> Any:
+    """A second prototype of a (map, id, double *, double *) function that takes the out
+    pointers as plain integers (addresses into a NumPy array) and returns the status unchecked:
+    the loop of `Map.positions` converts no ctypes objects per pin."""
+    f = _RAW.get(name)
+    if f is None:
+        f = _RAW[name] = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib))
+    return f

@@ -33,7 +33,7 @@ def test_the_option_and_its_validation():
     o = _ffi.Options()
     assert _ffi.lib.pindrop_options_init(o, _ffi.ctypes.sizeof(o)) == 0
     assert (o.cluster_min_points, o.cluster_by_category, o.spread_on_tap) == (2, 0, 0)
-    with pytest.raises(pindrop.InvalidArgument, match="spread_on_tap"):
+    with pytest.raises(TypeError, match="spread_on_tap"):
         pindrop.Map(spread_on_tap=2)
 
 
@@ -55,7 +55,7 @@ def test_a_collapsed_stack_opens_on_a_tap_and_closes_on_esc():
         m.touch(0, "down", 600, 400, 1100)
         m.touch(0, "up", 600, 400, 1140)
         (e,) = list(m.events())
-        assert (e.type, e.request, e.id, e.lon, e.lat, e.time_ms) == ("STACK_OPENED", s.key, pindrop.NO_ID, LON, LAT, 1140)
+        assert (e.type, e.request, e.id, e.lon, e.lat, e.time_ms) == ("STACK_OPENED", s.key, None, LON, LAT, 1140)
         views = {v.id: v for v in m.frame(1200)}
         assert set(views) == {1, 2, 3, 4, 9}
         assert all(views[i].flags & pindrop.PIN_SPREAD for i in range(1, 5))

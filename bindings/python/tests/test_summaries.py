@@ -101,7 +101,7 @@ def test_scalars_none_and_all_or_nothing():
         m.set_attributes(members[:2], values=[1.0, np.inf])
     with pytest.raises(pindrop.InvalidArgument):
         m.set_attributes(members[:2], categories=[1, pindrop.CATEGORY_MIXED])
-    with pytest.raises(pindrop.InvalidArgument):
+    with pytest.raises(OverflowError, match="categories value -3"):
         m.set_attributes(members[:2], categories=[1, -3])
     with pytest.raises(ValueError):
         m.set_attributes(members[:2], values=[1.0, 2.0, 3.0])
@@ -124,7 +124,7 @@ def test_keys_go_stale_with_their_members():
 def test_options_by_name():
     assert pindrop.Options().cluster_min_points == 2 and pindrop.Options().cluster_by_category is False
     m = pindrop.Map(cluster_radius=60, cluster_by_category=True)
-    m.add_many([1, 2, 3], [LAWNDALE[0], LAWNDALE[1]] * 3)
+    m.add_many([1, 2, 3], [(LAWNDALE[0], LAWNDALE[1])] * 3)
     m.set_camera(LAWNDALE[0], LAWNDALE[1], 12, 800, 600)
     m.set_attributes([1, 2, 3], categories=[5, 5, 6])
     (c,) = m.clusters(0)
