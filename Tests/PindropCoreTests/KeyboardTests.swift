@@ -497,6 +497,26 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(c.map.clusterViews.map(\.count), [3], "dropped and deselected: clustered again")
     }
 
+    func testAKeyLiftDropsATapStillWaitingToMoveTheEditedPin() throws {
+        // Pin 1 is edited and selected; a tap on the map would move it there when its double-tap
+        // window closes. A key lift inside the window is the newer gesture: the tap is dropped.
+        let (s, start) = liftable()
+        try s.map.edit(id: 1, time: 0)
+        s.down(900, 700, at: 10); s.up(900, 700, at: 50)
+        XCTAssertEqual(s.map.nextDeadline, 50 + s.map.options.doubleTapMs)
+        try s.map.keyLift(time: 100)
+        XCTAssertEqual("\(s.map.gesture.tapWindow.name)", "closed")
+        XCTAssertEqual(s.map.nextDeadline, .infinity)
+        try s.map.keyDrop(time: 200)
+        s.tick(1000)
+        XCTAssertFalse(s.events().contains { $0.kind == .moved }, "nothing moved the pin")
+        XCTAssertTrue(s.position(1) == start)
+        // Without the key lift the same tap moves it (the control).
+        s.down(900, 700, at: 2000); s.up(900, 700, at: 2050)
+        s.tick(2050 + s.map.options.doubleTapMs)
+        XCTAssertEqual(s.events().first { $0.kind == .moved }?.cause, .tap)
+    }
+
     // MARK: - Every bad state: a status with a message, nothing changed
 
     /// Runs `body`, which must fail with `status` and a message, and checks that nothing changed:
