@@ -497,6 +497,23 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(c.map.clusterViews.map(\.count), [3], "dropped and deselected: clustered again")
     }
 
+    func testTheHeldPinKeepsTheFocusEvenBeyondTheFrame() throws {
+        let (s, _) = liftable()
+        s.addPin(2, atScreen: 300, 300)
+        try s.map.frame(time: 0)
+        try s.map.keyLift(time: 10)
+        XCTAssertEqual(s.map.focus.id, 1)
+        // Nudged 2,000 points beyond the right edge: not in the frame, still focused while held.
+        try s.map.nudge(dx: 2000, dy: 0, time: 20)
+        try s.map.frame(time: 30)
+        XCTAssertFalse(s.map.frameViews.contains { $0.id == 1 })
+        XCTAssertEqual(s.map.focus.id, 1)
+        // Dropped there, it is no longer drawn nor held: the next frame moves the focus on.
+        try s.map.keyDrop(time: 40)
+        try s.map.frame(time: 50)
+        XCTAssertEqual(s.map.focus.id, 2)
+    }
+
     func testAKeyLiftDropsATapStillWaitingToMoveTheEditedPin() throws {
         // Pin 1 is edited and selected; a tap on the map would move it there when its double-tap
         // window closes. A key lift inside the window is the newer gesture: the tap is dropped.
