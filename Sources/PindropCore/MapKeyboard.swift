@@ -129,6 +129,7 @@ extension Map {
     /// A touch while the keyboard holds a pin is refused (STATE): one gesture at a time.
     func checkNoKeyboardDrag(touch phase: TouchPhase) throws(PindropError) {
         guard let s = gesture.keyboardSlot else { return }
-        throw PindropError(.state, "pin \(pins.id(s)) is being dragged by keyboard: touch \(phase) refused (drop it or cancel first)")
+        let name = switch phase { case .down: "DOWN"; case .move: "MOVE"; case .up: "UP"; case .cancel: "CANCEL" }
+        throw PindropError(.state, "pin \(pins.id(s)) is being dragged by keyboard: touch \(name) refused (drop it or cancel first)")
     }
 }
