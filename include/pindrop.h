@@ -467,6 +467,13 @@ pindrop_status pindrop_map_focus_step(pindrop_map *map, int32_t step, pindrop_fo
    and announces. kind 0 when nothing has the focus. out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
 pindrop_status pindrop_map_focused(const pindrop_map *map, pindrop_focus *out);
 
+/* Where the focus stands among the items focus_step moves through (the last frame's pins and
+   clusters inside the viewport), for announcements such as "4 of 27" (aria-posinset / setsize):
+   *out_index items come before it in reading order, of *out_total. *out_index == *out_total when
+   none of them has the focus (nothing focused, or the keyboard's pin held beyond the frame).
+   out_index or out_total NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_focus_rank(const pindrop_map *map, size_t *out_index, size_t *out_total);
+
 /* Lifts the selected pin by keyboard, as a held finger would: LIFTED (its true coordinate), drawn
    lifted where it was (pindrop_pin_view.lift rises over lift_duration_ms; lift_height is not
    applied: nothing hides it), flagged PINDROP_PIN_DRAGGING, and given the keyboard focus. While

@@ -125,9 +125,13 @@ final class KeyboardTests: XCTestCase {
     func checkStepsFollowTheReadingOrder(_ m: Map, file: StaticString = #filePath, line: UInt = #line) throws {
         let order = readingOrder(m)
         XCTAssertGreaterThan(order.count, 10, "a frame with something to focus", file: file, line: line)
-        // Forward from nothing: every item once, then back to the first.
+        // Forward from nothing: every item once, then back to the first; the rank counts along.
+        XCTAssertTrue(m.focusRank == (order.count, order.count), "nothing focused yet", file: file, line: line)
         var forward: [Focus] = []
-        for _ in 0...order.count { forward.append(try m.focusStep(1)) }
+        for i in 0...order.count {
+            forward.append(try m.focusStep(1))
+            XCTAssertTrue(m.focusRank == (i % order.count, order.count), "rank after \(i + 1) steps", file: file, line: line)
+        }
         XCTAssertEqual(forward, order.map(\.focus) + [order[0].focus], file: file, line: line)
         // Backward from the first: the last (wrapping), then every item in reverse.
         var backward: [Focus] = []
@@ -508,6 +512,7 @@ final class KeyboardTests: XCTestCase {
         try s.map.frame(time: 30)
         XCTAssertFalse(s.map.frameViews.contains { $0.id == 1 })
         XCTAssertEqual(s.map.focus.id, 1)
+        XCTAssertTrue(s.map.focusRank == (1, 1), "focused, but not among the frame's items")
         // Dropped there, it is no longer drawn nor held: the next frame moves the focus on.
         try s.map.keyDrop(time: 40)
         try s.map.frame(time: 50)

@@ -51,7 +51,11 @@ def test_focus_steps_follow_the_reading_order_and_wrap(clustered):
         assert len(order) > 10
         if clustered:
             assert any(f.kind == "cluster" for f in order) and any(f.kind == "pin" for f in order)
-        forward = [m.focus_step(1) for _ in range(len(order) + 1)]
+        assert m.focus_rank == (None, len(order))
+        forward = []
+        for i in range(len(order) + 1):
+            forward.append(m.focus_step(1))
+            assert m.focus_rank == (i % len(order), len(order))
         assert forward == order + [order[0]]
         backward = [m.focus_step(-1) for _ in range(len(order))]
         assert backward == order[::-1]
