@@ -513,6 +513,11 @@ static void keyboard(pindrop_map *m, input *in) {
   }
   INVARIANT(pindrop_map_focused(m, &f) == PINDROP_OK, 0);
   focus_check(&f);
+  {
+    size_t index = SIZE_MAX, total = SIZE_MAX;
+    INVARIANT(pindrop_map_focus_rank(m, &index, &total) == PINDROP_OK && index <= total && total <= 2 * MAXPINS, total);
+    if (f.kind == 0) INVARIANT(index == total, index);
+  }
 }
 
 /* Stacks (0.3): a new map with spread_on_tap (any value: create refuses all but 0 and 1), or
