@@ -100,10 +100,10 @@ typedef struct pindrop_options {
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
   /* Since 0.3.0 (an 0.2-size struct gets the defaults below). */
   uint32_t cluster_min_points;  /* fewest pins of a cluster, default 2; >= 2 */
-  uint32_t cluster_by_category; /* 0 (default) or 1: clusters of one category only */
-  uint32_t spread_on_tap;       /* 0 (default: groups always spread, as with 0.2) or 1: each group of
-                                   two or more pins is drawn collapsed, one stack item, until tapped
-                                   open (see "Stacks that open on demand" below) */
+  uint32_t cluster_by_category; /* default 0; 0 or 1 (1: clusters of one category only) */
+  uint32_t spread_on_tap;       /* default 0 (groups always spread); 0 or 1 (stacks until tapped) */
+  /* spread_on_tap = 1: each group of two or more pins is drawn collapsed, one stack item, until it
+     is tapped open ("Stacks that open on demand" below). */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };

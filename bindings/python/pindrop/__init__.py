@@ -89,6 +89,8 @@ class Options:
     cluster_radius: float = 0.0       #: pins drawn this close (points) form a cluster; 0 = off
     cluster_max_zoom: float = 17.0    #: clusters only below this zoom, in [0, 30]
     spread_spacing: float = 25.0      #: points between pins of a SPREAD_SPIRAL layout
+    cluster_min_points: int = 2       #: fewest pins of a cluster (>= 2; accepted, not yet used)
+    cluster_by_category: int = 0      #: 1: clusters of one category only (accepted, not yet used)
     spread_on_tap: int = 0            #: 1: groups drawn collapsed (CLUSTER_STACK) until tapped open
 
     def _to_c(self) -> _ffi.Options:
