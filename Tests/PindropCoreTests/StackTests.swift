@@ -96,6 +96,42 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(stacks(m, at: 30).count, 1)
     }
 
+    /// The gesture room alone (no map): a press on a stack asks for nothing until a tap, which asks
+    /// for openStack with its key; a hold never lifts; a tap on the map asks for closeStack only
+    /// with spread_on_tap.
+    func testTheGestureRoomAsksToOpenOnATapAndToCloseOnATapOnTheMap() {
+        let c = GestureMachineTests.Recorder()
+        var o = Options()
+        o.spreadOnTap = true
+        let g = GestureMachine(options: o)
+        let stack = ClusterView(key: 1 << 63 | 5, x: 300, y: 300, lon: 0.3, lat: -0.3, count: 4, flags: ClusterFlags.stack.rawValue)
+        XCTAssertTrue(g.down(.downOnStack(pointer: 1, stack: stack, x: 300, y: 300), pointer: 1, x: 300, y: 300, c))
+        c.now = 1000
+        g.runTimeouts(c)
+        XCTAssertEqual(g.nextDeadline(c), .infinity, "nothing to lift")
+        XCTAssertTrue(g.pointerLeft(.up(pointer: 1, x: 300, y: 300, beyondThreshold: false), pointer: 1, c))
+        XCTAssertEqual(c.effects, [], "a long press is no tap")
+        c.now = 2000
+        XCTAssertTrue(g.down(.downOnStack(pointer: 1, stack: stack, x: 300, y: 300), pointer: 1, x: 300, y: 300, c))
+        c.now = 2050
+        XCTAssertTrue(g.pointerLeft(.up(pointer: 1, x: 302, y: 300, beyondThreshold: false), pointer: 1, c))
+        XCTAssertEqual(c.effects, [.openStack(stack.key)])
+        c.effects = []
+        c.now = 3000
+        XCTAssertFalse(g.down(.downOffPins(pointer: 2, x: 900, y: 700), pointer: 2, x: 900, y: 700, c))
+        c.now = 3050
+        XCTAssertFalse(g.pointerLeft(.up(pointer: 2, x: 900, y: 700, beyondThreshold: false), pointer: 2, c))
+        XCTAssertEqual(c.effects, [.closeStack])
+        // A finger that moves from a stack is the host's.
+        c.effects = []
+        c.now = 4000
+        XCTAssertTrue(g.down(.downOnStack(pointer: 3, stack: stack, x: 300, y: 300), pointer: 3, x: 300, y: 300, c))
+        XCTAssertFalse(g.handle(.moveBeyondThreshold(pointer: 3, x: 340, y: 300), c))
+        XCTAssertEqual(g.state.name.description, "hostGesture")
+        XCTAssertFalse(g.pointerLeft(.up(pointer: 3, x: 340, y: 300, beyondThreshold: true), pointer: 3, c))
+        XCTAssertEqual(c.effects, [])
+    }
+
     // MARK: - Open
 
     func testATapOpensItAndEveryPinIsDrawnAndTouchableAsWithoutSpreadOnTap() throws {
