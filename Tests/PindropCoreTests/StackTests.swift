@@ -48,7 +48,7 @@ final class StackTests: XCTestCase {
             XCTAssertEqual(s.map.clusterViews.count, 1, "nothing else: clustering is off")
             let v = st[0]
             XCTAssertEqual(v.count, 4)
-            XCTAssertEqual(v.key >> 63, 1, "stack keys have bit 63 set")
+            XCTAssertEqual(v.key >> 59, 31, "a stack key's top five bits are set")
             XCTAssertEqual(v.lon, Self.lon); XCTAssertEqual(v.lat, Self.lat)
             XCTAssertEqual(v.x, 600, accuracy: 1e-6); XCTAssertEqual(v.y, 400, accuracy: 1e-6)
             XCTAssertEqual(try s.map.clusterMembers(key: v.key), [1, 2, 3, 4])
@@ -71,7 +71,7 @@ final class StackTests: XCTestCase {
         let s = story(onTap: false)
         XCTAssertEqual(Set(drawn(s, at: 0).keys), [1, 2, 3, 4, 9])
         XCTAssertEqual(stacks(s, at: 0), [])
-        XCTAssertThrowsError(try s.map.openStack(key: 1 << 63, time: 0))
+        XCTAssertThrowsError(try s.map.openStack(key: 31 << 59, time: 0))
         XCTAssertNoThrow(try s.map.closeStack(time: 0))
     }
 
@@ -104,7 +104,7 @@ final class StackTests: XCTestCase {
         var o = Options()
         o.spreadOnTap = true
         let g = GestureMachine(options: o)
-        let stack = ClusterView(key: 1 << 63 | 5, x: 300, y: 300, lon: 0.3, lat: -0.3, count: 4, flags: ClusterFlags.stack.rawValue)
+        let stack = ClusterView(key: 31 << 59 | 5, x: 300, y: 300, lon: 0.3, lat: -0.3, count: 4, flags: ClusterFlags.stack.rawValue)
         XCTAssertTrue(g.down(.downOnStack(pointer: 1, stack: stack, x: 300, y: 300), pointer: 1, x: 300, y: 300, c))
         c.now = 1000
         g.runTimeouts(c)
@@ -266,7 +266,7 @@ final class StackTests: XCTestCase {
         XCTAssertThrowsError(try s.map.openStack(key: stacks(s, at: 50)[0].key, time: 49))
         XCTAssertEqual(s.kinds(), [])
         XCTAssertThrowsError(try s.map.openStack(key: 0, time: 60))
-        XCTAssertThrowsError(try s.map.openStack(key: 1 << 63 | 7, time: 60))
+        XCTAssertThrowsError(try s.map.openStack(key: 31 << 59 | 7, time: 60))
     }
 
     // MARK: - Pins leaving, kept open
@@ -421,7 +421,11 @@ final class StackTests: XCTestCase {
         let stack = try XCTUnwrap(views.first { $0.flags == ClusterFlags.stack.rawValue })
         XCTAssertEqual(stack.count, 2)
         XCTAssertEqual(stack.x, 580, accuracy: 0.01, "at the group's mean position")
-        XCTAssertEqual(views.first { $0.flags == 0 }?.count, 2)
+        let cluster = try XCTUnwrap(views.first { $0.flags == 0 })
+        XCTAssertEqual(cluster.count, 2)
+        XCTAssertNotEqual(cluster.key >> 59, 31, "a cluster's key is no stack key")
+        XCTAssertEqual(Set(try t.map.clusterMembers(key: cluster.key)), [5, 6])
+        XCTAssertEqual(Set(try t.map.clusterMembers(key: stack.key)), [1, 2])
         XCTAssertEqual(Set(drawn(t, at: 0).keys), [7])
         XCTAssertNil(try t.map.hitTest(x: 560, y: 400))
         XCTAssertTrue(t.down(580, 400, at: 10)); XCTAssertTrue(t.up(580, 400, at: 50))
