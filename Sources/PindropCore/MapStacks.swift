@@ -66,6 +66,7 @@ extension Map {
         if selectedID != noID, let s = pins.slot(of: selectedID) { keptScratch.append(s) }
         if editingID != noID, let s = pins.slot(of: editingID) { keptScratch.append(s) }
         if let s = gesture.fingerSlot { keptScratch.append(s) }
+        if gesture.heldSlot >= 0 { keptScratch.append(gesture.heldSlot) }  // held by any means
         if spread.keepOpen(keptScratch) { version &+= 1 }
     }
 
