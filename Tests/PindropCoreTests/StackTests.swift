@@ -393,6 +393,24 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(Set(drawn(s, at: t + 1000).keys), [9, 21, 22])
     }
 
+    func testAHostProjectionDrawsAndOpensStacksToo() throws {
+        // An equirectangular host view, 1e5 points per degree, (lon, lat) at (600, 400).
+        let s = story()
+        let (lon0, lat0) = (Self.lon, Self.lat)
+        try s.map.setProjection(HostProjection(width: 1200, height: 800,
+                                               project: { lon, lat in (600 + (lon - lon0) * 1e5, 400 - (lat - lat0) * 1e5) },
+                                               unproject: { x, y in (lon0 + (x - 600) / 1e5, lat0 - (y - 400) / 1e5) }))
+        let st = stacks(s, at: 0)
+        XCTAssertEqual(st.count, 1)
+        XCTAssertEqual(st[0].x, 600); XCTAssertEqual(st[0].y, 400)
+        XCTAssertEqual(Set(drawn(s, at: 0).keys), [9])
+        let z = try s.map.clusterExpansionZoom(key: st[0].key)
+        XCTAssertTrue(z >= 0 && z <= 30, "the projection's zoom, within [0, 30]: \(z)")
+        XCTAssertTrue(s.down(600, 400, at: 10)); XCTAssertTrue(s.up(600, 400, at: 50))
+        XCTAssertEqual(s.kinds(), [.stackOpened])
+        XCTAssertEqual(Set(drawn(s, at: 60).keys), [1, 2, 3, 4, 9])
+    }
+
     // MARK: - Clusters, tolerance
 
     func testWithClusteringAClusterHoldingTheStackIsDrawnInstead() throws {
