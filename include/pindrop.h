@@ -363,9 +363,9 @@ size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t o
    and stack, on pindrop_map_close_stack, on pindrop_map_cancel_gesture with no gesture under way
    (Esc), and when its group dissolves. A pin dragged out of the open stack leaves its group; the
    rest stay open. The group of the selected, the edited or the held pin is drawn spread (open)
-   whatever the open stack is. A stack's key (bit 63 set; cluster keys never have it) names the
-   group's membership: it goes stale when a pin joins or leaves the group, not when the view
-   changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
+   whatever the open stack is. A stack's key (its top five bits all set; a cluster key's never
+   are) names the group's membership: it goes stale when a pin joins or leaves the group, not when
+   the view changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
    pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
 enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
 
