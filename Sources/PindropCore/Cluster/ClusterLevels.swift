@@ -321,7 +321,7 @@ public final class ClusterLevels {
         }
         record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
                       dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0,
-                      was: summaries.pin(UInt32(i), ox, oy), now: summaries.pin(UInt32(i), nx, ny)))
+                      was: summaries.box(ox, oy), now: summaries.box(nx, ny), flags: ClusterSummaries.moved))
     }
 
     /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
@@ -731,9 +731,20 @@ public final class ClusterLevels {
                 continue
             }
             let n = lv.sums[pi].count
-            let (summaryChanged, flags) = summaries.settle(z, p, t) { visit in
+            let (summaryChanged, flags) = summaries.settle(z, p, t, { visit in
                 forEachChild(level: z, slot: p) { c in visit(c, childSummary(z + 1, c)) }
-            }
+            }, { visit in
+                let pins = z + 1 == levelCount
+                forEachChild(level: z, slot: p) { c in
+                    if pins {
+                        let x = up.items[Int(c)].x, y = up.items[Int(c)].y
+                        visit(x, y, x, y)
+                    } else {
+                        let b = summaries.item(z + 1, c)
+                        visit(b.minX, b.minY, b.maxX, b.maxY)
+                    }
+                }
+            })
             if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y {
                 if summaryChanged && below {
                     out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,

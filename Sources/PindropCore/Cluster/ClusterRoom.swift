@@ -142,6 +142,9 @@ public final class ClusterRoom {
     public func query(_ view: View, pinMargin: Double, clusters: inout [ClusterView], pins: inout [Int32]) -> Bool {
         guard let z = level(for: view) else { return false }
         let m = max(levels.radius, pinMargin)
+        // The level's summaries, once `forEachItem` has brought the level up to date (a rebuild
+        // makes new ones).
+        var held: ClusterSummaries.Level?
         return forEachItem(view, level: z, margin: m) { k, p in
             let n = levels.count(level: z, slot: k)
             if n == 1 {
@@ -150,8 +153,10 @@ public final class ClusterRoom {
                         && p.y >= -levels.radius && p.y <= view.height + levels.radius {
                 let q = levels.point(level: z, slot: k)
                 let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
-                clusters.append(ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n,
-                                            flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0))
+                let h = held ?? levels.summaries.levels[z]
+                held = h
+                clusters.append(ClusterView(key: Self.key(z, h.generations[Int(k)], k), x: p.x, y: p.y,
+                                            lon: ll.lon, lat: ll.lat, count: n, flags: h.flags(k)))
             }
         }
     }
@@ -180,8 +185,7 @@ public final class ClusterRoom {
             let q = levels.point(level: z, slot: k)
             let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
             best = (ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat,
-                                count: levels.count(level: z, slot: k),
-                                flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0), d2)
+                                count: levels.count(level: z, slot: k), flags: levels.summaries.levels[z].flags(k)), d2)
         }
         return best
     }
@@ -207,8 +211,11 @@ public final class ClusterRoom {
     /// A cluster's key: its level + 1 (5 bits), its generation (27 bits) and its slot (32 bits).
     /// The generation changes whenever the item's pins do, so a key never names another cluster
     /// (until 2^27 generations later, when the same slot of the same level also comes round).
-    func key(_ level: Int, _ slot: UInt32) -> UInt64 {
-        UInt64(level + 1) << 59 | UInt64(levels.summaries.generation(level, slot)) << 32 | UInt64(slot)
+    func key(_ level: Int, _ slot: UInt32) -> UInt64 { Self.key(level, levels.summaries.generation(level, slot), slot) }
+
+    @inline(__always)
+    static func key(_ level: Int, _ generation: UInt32, _ slot: UInt32) -> UInt64 {
+        UInt64(level + 1) << 59 | UInt64(generation) << 32 | UInt64(slot)
     }
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {
