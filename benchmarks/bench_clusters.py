@@ -204,16 +204,15 @@ def main() -> None:
 
     # What clusters hold: the summaries of every cluster of a view at zoom 12, from C.
     m.set_camera(PLACES[0][0], PLACES[0][1], 12, 1200, 800)
-    keys = np.ascontiguousarray(m.clusters(0, array=True)["key"])
+    keys = np.ascontiguousarray(m.clusters(t, array=True)["key"])
     per_summary = loops.pl_summaries(m._as_parameter_, keys.ctypes.data, len(keys), 200_000) * 1e-9
     print(f"cluster_summary: {per_summary * 1e6:.2f} us (target <= 1)")
     print(f"  summary; the mean over 200,000 calls on the {len(keys)} clusters of a view at zoom 12 (from C)")
     # A cluster of 64 categories: the members of a large cluster at zoom 12 given 64 categories.
-    big = max(m.clusters(0), key=lambda c: c.count)
+    big = max(m.clusters(t), key=lambda c: c.count)
     members = m.cluster_members(big.key)
     m.set_attributes(members, categories=np.arange(len(members)) % 64 + 1000)
-    m.clusters(0, array=True)
-    big = max(m.clusters(0), key=lambda c: c.count)
+    big = max(m.clusters(t), key=lambda c: c.count)
     cbuf, nbuf, total = np.empty(128, np.uint32), np.empty(128, np.uint32), ctypes.c_size_t()
     per_categories = loops.pl_categories(m._as_parameter_, big.key, 100_000, cbuf.ctypes.data, nbuf.ctypes.data,
                                          128, ctypes.byref(total)) * 1e-9

@@ -288,7 +288,8 @@ public final class ClusterLevels {
     /// A pin's value or category is about to change (the attributes still hold the old ones).
     /// With `byCategory`, a pin that changes category leaves its hierarchy and joins another.
     public func attributesWillChange(slot: Int32, value: Double, category: UInt32) {
-        guard contains(slot: slot) else { return }
+        // A rebuild to come reads the new attributes.
+        guard !needsRebuild, contains(slot: slot) else { return }
         let i = Int(slot), b = base
         let p = b.items[i].parent
         guard p != Self.excluded else { return }
@@ -874,6 +875,7 @@ public final class ClusterLevels {
             for i in 0..<count where ui[i].parent != Self.unassigned { placed[i >> 6] |= 1 << UInt64(i & 63) }
             links.withUnsafeMutableBufferPointer { lk in
             placed.withUnsafeMutableBufferPointer { pl in
+            summaries.attributes.withBuffers { vals, cats in
             @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
                 pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (us[i].sx, us[i].sy, us[i].count)
             }
@@ -913,15 +915,11 @@ public final class ClusterLevels {
                         lv.sums[kqi].sx = ax; lv.sums[kqi].sy = ay; lv.sums[kqi].count = an
                         lv.items[kqi].x = ui[ki].x; lv.items[kqi].y = ui[ki].y
                         lv.grid.insert(kq, x: ui[ki].x, y: ui[ki].y, &lv.items)
-                        summaries.build(z, kq) { visit in
-                            visit(k, pins ? summaries.pin(k, ui[ki].x, ui[ki].y) : summaries.item(z + 1, k))
-                        }
+                        summaries.build(z, kq, [k], pins: pins, ui, vals, cats)
                     }
                     continue
                 }
-                summaries.build(z, q) { visit in
-                    for k in group { visit(k, pins ? summaries.pin(k, ui[Int(k)].x, ui[Int(k)].y) : summaries.item(z + 1, k)) }
-                }
+                summaries.build(z, q, group, pins: pins, ui, vals, cats)
                 let qi = Int(q)
                 lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
                 // As `point`: a single pin exactly at its point (an item of one pin is one).
@@ -929,7 +927,7 @@ public final class ClusterLevels {
                 lv.items[qi].x = p.0; lv.items[qi].y = p.1
                 lv.grid.insert(q, x: p.0, y: p.1, &lv.items)
             }
-            }}
+            }}}
         }}
     }
 

@@ -142,10 +142,8 @@ public final class ClusterRoom {
     public func query(_ view: View, pinMargin: Double, clusters: inout [ClusterView], pins: inout [Int32]) -> Bool {
         guard let z = level(for: view) else { return false }
         let m = max(levels.radius, pinMargin)
-        // The level's summaries, once `forEachItem` has brought the level up to date (a rebuild
-        // makes new ones).
-        var held: ClusterSummaries.Level?
-        return forEachItem(view, level: z, margin: m) { k, p in
+        let first = clusters.count
+        let drawn = forEachItem(view, level: z, margin: m) { k, p in
             let n = levels.count(level: z, slot: k)
             if n == 1 {
                 pins.append(levels.leaf(level: z, slot: k))
@@ -153,12 +151,20 @@ public final class ClusterRoom {
                         && p.y >= -levels.radius && p.y <= view.height + levels.radius {
                 let q = levels.point(level: z, slot: k)
                 let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
-                let h = held ?? levels.summaries.levels[z]
-                held = h
-                clusters.append(ClusterView(key: Self.key(z, h.generations[Int(k)], k), x: p.x, y: p.y,
-                                            lon: ll.lon, lat: ll.lat, count: n, flags: h.flags(k)))
+                clusters.append(ClusterView(key: UInt64(k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n))
             }
         }
+        // Keys and flags from the level's summaries, read once the level is up to date (an update
+        // that rebuilds it makes new ones).
+        let held = levels.summaries.levels[z]
+        held.generations.withUnsafeBufferPointer { g in
+            for i in first..<clusters.count {
+                let k = UInt32(truncatingIfNeeded: clusters[i].key)
+                clusters[i].key = Self.key(z, g[Int(k)], k)
+                clusters[i].flags = held.flags(k)
+            }
+        }
+        return drawn
     }
 
     /// Fills `found` with the items of level z that may lie within `r` points of (x, y) in a view.

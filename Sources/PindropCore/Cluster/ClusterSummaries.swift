@@ -433,23 +433,65 @@ final class ClusterSummaries {
 
     // MARK: - Building
 
-    /// Item p of level z, just allocated by a build, takes the summary of its members (slots of
-    /// level z + 1 and their summaries, from `forEachMember`).
-    @inline(__always)
-    func build(_ z: Int, _ p: UInt32, _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void) {
+    /// Item p of level z, just allocated by a build, takes the summary of its members `group`:
+    /// pins (slots of the base, their points in `points`) when level z + 1 is the base, else items
+    /// of level z + 1. The common case, members of one category, adds up in registers.
+    func build(_ z: Int, _ p: UInt32, _ group: [UInt32], pins: Bool, _ points: UnsafeMutableBufferPointer<ClusterItem>,
+               _ values: UnsafeBufferPointer<Double>, _ categories: UnsafeBufferPointer<UInt32>) {
         var s = ItemSummary.empty
-        var h: [CategoryCount]? = nil
-        forEachMember { c, cs in
-            if cs.category == s.category && cs.category != PinAttributes.mixed && s.count > 0 {
-                var none: [CategoryCount]? = nil
-                Self.join(&s, &none, cs) { [] }
-            } else {
-                Self.join(&s, &h, cs) { self.counts(z + 1, c, cs) }
+        var uniform = true
+        if pins {
+            let c0 = Int(group[0]) < categories.count ? categories[Int(group[0])] : 0
+            s.count = UInt32(group.count); s.category = c0
+            for k in group {
+                let i = Int(k)
+                let v = i < values.count ? values[i] : .nan
+                if !v.isNaN {
+                    s.valued &+= 1
+                    Self.addSum(&s, v, 0, 1)
+                    if v < s.vmin { s.vmin = v }
+                    if v > s.vmax { s.vmax = v }
+                }
+                let x = points[i].x, y = points[i].y
+                if x < s.minX { s.minX = x }
+                if x > s.maxX { s.maxX = x }
+                if y < s.minY { s.minY = y }
+                if y > s.maxY { s.maxY = y }
+                if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
+            }
+        } else {
+            let up = levels[z + 1]
+            up.items.withUnsafeBufferPointer { ui in
+                let c0 = ui[Int(group[0])].category
+                s.category = c0
+                for k in group {
+                    let m = ui[Int(k)]
+                    s.count &+= m.count; s.valued &+= m.valued
+                    if m.valued > 0 {
+                        Self.addSum(&s, m.sumHi, m.sumLo, 1)
+                        if m.vmin < s.vmin { s.vmin = m.vmin }
+                        if m.vmax > s.vmax { s.vmax = m.vmax }
+                    }
+                    Self.grow(&s, m)
+                    if m.category != c0 || c0 == PinAttributes.mixed { uniform = false }
+                }
             }
         }
         let l = levels[z]
+        if uniform { l.items[Int(p)] = s; return }
+        // Mixed: the counts per category, member by member.
+        var h: [CategoryCount] = []
+        for k in group {
+            let i = Int(k)
+            if pins {
+                Self.addCount(&h, i < categories.count ? categories[i] : 0, 1)
+            } else {
+                for e in counts(z + 1, k, levels[z + 1].items[i]) { Self.addCount(&h, e.category, Int64(e.count)) }
+            }
+        }
+        s.category = h.count == 1 ? h[0].category : PinAttributes.mixed
         l.items[Int(p)] = s
-        if let h { l.mixed[p] = h }
+        if h.count > 1 { l.mixed[p] = h }
     }
 
     /// Level z's items renumbered: item `old` is now `slotOf[old]`.
