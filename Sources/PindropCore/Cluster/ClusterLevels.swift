@@ -609,7 +609,6 @@ public final class ClusterLevels {
     private func touch(_ z: Int, _ lv: Level, _ p: UInt32) {
         if touched.insert(p) {
             let i = Int(p), t = touched.count - 1
-            summaries.touch(z, p, t)
             // Entries past `touched.count` are stale (kept to avoid clearing the array).
             if t < touchedWas.count { touchedWas[t] = (lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count) } else {
                 touchedWas.append((lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count))
@@ -631,6 +630,7 @@ public final class ClusterLevels {
         let r = levelRadius(z), r2 = r * r
         // (The heap is empty: the previous pass popped it.)
         touched.removeAll()
+        summaries.beginPass()
         extras.removeAll()
         if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
@@ -723,7 +723,7 @@ public final class ClusterLevels {
                     if below {
                         out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
                                           dx: -was.x, dy: -was.y, dn: -Int64(was.n),
-                                          was: summaries.touched(t), flags: Self.left))
+                                          was: summaries.was(p) ?? summaries.item(z, p), flags: Self.left))
                     }
                 }
                 lv.items[pi].parent = Self.dead; lv.sums[pi].count = 0; lv.sums[pi].sx = 0; lv.sums[pi].sy = 0
@@ -732,7 +732,7 @@ public final class ClusterLevels {
                 continue
             }
             let n = lv.sums[pi].count
-            let (summaryChanged, flags) = summaries.settle(z, p, t, { visit in
+            let (summaryChanged, flags) = summaries.settle(z, p, { visit in
                 forEachChild(level: z, slot: p) { c in visit(c, childSummary(z + 1, c)) }
             }, { visit in
                 let pins = z + 1 == levelCount
@@ -749,7 +749,7 @@ public final class ClusterLevels {
             if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y {
                 if summaryChanged && below {
                     out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
-                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
+                                      was: summaries.was(p)!, now: summaries.item(z, p), flags: flags))
                 }
                 continue
             }
@@ -761,9 +761,10 @@ public final class ClusterLevels {
             } else {
                 let ox = lv.items[pi].x, oy = lv.items[pi].y
                 if below {
-                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
-                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n),
-                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
+                    var c = Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
+                                   dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n), flags: ClusterSummaries.same)
+                    if summaryChanged { c.was = summaries.was(p)!; c.now = summaries.item(z, p); c.flags = flags }
+                    out.append(c)
                 }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
                     lv.grid.remove(p, x: ox, y: oy, &lv.items)

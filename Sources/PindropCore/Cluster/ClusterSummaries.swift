@@ -70,8 +70,11 @@ final class ClusterSummaries {
     static let cats: UInt32 = 2     // the counts per category may have changed
     static let members: UInt32 = 4  // a pin joined or left (the item's key goes stale)
     static let dirtyBox: UInt32 = 8 // an edge of the box left: the box computed again
+    static let kept: UInt32 = 64    // its summary before the pass is kept (`was`)
     /// A change's flag (`replace`): only the item's point moved, its summaries hold only the box.
     static let moved: UInt32 = 16
+    /// A change's flag: the item's summary did not change (its summaries are not filled in).
+    static let same: UInt32 = 32
 
     final class Level {
         var items: [ItemSummary] = []
@@ -101,8 +104,10 @@ final class ClusterSummaries {
     private var nextGeneration: UInt32 = 1
     /// Keys carry 27 bits of an item's generation.
     static let generationBits = 27
-    /// The summaries of the items touched by the current pass, as they were (by touched position).
-    private var was: [ItemSummary] = []
+    /// The summaries of the items of the current pass's level that changed, as they were before
+    /// their first change (the items whose summary did not change are not read at all).
+    private var was: [(slot: UInt32, summary: ItemSummary)] = []
+    private var wasIndex: [UInt32: Int] = [:]
     private var scratch: [CategoryCount] = []
 
     init(levels n: Int, attributes: PinAttributes) {
@@ -257,15 +262,30 @@ final class ClusterSummaries {
 
     // MARK: - Hooks of an update pass
 
-    /// Item p of level z is touched (its summary as it was goes to `was[t]`).
+    /// A pass over a level begins.
     @inline(__always)
-    func touch(_ z: Int, _ p: UInt32, _ t: Int) {
-        let s = levels[z].items[Int(p)]
-        if t < was.count { was[t] = s } else { was.append(s) }
+    func beginPass() {
+        if !was.isEmpty { was.removeAll(keepingCapacity: true) }
+        if !wasIndex.isEmpty { wasIndex.removeAll(keepingCapacity: true) }
     }
 
-    /// The summary item p of level z had when the pass touched it (touched position t).
-    @inline(__always) func touched(_ t: Int) -> ItemSummary { was[t] }
+    /// Item p's summary before its first change in this pass (`t`, read anyway), kept.
+    @inline(__always)
+    private func keep(_ p: UInt32, _ t: ItemSummary) {
+        guard t.mark & Self.kept == 0 else { return }
+        was.append((p, t))
+        if was.count > 16 {
+            if wasIndex.isEmpty { for (i, e) in was.enumerated() { wasIndex[e.slot] = i } } else { wasIndex[p] = was.count - 1 }
+        }
+    }
+
+    /// The summary item p had before the pass changed it, or nil when the pass left it alone.
+    @inline(__always)
+    func was(_ p: UInt32) -> ItemSummary? {
+        if was.count > 16 { return wasIndex[p].map { was[$0].summary } }
+        for e in was where e.slot == p { return e.summary }
+        return nil
+    }
 
     /// The box of a single point (what a moved pin's change carries: `moved`).
     @inline(__always)
@@ -295,7 +315,8 @@ final class ClusterSummaries {
     func join(_ z: Int, _ p: UInt32, _ s: ItemSummary, child: UInt32) {
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        t.mark |= Self.members | Self.cats
+        keep(p, t)
+        t.mark |= Self.members | Self.cats | Self.kept
         if t.mark & Self.dirty != 0 {
             // Computed again from the members after the pass: the count and box go on.
             t.count &+= s.count
@@ -316,7 +337,8 @@ final class ClusterSummaries {
     func leave(_ z: Int, _ p: UInt32, _ s: ItemSummary, child: UInt32) {
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        t.mark |= Self.members | Self.cats
+        keep(p, t)
+        t.mark |= Self.members | Self.cats | Self.kept
         t.count &-= s.count
         if t.count == 0 {
             let m = t.mark & ~(Self.dirty | Self.dirtyBox)
@@ -347,9 +369,33 @@ final class ClusterSummaries {
     /// (a pin's move: old and new then hold only the box).
     @inline(__always)
     func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32) {
+        if flags & Self.same != 0 { return }
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        if flags & Self.moved == 0 {
+        if flags & Self.moved != 0 {
+            // A member's point moved: the box alone, and only if it changes. An item of one pin
+            // is where the pin is.
+            if t.count == 1 {
+                keep(p, t)
+                t.mark |= Self.kept
+                t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
+                l.items[i] = t
+                return
+            }
+            if t.mark & Self.dirtyBox != 0 { return }
+            let shrinks = (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
+                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY))
+            let grows = n.minX < t.minX || n.minY < t.minY || n.maxX > t.maxX || n.maxY > t.maxY
+            guard shrinks || grows else { return }
+            keep(p, t)
+            t.mark |= Self.kept
+            if shrinks { t.mark |= Self.dirtyBox } else { Self.grow(&t, n) }
+            l.items[i] = t
+            return
+        }
+        keep(p, t)
+        t.mark |= Self.kept
+        do {
             t.mark |= flags
             let before = t.count
             t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
@@ -362,8 +408,12 @@ final class ClusterSummaries {
             }
             if t.mark & Self.dirty == 0 { replaceValues(&t, l, p, before, w, n, flags) }
         }
-        // The box: an edge that shrinks is computed again, one that grows is taken.
-        if t.mark & Self.dirtyBox == 0 {
+        // The box: a member that is the whole item gives it its own; otherwise an edge that
+        // shrinks is computed again, one that grows is taken.
+        if n.count == t.count {
+            t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
+            t.mark &= ~Self.dirtyBox
+        } else if t.mark & Self.dirtyBox == 0 {
             if (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
                 || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY)) {
                 t.mark |= Self.dirtyBox
@@ -404,9 +454,10 @@ final class ClusterSummaries {
     /// generation renewed if its pins changed. Returns whether its summary changed and the flags
     /// to hand to the level below.
     @inline(__always)
-    func settle(_ z: Int, _ p: UInt32, _ t: Int,
+    func settle(_ z: Int, _ p: UInt32,
                 _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void,
                 _ forEachBox: ((Double, Double, Double, Double) -> Void) -> Void) -> (changed: Bool, flags: UInt32) {
+        guard let before = was(p) else { return (false, 0) }
         let l = levels[z], i = Int(p)
         var s = l.items[i]
         let mark = s.mark
@@ -428,7 +479,7 @@ final class ClusterSummaries {
         l.items[i] = s
         if mark & Self.members != 0 { l.generations[i] = newGeneration() }
         let flags = mark & (Self.cats | Self.members)
-        return (flags != 0 || !s.same(was[t]), flags)
+        return (flags != 0 || !s.same(before), flags)
     }
 
     // MARK: - Building
