@@ -185,9 +185,15 @@ extension Map {
     /// The ids of a stack's pins, ascending; nil for a cluster's key; NOT_FOUND for a stack key
     /// that names no stack now.
     func stackMembers(_ key: UInt64) throws(PindropError) -> [Int64]? {
+        try stackSlots(key)?.map { pins.id($0) }
+    }
+
+    /// The slots of a stack's pins, ascending by id; nil for a cluster's key; NOT_FOUND for a
+    /// stack key that names no stack now.
+    func stackSlots(_ key: UInt64) throws(PindropError) -> [Int32]? {
         guard StackState.isStackKey(key) else { return nil }
         guard let g = spread.group(forKey: key) else { throw staleStack(key) }
-        return spread.members[Int(g)].map { pins.id($0) }
+        return spread.members[Int(g)]
     }
 
     func staleStack(_ key: UInt64) -> PindropError {
