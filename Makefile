@@ -291,5 +291,5 @@ wasm: wasm-deps
 	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
 	cp $(WASM) bindings/js/pindrop.wasm
 test-js: wasm build
-	$(NODE) --test bindings/js/test/
+	$(NODE) --test bindings/js/test/*.test.js
 	$(PYTHON) -m pytest -q Tests/web
