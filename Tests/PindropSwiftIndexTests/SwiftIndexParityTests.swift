@@ -249,6 +249,7 @@ final class SwiftIndexParityTests: XCTestCase {
         for text in Self.areas {
             let a = try g.parseArea(text), b = try s.parseArea(text)
             let rings = (b as! SwiftArea).rings
+            let collection = text.contains("FeatureCollection")
             var points: [(Double, Double)] = []
             for _ in 0..<4000 {
                 let w = max(rings.maxLon - rings.minLon, 1e-6), h = max(rings.maxLat - rings.minLat, 1e-6)
@@ -269,7 +270,15 @@ final class SwiftIndexParityTests: XCTestCase {
                 XCTAssertEqual(ca, cb, "contains(\(x), \(y)) in \(text.prefix(60))")
                 if ca { inside += 1 }
                 let na = a.nearestInside(lon: x, lat: y), nb = b.nearestInside(lon: x, lat: y)
-                XCTAssertTrue(na.lon == nb.lon && na.lat == nb.lat, "nearestInside(\(x), \(y)): GEOS \(na), Swift \(nb)")
+                if collection {
+                    // GEOS unites a collection's features, rewriting their rings (another start
+                    // vertex, the other direction): the interpolation rounds differently.
+                    XCTAssertTrue(abs(na.lon - nb.lon) <= 1e-12 && abs(na.lat - nb.lat) <= 1e-12,
+                                  "nearestInside(\(x), \(y)): GEOS \(na), Swift \(nb)")
+                    XCTAssertTrue(b.contains(lon: nb.lon, lat: nb.lat))
+                } else {
+                    XCTAssertTrue(na.lon == nb.lon && na.lat == nb.lat, "nearestInside(\(x), \(y)): GEOS \(na), Swift \(nb)")
+                }
             }
             XCTAssertGreaterThan(inside, 0, "some points fall inside \(text.prefix(60))")
             XCTAssertLessThan(inside, points.count, "and some outside")
@@ -319,6 +328,7 @@ final class SwiftIndexParityTests: XCTestCase {
         }
         var rng = TestRng(state: 11)
         var t = 0.0
+        var causes: [Event.Cause: Int] = [:]
         for i in 0..<60 {
             let pin = Int64(i % 50)
             let (x0, y0) = try p.geos.toScreen(lon: try p.geos.displayPosition(id: pin).lon, lat: try p.geos.displayPosition(id: pin).lat)
@@ -333,8 +343,11 @@ final class SwiftIndexParityTests: XCTestCase {
             while let e = p.geos.pollEvent() { ea.append(e) }
             while let e = p.swift.pollEvent() { eb.append(e) }
             XCTAssertEqual(ea, eb, "drop \(i)")
+            for e in ea { if case .moved(_, _, _, let cause) = e.event { causes[cause, default: 0] += 1 } }
             t += 500
         }
+        XCTAssertGreaterThan(causes[.snap, default: 0], 5, "drops outside were snapped: \(causes)")
+        XCTAssertGreaterThan(causes[.drag, default: 0], 5, "drops inside were kept: \(causes)")
     }
 }
 
