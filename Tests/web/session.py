@@ -38,7 +38,7 @@ def make_session(seed: int, spread_mode: str) -> dict:
     step("camera", centre[0], centre[1], 15.0, 800.0, 600.0)
     step("frame", t)
     step("clusters", t)
-    for k in range(40):
+    for k in range(120):
         t += 100.0
         kind = k % 8
         if kind == 0:

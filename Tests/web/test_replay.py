@@ -53,7 +53,8 @@ def compare(a, b, path: str, worst: dict) -> None:
         d = abs(float(a) - float(b))
         if not (d <= 1e-6 or (math.isinf(a) and a == b)):
             raise Mismatch(f"{path}: native {a!r} / wasm {b!r}")
-        worst["max"] = max(worst["max"], d)
+        if d > worst["max"]:
+            worst["max"], worst["where"] = d, f"{path}: {a!r} / {b!r}"
         return
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
@@ -78,19 +79,22 @@ def test_session_replays_alike(mode, tmp_path):
     assert {"DRAG", "UNDO"} <= causes, causes
     assert any(entry[0] == "clusters" and entry[1] for entry in native), "some clusters are drawn"
     assert any(entry[0] == "frame" and any(v[6] & pindrop.PIN_SPREAD for v in entry[1]) for entry in native), "stacks are spread"
-    worst = {"max": 0.0}
+    worst = {"max": 0.0, "where": ""}
     compare(native, wasm, "log", worst)
-    # Coordinates (degrees) within 1e-9: the entries whose floats are lon/lat.
+    # Coordinates (degrees) within 1e-9: the events' lon/lat, the positions, the clusters' lon/lat.
+    degrees = 0.0
     for n_entry, w_entry in zip(native, wasm):
+        pairs = []
         if n_entry[0] == "events":
-            for e, f in zip(n_entry[1], w_entry[1]):
-                for j in (4, 5, 6, 7):
-                    if f[j] not in (0, None):
-                        assert abs(e[j] - f[j]) <= 1e-9, (e, f)
-        if n_entry[0] == "positions":
-            for e, f in zip(n_entry[1], w_entry[1]):
-                if e[1] is not None:
-                    assert all(abs(x - y) <= 1e-9 for x, y in zip(e[1:], f[1:])), (e, f)
+            pairs = [(e[j], f[j]) for e, f in zip(n_entry[1], w_entry[1]) for j in (4, 5, 6, 7)]
+        elif n_entry[0] == "positions":
+            pairs = [(x, y) for e, f in zip(n_entry[1], w_entry[1]) if e[1] is not None for x, y in zip(e[1:], f[1:])]
+        elif n_entry[0] == "clusters":
+            pairs = [(e[j], f[j]) for e, f in zip(n_entry[1], w_entry[1]) for j in (3, 4)]
+        for x, y in pairs:
+            degrees = max(degrees, abs(x - y))
+    assert degrees <= 1e-9, degrees
+    print(f"{mode}: largest difference in degrees {degrees:.3g}")
     (tmp_path / "worst.txt").write_text(str(worst["max"]))
     print(f"{mode}: {sum(len(e[1]) for e in native if e[0] == 'events')} events, "
-          f"largest difference {worst['max']:.3g}")
+          f"largest difference {worst['max']:.3g} at {worst['where']}")
