@@ -405,13 +405,17 @@ export class Map {
     return this.#status(l, l.call(fn, this.#h, ...args), fn);
   }
 
-  /** A count-returning call: 0 with a last error set is a failure. */
+  /** A count-returning call: 0 with a last error set is a failure, of the kind the header
+   *  gives for that function (an unknown cluster key: NotFound; anything else: InvalidArgument). */
   #count(fn, ...args) {
     const l = this.#m();
     const n = l.call(fn, this.#h, ...args) >>> 0;
     if (n === 0) {
       const msg = l.string(l.call("pindrop_map_last_error", this.#h));
-      if (msg) throw new (errorFor(msg))(msg, -1, fn);
+      if (msg) {
+        const [E, status] = fn === "pindrop_map_cluster_members" ? [NotFound, -2] : [InvalidArgument, -1];
+        throw new E(msg, status, fn);
+      }
     }
     return n;
   }
@@ -483,7 +487,20 @@ export class Map {
       pl = l.malloc(16 * n);
       const i64 = l.fresh().i64, base = pi >> 3;
       if (ids instanceof BigInt64Array) i64.set(ids, base);
-      else for (let i = 0; i < n; i++) i64[base + i] = toId(ids[i], `ids[${i}]`);
+      else {
+        // Safe integers are written as two 32-bit halves (no BigInt per id); BigInts as they are.
+        const u32 = l.u32, i32 = l.i32;
+        for (let i = 0; i < n; i++) {
+          const v = ids[i];
+          if (typeof v === "number" && Number.isSafeInteger(v)) {
+            const hi = Math.floor(v / 4294967296);
+            u32[2 * (base + i)] = v - hi * 4294967296;
+            i32[2 * (base + i) + 1] = hi;
+          } else {
+            i64[base + i] = toId(v, `ids[${i}]`);
+          }
+        }
+      }
       l.f64.set(ll, pl >> 3);
       this.#call("pindrop_map_add_many", pi, pl, n);
     } finally {
@@ -548,7 +565,11 @@ export class Map {
    *  [{id, distanceM}]; at most `limit` of them when given. */
   nearby(lon, lat, radiusM, limit = Infinity) {
     const l = this.#m();
-    num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM"); num(limit, "limit");
+    num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM");
+    if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new TypeError(`limit must be a non-negative integer or Infinity, not ${typeof limit === "number" ? limit : describe(limit)}`);
+    }
+    if (limit === 0) return [];
     let cap = Math.min(limit, 256);
     for (;;) {
       const ids = this.#ensureIds(cap);
@@ -785,12 +806,6 @@ export class Map {
   undo(timeMs) { this.#call("pindrop_map_undo", num(timeMs, "timeMs")); }
   /** Redoes the latest undone move (StateError when there is none). */
   redo(timeMs) { this.#call("pindrop_map_redo", num(timeMs, "timeMs")); }
-}
-
-function errorFor(message) {
-  // Count-returning calls report failures through the last error only; their statuses are
-  // invalid arguments or unknown keys.
-  return /^no |unknown|stale|not found/i.test(message) ? NotFound : InvalidArgument;
 }
 
 function check(l, status, fn) {
