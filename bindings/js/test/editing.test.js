@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mouseMap, types, closeTo } from "./helpers.js";
+import { mouseMap, types, closeTo } from "./common.js";
 
 test("place, tap-to-move, commit; cancelEdit removes a placed pin", async () => {
   const m = await mouseMap();

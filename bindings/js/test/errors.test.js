@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pindrop from "../index.js";
 import { Map, PindropError, InvalidArgument, StateError } from "../index.js";
-import { ready, mouseMap } from "./helpers.js";
+import { ready, mouseMap } from "./common.js";
 
 test("wrong JavaScript types are TypeErrors naming the argument", async () => {
   const m = await mouseMap();
