@@ -383,8 +383,6 @@ export class Map {
 
   get disposed() { return !this.#h; }
 
-  [Symbol.dispose]() { this.dispose(); }
-
   /** The library and the map handle, or a StateError for a disposed map. */
   #m() {
     if (!this.#h) throw new StateError("the map has been disposed");
@@ -814,6 +812,11 @@ function check(l, status, fn) {
     throw new E(l.lastError() || `${fn} failed (status ${status})`, status, fn);
   }
   return status;
+}
+
+// `using map = new Map()` where explicit resource management exists (Node 18 has no Symbol.dispose).
+if (typeof Symbol.dispose === "symbol") {
+  Object.defineProperty(Map.prototype, Symbol.dispose, { value() { this.dispose(); }, writable: true, configurable: true });
 }
 
 // Which fields each event type carries (include/pindrop.h, Sources/PindropCore/Events.swift).

@@ -78,3 +78,18 @@ test("the options struct layout the package writes matches the module's pindrop_
   assert.equal(new DataView(x.memory.buffer).getBigInt64(e + 8, true), 1n, "id at offset 8");
   x.pindrop_map_destroy(map);
 });
+
+test("index.d.ts declares every export of index.js and every method of Map", async () => {
+  const js = readFileSync(new URL("../index.js", import.meta.url), "utf8");
+  const dts = readFileSync(new URL("../index.d.ts", import.meta.url), "utf8");
+  const pkg = await import("../index.js");
+  for (const name of Object.keys(pkg)) {
+    assert.match(dts, new RegExp(`export (declare )?(function|class|const|let)[^;{(]*\\b${name}\\b`), `index.d.ts declares ${name}`);
+  }
+  const body = dts.slice(dts.indexOf("export class Map"), dts.indexOf("export interface SpreadOptions"));
+  for (const name of Object.getOwnPropertyNames(pkg.Map.prototype)) {
+    if (name === "constructor") continue;
+    assert.match(body, new RegExp(`\\b${name}\\b`), `index.d.ts declares Map.${name}`);
+  }
+  assert.ok(js.length > 0);
+});
