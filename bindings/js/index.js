@@ -627,9 +627,9 @@ export class Map {
 
   /**
    * The clusters to draw at timeMs (none unless clusterRadius > 0 and the zoom is below
-   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size}
-   * (`size`: the members, >= 2; `key` names the cluster in clusterMembers / clusterExpansionZoom
-   * until pins or the view change).
+   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size,
+   * flags} (`size`: the members, >= 2; `key` names the cluster in clusterMembers /
+   * clusterExpansionZoom until pins or the view change; `flags`: pindrop_cluster_view.flags).
    */
   clusters(timeMs) {
     const l = this.#m();
@@ -646,17 +646,18 @@ export class Map {
     if (!c || c.x.length < n) {
       const cap = Math.max(n, 2 * (c?.x.length ?? 0), 64);
       c = this.#clusters = { key: new Float64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
-        lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap) };
+        lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap), flags: new Uint32Array(cap) };
     }
     const f64 = l.f64, u32 = l.u32;
     let d = this.#clusterBuf >> 3;
-    const { key, x, y, lon, lat, size } = c;
+    const { key, x, y, lon, lat, size, flags } = c;
     for (let i = 0; i < n; i++, d += 6) {
       key[i] = u32[2 * d + 1] * 4294967296 + u32[2 * d];  // (level + 1) << 32 | slot: below 2^53
-      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4]; size[i] = u32[2 * d + 10];
+      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
+      size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
     }
     return { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
-      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n) };
+      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) };
   }
 
   /** The ids of a cluster's members (an array of ids). */
@@ -830,8 +831,9 @@ function readEvent(l, e, bigint) {
   const has = EVENT_FIELDS[t] ?? 0xff;
   const f = (o) => dv.getFloat64(e + o, true);
   const ev = {
-    type: EVENT_TYPES[t] ?? String(t),
-    cause: has & CAUSE ? (CAUSES[c] ?? String(c)) : null,
+    // A type or cause newer than this file (the header grows) keeps its number: "EVENT_12".
+    type: EVENT_TYPES[t] ?? `EVENT_${t}`,
+    cause: has & CAUSE ? (CAUSES[c] ?? `CAUSE_${c}`) : null,
     id: has & ID ? fromId(dv.getBigInt64(e + 8, true), bigint) : null,
     other: has & OTHER ? fromId(dv.getBigInt64(e + 16, true), bigint) : null,
     lon: has & AT ? f(24) : null, lat: has & AT ? f(32) : null,
