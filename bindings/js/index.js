@@ -334,7 +334,11 @@ function float64Array(v, name) {
 // ---------------------------------------------------------------------------------------------
 
 const registry = typeof FinalizationRegistry !== "undefined"
-  ? new FinalizationRegistry(({ owner, handle }) => { if (owner === lib && !owner.broken) owner.x.pindrop_map_destroy(handle); })
+  ? new FinalizationRegistry(({ owner, handle }) => {
+    // Only into the module that made the map, and never letting a trap out of the collector.
+    if (owner.broken) return;
+    try { owner.x.pindrop_map_destroy(handle); } catch (e) { owner.broken = `pindrop_map_destroy: ${e.message}`; }
+  })
   : null;
 
 /**
