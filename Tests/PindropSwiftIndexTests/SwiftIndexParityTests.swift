@@ -307,6 +307,15 @@ final class SwiftIndexParityTests: XCTestCase {
             "{\"type\": \"Polygon\", \"coordinates\": [[[0, 0], [1, 0], [1, 1], [0, 0]]]} x",
             "GEOMETRYCOLLECTION(POLYGON((0 0, 1 0, 1 1, 0 0)), POINT(1 1))",
             "POLYGON((0 0, 1 0, 1 1, 0 0)", "POLYGON((0 0, 1 0, 1 x, 0 0))", "CIRCLE(1 2 3)",
+            "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 1, 0 0)), ((1 0, 2 0, 2 1, 1 1, 1 0)))",      // sharing an edge
+            "POLYGON((0 0, 2 0, 1 1, 2 2, 0 2, 1 1, 0 0))",                                // a figure 8
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0, 0 0))",                                     // a repeated point: valid
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (0 0, 2 1, 1 2, 0 0))",                    // a hole touching at a vertex
+            "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 1, 0 0)), ((1 1, 2 1, 2 2, 1 2, 1 1)))",      // touching at a point
+            "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 2 1, 2 2, 1 1), (2 2, 3 2, 3 3, 2 2))",  // holes touching
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 3 1, 3 3, 1 3, 1 1), (1.5 1.5, 2.5 1.5, 2 2.5, 1.5 1.5))",
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 5 1, 5 3, 1 3, 1 1))",              // a hole crossing the shell
+            "POLYGON Z((0 0 1, 1 0 1, 1 1 1, 0 0 1))", "polygon((0 0, 1 0, 1 1, 0 0))",
         ]
         for text in texts {
             var ga: PindropError?, sa: PindropError?
