@@ -18,3 +18,9 @@ test("npm pack holds index.js, index.d.ts, pindrop.wasm and the README", { skip:
   assert.ok(wasm.size > 100000, `pindrop.wasm is ${wasm.size} bytes`);
   assert.ok(pack.size < 400 * 1024, `the tarball is ${pack.size} bytes`);
 });
+
+test("package.json's version is the module's (pindrop_version, from the header's macros)", async () => {
+  const { load } = await import("../index.js");
+  const pkg = JSON.parse((await import("node:fs")).readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  assert.equal(await load(), pkg.version);
+});
