@@ -152,6 +152,7 @@ async function wasmBytes(source) {
  * version ("0.2.0").
  */
 export function load(options = {}) {
+  options ??= {};
   if (typeof options === "string" || options instanceof URL || options instanceof ArrayBuffer || ArrayBuffer.isView(options)) {
     options = { source: options };
   }
