@@ -110,6 +110,22 @@ final class SwiftIndexParityTests: XCTestCase {
         XCTAssertEqual(sortedQuery(swift, GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)), [])
     }
 
+    /// A batch into an empty index that names a slot twice: the slot is indexed once, at its
+    /// last position, as GEOS does.
+    func testARepeatedSlotInABatchTakesItsLastPosition() throws {
+        let geos = try GEOSFactory().makeIndex(), swift = SwiftIndexFactory().makeIndex()
+        var slots: [Int32] = [], lonlat: [Double] = []
+        for i in 0..<200 { slots.append(Int32(i)); lonlat.append(Double(i) * 0.01); lonlat.append(1) }
+        slots.append(5); lonlat.append(-50); lonlat.append(-20)
+        for index in [geos, swift] { lonlat.withUnsafeBufferPointer { index.insert(slots: slots, lonlat: $0) } }
+        let world = GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)
+        XCTAssertEqual(sortedQuery(swift, world), (0..<200).map { Int32($0) })
+        XCTAssertEqual(sortedQuery(swift, GeoBox(minLon: -51, minLat: -21, maxLon: -49, maxLat: -19)), [5])
+        for box in [world, GeoBox(minLon: -51, minLat: -21, maxLon: -49, maxLat: -19), GeoBox(minLon: 0, minLat: 0, maxLon: 0.06, maxLat: 2)] {
+            XCTAssertEqual(sortedQuery(geos, box), sortedQuery(swift, box))
+        }
+    }
+
     // MARK: - Whole maps
 
     struct Pair {
