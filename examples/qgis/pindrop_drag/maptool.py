@@ -133,7 +133,7 @@ class RendererSwap:
             return self.original.clone()
         inner = QgsRuleBasedRenderer.convertFromRenderer(self.original.clone())
         root = QgsRuleBasedRenderer.Rule(None)
-        gate = QgsRuleBasedRenderer.Rule(None, filterExp=expression, label="pindrop")
+        gate = QgsRuleBasedRenderer.Rule(None, filterExp=expression, label="not drawn where pindrop draws")
         if inner is not None:
             for child in inner.rootRule().children():
                 gate.appendChild(child.clone())

@@ -216,8 +216,8 @@ class LayerPins(QObject):
         self._map_options = options
         for kind, fid, p in journal or []:
             self._apply(kind, fid, p)
-        if old is not None:
-            old.close()
+        if old is not None:  # freeing 916k pins takes a while: not on the GUI thread
+            threading.Thread(target=old.close, daemon=True).start()
         self.progress = 100.0
         if self.options != options:
             self._rebuild()

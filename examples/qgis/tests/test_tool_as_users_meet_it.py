@@ -283,10 +283,15 @@ class NoFreezes(CanvasCase):
         canvas.setMapTool(pan)
         table["pick the tool"] = stall(plugin.drag_action.trigger, 0.3)
         other = point_layer("other", THREE)
-        table["add a layer"] = stall(lambda: QgsProject.instance().addMapLayer(other), 0.3)
+
+        def add_layer():  # as the Add Layer dialog does: the new layer becomes the active one
+            QgsProject.instance().addMapLayer(other)
+            iface.setActiveLayer(other)
+
+        table["add a layer (it becomes the active one)"] = stall(add_layer, 0.3)
         self.addCleanup(QgsProject.instance().removeMapLayer, other.id())
-        table["select another layer"] = stall(lambda: iface.setActiveLayer(other), 0.3)
-        table["select the layer again"] = stall(lambda: iface.setActiveLayer(layer), 0.3, until=ready)
+        table["select the 916k layer in the Layers panel"] = stall(lambda: iface.setActiveLayer(layer), 0.3,
+                                                                   until=ready)
         table["touch mode on"] = stall(lambda: plugin.touch_action.setChecked(True), 0.2, until=ready)
         table["touch mode off"] = stall(lambda: plugin.touch_action.setChecked(False), 0.2, until=ready)
         # The algorithm's output loaded ("Open output file"): a new layer of 916k points becomes
