@@ -33,7 +33,7 @@ import time
 from typing import Callable, List, Optional, Set, Tuple
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsFeatureRequest, QgsGeometry,
-                       QgsMapLayer, QgsPointXY, QgsProject, QgsRenderContext, QgsRuleBasedRenderer,
+                       QgsMapLayer, QgsPointXY, QgsProject, QgsReadWriteContext, QgsRenderContext, QgsRuleBasedRenderer,
                        QgsSymbolLayerUtils, QgsVectorDataProvider, QgsVectorLayer, QgsWkbTypes)
 from qgis.gui import QgsMapCanvas, QgsMapMouseEvent, QgsMapTool, QgsRubberBand
 from qgis.PyQt.QtCore import QEvent, QRectF, QSize, Qt, QTimer, pyqtSignal
@@ -52,6 +52,17 @@ TOUCH = dict(lift_delay_ms=250.0, lift_height=40.0)
 CLUSTERS = dict(cluster_radius=60.0, cluster_max_zoom=16.0)  # street level and closer: every point
 #: Single points drawn by the tool below street zoom with their feature's own symbol, at most.
 STYLED_SINGLES = 2000
+HAS_SUMMARIES = hasattr(pindrop.Map, "cluster_summary")   # pindrop 0.3: what clusters hold
+HAS_KEYBOARD = hasattr(pindrop.Map, "focus_step")         # pindrop 0.3: the keyboard drag
+HAS_STACKS = hasattr(pindrop.Map, "open_stack")           # pindrop 0.3: stacks that open on tap
+CLUSTER_STACK = getattr(pindrop, "CLUSTER_STACK", 2)
+PIN_FOCUSED = getattr(pindrop, "PIN_FOCUSED", 32)
+#: Category colours (Tableau 10), category 0 ("none") grey.
+PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+           "#9c755f", "#bab0ac"]
+NONE_COLOUR = "#9a9a9a"
+#: Shares drawn as slices at most (the rest as one grey slice).
+SLICES = 6
 
 
 def is_point_layer(layer) -> bool:
@@ -61,14 +72,17 @@ def is_point_layer(layer) -> bool:
 
 class ClusterOverlay(QGraphicsItem):
     """What the tool draws in one paint: the single points below street zoom (each with its
-    feature's symbol from the layer's renderer), then the clusters (a disc sized by the count, the
-    count on it). Positions are canvas pixels (the scene of a QgsMapCanvas is its viewport)."""
+    feature's symbol from the layer's renderer), then the clusters — a disc sized by the count,
+    coloured by the dominant category with a ring of the category shares where the disc is big
+    enough, the count on it — the collapsed stacks (a stacked-pin marker with its count), and the
+    keyboard focus ring. Positions are canvas pixels (the scene of a QgsMapCanvas is its viewport)."""
 
     def __init__(self, canvas: QgsMapCanvas):
         super().__init__()
         self.canvas = canvas
-        self.items: List[Tuple[float, float, int]] = []
+        self.items: List[tuple] = []   # (x, y, count, shares [(QColor, fraction)], is_stack)
         self.singles: List[Tuple[float, float, object]] = []  # x, y, QPixmap
+        self.focus: Optional[Tuple[float, float, float]] = None  # x, y, radius
         self.setZValue(100)
         self._font = QFont()
         self._font.setPointSizeF(8)
@@ -78,24 +92,57 @@ class ClusterOverlay(QGraphicsItem):
         size = self.canvas.mapSettings().outputSize()
         return QRectF(0, 0, size.width(), size.height())
 
-    def set_items(self, items: List[Tuple[float, float, int]], singles=()) -> None:
+    def set_items(self, items: List[tuple], singles=(), focus=None) -> None:
         self.prepareGeometryChange()
         self.setPos(0, 0)
-        self.items = items
+        self.items = list(items)
         self.singles = list(singles)
+        self.focus = focus
         self.update()
 
+    @staticmethod
+    def radius(count: int) -> float:
+        return 9 + 3 * math.log10(max(count, 1))
+
     def paint(self, painter, option, widget=None) -> None:
+        from qgis.PyQt.QtGui import QPainter
+        painter.setRenderHint(QPainter.Antialiasing, True)
         for x, y, pixmap in self.singles:
             painter.drawPixmap(int(round(x - pixmap.width() / 2)), int(round(y - pixmap.height() / 2)), pixmap)
         painter.setFont(self._font)
-        painter.setPen(QPen(QColor(255, 255, 255), 1.5))
-        brush = QBrush(QColor(176, 58, 46, 200))
-        for x, y, count in self.items:
-            r = 9 + 3 * math.log10(max(count, 1))
-            painter.setBrush(brush)
-            painter.drawEllipse(QRectF(x - r, y - r, 2 * r, 2 * r))
-            painter.drawText(QRectF(x - r, y - r, 2 * r, 2 * r), Qt.AlignCenter, str(count))
+        white = QPen(QColor(255, 255, 255), 1.5)
+        default = QColor(176, 58, 46, 210)
+        for x, y, count, shares, is_stack in self.items:
+            r = self.radius(count)
+            box = QRectF(x - r, y - r, 2 * r, 2 * r)
+            if is_stack:  # a stack: three offset discs, the count on the top one
+                painter.setPen(white)
+                for k in (2, 1, 0):
+                    painter.setBrush(QBrush(QColor(shares[0][0]) if shares else default))
+                    painter.drawEllipse(box.translated(2.5 * k, -2.5 * k))
+                painter.setPen(QPen(QColor(255, 255, 255)))
+                painter.drawText(box, Qt.AlignCenter, f"{count:,}")
+                continue
+            fill = QColor(shares[0][0]) if shares else default
+            fill.setAlpha(215)
+            painter.setPen(white)
+            painter.setBrush(QBrush(fill))
+            painter.drawEllipse(box)
+            if len(shares) > 1 and r >= 12:  # the makeup: a ring of the category shares
+                ring = box.adjusted(-4, -4, 4, 4)
+                start = 90 * 16
+                for colour, fraction in shares:
+                    span = -int(round(fraction * 360 * 16))
+                    painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.FlatCap))
+                    painter.drawArc(ring, start, span)
+                    start += span
+            painter.setPen(QPen(QColor(255, 255, 255)))
+            painter.drawText(box, Qt.AlignCenter, f"{count:,}" if count < 10000 else f"{count / 1000:.0f}k")
+        if self.focus is not None:
+            x, y, r = self.focus
+            painter.setBrush(Qt.NoBrush)
+            painter.setPen(QPen(QColor(20, 20, 20), 2.5, Qt.DashLine))
+            painter.drawEllipse(QRectF(x - r - 5, y - r - 5, 2 * r + 10, 2 * r + 10))
 
 
 class RendererSwap:
@@ -125,6 +172,7 @@ class RendererSwap:
                 return
             self.original = renderer.clone()
             self.layer.rendererChanged.connect(self._changed)
+            QgsProject.instance().writeMapLayer.connect(self._written)
         self.expression = expression
         self._set(self._filtered(expression))
 
@@ -160,13 +208,23 @@ class RendererSwap:
         self.original = renderer.clone()
         self._set(self._filtered(self.expression))
 
+    def _written(self, layer, element, document) -> None:
+        """A project saved while the tool is active keeps the layer's own renderer."""
+        if layer is not self.layer or self.original is None:
+            return
+        ours = element.firstChildElement("renderer-v2")
+        if not ours.isNull():
+            element.replaceChild(self.original.save(document, QgsReadWriteContext()), ours)
+
     def restore(self) -> None:
         if self.original is None:
             return
-        try:
-            self.layer.rendererChanged.disconnect(self._changed)
-        except (TypeError, RuntimeError):
-            pass
+        for signal, slot in ((self.layer.rendererChanged, self._changed),
+                             (QgsProject.instance().writeMapLayer, self._written)):
+            try:
+                signal.disconnect(slot)
+            except (TypeError, RuntimeError):
+                pass
         original, self.original, self.ours, self.expression = self.original, None, None, None
         try:
             self.layer.setRenderer(original)
@@ -188,6 +246,19 @@ def _distance(a: Tuple[float, float], b: Tuple[float, float]) -> float:
     return 2 * EARTH * math.asin(min(1.0, math.sqrt(h)))
 
 
+def _describe(a: Tuple[float, float], b: Tuple[float, float]) -> str:
+    """"12 m north-east": the distance and the compass direction from a to b (lon, lat)."""
+    d = _distance(a, b)
+    if d < 0.5:
+        return "less than a metre"
+    y = math.sin(math.radians(b[0] - a[0])) * math.cos(math.radians(b[1]))
+    x = math.cos(math.radians(a[1])) * math.sin(math.radians(b[1])) - \
+        math.sin(math.radians(a[1])) * math.cos(math.radians(b[1])) * math.cos(math.radians(b[0] - a[0]))
+    bearing = (math.degrees(math.atan2(y, x)) + 360) % 360
+    names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+    return f"{d:,.0f} m {names[int((bearing + 22.5) // 45) % 8]}"
+
+
 class PindropMapTool(QgsMapTool):
     """Drags the points of the point layer it is given (`set_layer`) on `canvas` with pindrop.
 
@@ -201,6 +272,8 @@ class PindropMapTool(QgsMapTool):
     refused = pyqtSignal(str)
     #: What the tool is doing, for the status bar ("reading the points of 'trees': 43 %").
     status = pyqtSignal(str)
+    #: What the keyboard did, for the status bar and the message bar ("Tree 5603 lifted").
+    announce = pyqtSignal(str)
 
     def __init__(self, canvas: QgsMapCanvas, layer: Optional[QgsVectorLayer] = None, touch: bool = False,
                  clock: Optional[Callable[[], float]] = None, registry: Optional[PinsRegistry] = None):
@@ -211,6 +284,8 @@ class PindropMapTool(QgsMapTool):
         self.layer: Optional[QgsVectorLayer] = None
         self.pins: Optional[LayerPins] = None
         self.touch_mode = touch
+        self.spread_on_tap = True
+        self.noun = "points"           # what the points are called in announcements and tooltips
         self.clock = clock or (lambda: time.monotonic() * 1000.0)
         self.registry = registry if registry is not None else PinsRegistry()
         self._own_registry = registry is None
@@ -220,6 +295,8 @@ class PindropMapTool(QgsMapTool):
         self._closed = False
         self._swap: Optional[RendererSwap] = None
         self._single_icons = {}
+        self._tooltip: Optional[str] = None
+        self._key_lifted: Optional[Tuple[int, float, float]] = None  # id, lon, lat where it was lifted
         self.events: List[pindrop.Event] = []  # every event pindrop reported, for the curious
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -238,6 +315,7 @@ class PindropMapTool(QgsMapTool):
         self.hidden: Set[int] = set()  # features the layer does not draw while the tool is active
         self.legs: List[List[QgsPointXY]] = []
         self.messages: List[str] = []  # every refusal, for the curious
+        self.announcements: List[str] = []  # everything announced
         canvas.extentsChanged.connect(self._redraw)
         canvas.destinationCrsChanged.connect(self._redraw)
         canvas.keyPressed.connect(self._key)  # during a mouse drag the canvas keeps keys from tools
@@ -250,7 +328,18 @@ class PindropMapTool(QgsMapTool):
         return self.pins.map if self.pins is not None else None
 
     def options(self) -> dict:
-        return dict(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
+        options = dict(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
+        if HAS_STACKS:
+            options["spread_on_tap"] = 1 if self.spread_on_tap else 0
+        return options
+
+    def set_spread_on_tap(self, on: bool) -> None:
+        """Stacks drawn as one marker with their count until tapped (on, the default), or always
+        spread on their ring (off)."""
+        if on != self.spread_on_tap:
+            self.spread_on_tap = on
+            if self.pins is not None:
+                self.pins.set_options(self.options())
 
     # -- the layer --------------------------------------------------------------------------------
     def set_layer(self, layer: Optional[QgsVectorLayer]) -> None:
@@ -265,13 +354,26 @@ class PindropMapTool(QgsMapTool):
         if layer is None:
             self._redraw()
             return
+        from .settings import layer_settings, spread_on_tap
+        self.spread_on_tap = spread_on_tap()
         self.pins = self.registry.get(layer, self.options())
+        value, category, self.noun = layer_settings(layer)
+        self.pins.set_fields(value, category)
         self.pins.ready.connect(self._pins_ready)
         self.pins.changed.connect(self._redraw)
         self.pins.failed.connect(self._failed)
         layer.willBeDeleted.connect(self._layer_deleted)
         if self.isActive():
             self._start()
+        self._redraw()
+
+    def apply_settings(self) -> None:
+        """The settings changed (the plugin's dialog): fields, name, stacks on tap."""
+        from .settings import layer_settings, spread_on_tap
+        self.set_spread_on_tap(spread_on_tap())
+        if self.layer is not None and self.pins is not None:
+            value, category, self.noun = layer_settings(self.layer)
+            self.pins.set_fields(value, category)
         self._redraw()
 
     def _leave_layer(self) -> None:
@@ -405,6 +507,7 @@ class PindropMapTool(QgsMapTool):
 
     def canvasMoveEvent(self, e: QgsMapMouseEvent) -> None:
         if not self._pressed:
+            self._hover(e)
             return
         owned = self.map is not None and self._feed(pindrop.TOUCH_MOVE, e)
         if not owned:  # the gesture is the map's: pan it
@@ -421,22 +524,135 @@ class PindropMapTool(QgsMapTool):
             self._panning = False
             self.canvas.panActionEnd(e.pos())
 
+    def _hover(self, e: QgsMapMouseEvent) -> None:
+        """The tooltip of the cluster under the pointer: what it holds."""
+        from qgis.PyQt.QtWidgets import QToolTip
+        c = self.cluster_at(float(e.pos().x()), float(e.pos().y())) if self.map is not None else None
+        if c is None:
+            if self._tooltip is not None:
+                QToolTip.hideText()
+                self._tooltip = None
+            return
+        text = self.summary(c.key, c.count)
+        if c.flags & CLUSTER_STACK:
+            text += " · click to open the stack" if self.spread_on_tap else ""
+        if text != self._tooltip:
+            self._tooltip = text
+            QToolTip.showText(self.canvas.mapToGlobal(e.pos()), text, self.canvas)
+
     def keyPressEvent(self, e: QKeyEvent) -> None:
         self._key(e)
 
     def _key(self, e: QKeyEvent) -> None:
         if e.key() == Qt.Key_Escape and self.map is not None and self.isActive():
+            lifted, self._key_lifted = self._key_lifted, None
             self.cancel()
+            if lifted is not None:
+                self._announce(f"{self._name(lifted[0])} back where it was")
             e.accept()
 
     def eventFilter(self, watched, event) -> bool:
-        """Arrow keys nudge the selected point instead of panning the canvas."""
-        if (watched is self.canvas and event.type() == QEvent.KeyPress and event.key() in ARROWS
-                and self.map is not None and self.canvas.mapTool() is self):
-            dx, dy = ARROWS[event.key()]
-            step = 10 if event.modifiers() & Qt.ShiftModifier else 1
+        """The keyboard while the tool is active: Tab / Shift+Tab move the focus over what is
+        drawn, Alt+Space lifts the focused point, arrows move it (Shift: 10 pixels) or nudge the
+        selected point, Space / Enter drop it (on a cluster: zoom in; on a stack: open it), Esc
+        cancels, Ctrl+Z undoes through the layer's edit buffer. The canvas would pan with the
+        arrows and Qt move the focus with Tab before a tool saw them."""
+        if watched is not self.canvas or event.type() != QEvent.KeyPress or self.map is None \
+                or self.canvas.mapTool() is not self:
+            return False
+        key, mods = event.key(), event.modifiers()
+        if key in ARROWS:
+            dx, dy = ARROWS[key]
+            step = 10 if mods & Qt.ShiftModifier else 1
             return self.nudge(dx * step, dy * step)
+        if not HAS_KEYBOARD:
+            return False
+        if key in (Qt.Key_Tab, Qt.Key_Backtab) and not mods & (Qt.ControlModifier | Qt.AltModifier):
+            self.focus_step(-1 if key == Qt.Key_Backtab or mods & Qt.ShiftModifier else 1)
+            return True
+        if key == Qt.Key_Space and mods & Qt.AltModifier:
+            self.key_lift()
+            return True
+        if key in (Qt.Key_Space, Qt.Key_Return, Qt.Key_Enter) and not mods & Qt.AltModifier:
+            return self.key_activate()
+        if key == Qt.Key_Z and mods & Qt.ControlModifier and self.layer is not None:
+            if self.layer.undoStack().canUndo():
+                text = self.layer.undoStack().undoText()
+                self.layer.undoStack().undo()
+                self._announce(f"Undone: {text}")
+            return True
         return False
+
+    # -- the keyboard (pindrop 0.3) -----------------------------------------------------------------
+    def _announce(self, text: str) -> None:
+        self.announcements.append(text)
+        self.announce.emit(text)
+
+    def _name(self, fid: int) -> str:
+        return f"{self.noun[:-1].capitalize() if self.noun.endswith('s') else self.noun.capitalize()} {fid}"
+
+    def focus_step(self, step: int):
+        self._set_view()
+        self.map.frame(self._now())  # the focus walks what the last frame drew
+        f = self.map.focus_step(step)
+        if f.kind == "pin":
+            self._announce(self._name(f.id))
+        elif f.kind == "cluster":
+            c = next((c for c in self.map.clusters(self._t) if c.key == f.key), None)
+            what = "stack" if c is not None and c.flags & CLUSTER_STACK else "cluster"
+            self._announce(f"{what} of {self.summary(f.key, c.count if c else 0)}")
+        else:
+            self._announce("Nothing to focus here")
+        self._redraw()
+        return f
+
+    def key_lift(self) -> bool:
+        f = self.map.focus
+        if f.kind != "pin":
+            self._announce("Tab to a point first")
+            return False
+        why = self._why_read_only()
+        if why is not None:
+            self._say(f"{self._name(f.id)} cannot be moved: {why}.")
+            return False
+        self.map.select(f.id)
+        try:
+            self.map.key_lift(self._now())
+        except pindrop.PindropError as e:
+            self._announce(f"{self._name(f.id)} cannot be lifted: {e}")
+            return False
+        lon, lat = self.map.position(f.id)
+        self._key_lifted = (f.id, lon, lat)
+        self._handle_events()
+        self._announce(f"{self._name(f.id)} lifted")
+        return True
+
+    def key_activate(self) -> bool:
+        """Space / Enter: drop the lifted point; on a focused cluster zoom in, on a stack open it."""
+        if self._key_lifted is not None:
+            fid = self._key_lifted[0]
+            try:
+                self.map.key_drop(self._now())
+            except pindrop.PindropError:
+                return False
+            self._key_lifted = None
+            self._handle_events()
+            self._announce(f"{self._name(fid)} dropped")
+            return True
+        f = self.map.focus
+        if f.kind != "cluster":
+            return False
+        c = next((c for c in self.map.clusters(self._t) if c.key == f.key), None)
+        if c is not None and c.flags & CLUSTER_STACK and HAS_STACKS:
+            self.map.open_stack(c.key, self._now())
+            self._handle_events()
+            self._announce(f"stack of {c.count:,} {self.noun} opened")
+        elif c is not None:
+            zoom_before = self.view_zoom()
+            self._zoom_to_cluster(c.key, c.lon, c.lat)
+            self._announce(f"zoomed in to the cluster of {c.count:,} {self.noun}"
+                           if zoom_before is None else f"zoomed in to the cluster of {c.count:,} {self.noun}")
+        return True
 
     def nudge(self, dx: float, dy: float) -> bool:
         """Moves the selected point by (dx, dy) pixels; False (nothing moved) when no point is
@@ -455,6 +671,11 @@ class PindropMapTool(QgsMapTool):
             return False
         finally:
             self._handle_events()
+        if self._key_lifted is not None:
+            fid, lon, lat = self._key_lifted
+            dragged = [e for e in self.events if e.type == "DRAGGED"]
+            if dragged:
+                self._announce(f"moved {_describe((lon, lat), (dragged[-1].lon, dragged[-1].lat))}")
         return True
 
     def cancel(self) -> None:
@@ -496,14 +717,18 @@ class PindropMapTool(QgsMapTool):
         self._redraw()
 
     def _zoom_into(self, e: pindrop.Event) -> None:
-        """A click on a cluster: centre on it and zoom to its expansion zoom (the lowest zoom at
-        which it comes apart), as pindrop reckons the canvas's zoom."""
+        """A click on a cluster: centre on it and zoom to its expansion zoom."""
+        self._zoom_to_cluster(e.request, e.lon, e.lat)
+
+    def _zoom_to_cluster(self, key: int, lon: float, lat: float) -> None:
+        """Centres on a cluster and zooms to its expansion zoom (the lowest zoom at which it comes
+        apart), as pindrop reckons the canvas's zoom."""
         try:
-            zoom = self.map.cluster_expansion_zoom(e.request)
+            zoom = self.map.cluster_expansion_zoom(key)
         except pindrop.NotFound:
             return
         self._to_canvas, self._from_canvas = self._transforms()
-        centre = self._to_canvas.transform(QgsPointXY(e.lon, e.lat))
+        centre = self._to_canvas.transform(QgsPointXY(lon, lat))
         self.canvas.setCenter(centre)
         target = zoom + 1e-3  # just past the level's boundary, whatever the rounding
         for _ in range(4):  # the canvas's CRS need not be Mercator: measure again after each step
@@ -605,7 +830,16 @@ class PindropMapTool(QgsMapTool):
         self.clusters = self.map.clusters(self._t)
         self.singles = [v for v in views if not v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING)] \
             if clustered else []
-        self._clusters.set_items([(c.x, c.y, c.count) for c in self.clusters], self._styled(self.singles))
+        items = []
+        for c in self.clusters:
+            is_stack = bool(c.flags & CLUSTER_STACK)
+            items.append((c.x, c.y, c.count, self._shares(c.key), is_stack))
+            if is_stack and not clustered:  # its pins are drawn by the stack marker, not the layer
+                try:
+                    hidden.update(int(i) for i in self.map.cluster_members(c.key))
+                except pindrop.NotFound:
+                    pass
+        self._clusters.set_items(items, self._styled(self.singles), self._focus_ring(views))
         self._clusters.show()
         self.hidden = hidden
         self._hide_in_layer(clustered, hidden)
@@ -622,6 +856,88 @@ class PindropMapTool(QgsMapTool):
         else:
             expression = None
         self._swap.show_all_but(expression)
+
+    # -- what clusters hold (pindrop 0.3) ---------------------------------------------------------
+    def colour(self, code: int) -> str:
+        """The colour of a category: the layer's own when its renderer is categorized on the
+        category field, else a qualitative palette; grey for none."""
+        if code == 0 or self.pins is None:
+            return NONE_COLOUR
+        own = self._renderer_colours()
+        name = self.pins.category_names[code] if code < len(self.pins.category_names) else None
+        if name is not None and name in own:
+            return own[name]
+        return PALETTE[(code - 1) % len(PALETTE)]
+
+    def _renderer_colours(self) -> dict:
+        renderer = self._swap.original if self._swap is not None and self._swap.active else \
+            (self.layer.renderer() if self.layer is not None else None)
+        if renderer is None or renderer.type() != "categorizedSymbol" or self.pins is None \
+                or renderer.classAttribute() != self.pins.category_field:
+            return {}
+        return {str(c.value()): c.symbol().color().name() for c in renderer.categories() if c.symbol() is not None}
+
+    def _shares(self, key: int):
+        """[(colour, fraction)] of a cluster's categories, most members first (SLICES at most, the
+        rest as one grey share); [] without categories."""
+        if not HAS_SUMMARIES or self.pins is None or not self.pins.category_field:
+            return []
+        try:
+            counts = self.map.cluster_categories(key, as_dict=True)
+        except pindrop.NotFound:
+            return []
+        total = sum(counts.values()) or 1
+        items = list(counts.items())
+        shares = [(self.colour(code), n / total) for code, n in items[:SLICES]]
+        rest = sum(n for _, n in items[SLICES:])
+        if rest:
+            shares.append((NONE_COLOUR, rest / total))
+        return shares
+
+    def summary(self, key: int, count: int) -> str:
+        """What a cluster holds, in words: "1,204 trees · 38 species · mostly Jacaranda · mean
+        trunk 31" (the parts the fields allow)."""
+        parts = [f"{count:,} {self.noun}"]
+        if HAS_SUMMARIES and self.pins is not None:
+            try:
+                s = self.map.cluster_summary(key)
+                counts = self.map.cluster_categories(key, as_dict=True) if self.pins.category_field else {}
+            except pindrop.NotFound:
+                return parts[0]
+            named = {c: n for c, n in counts.items() if c != 0}
+            if named:
+                field = self.pins.category_field
+                label = field if len(named) == 1 or field.endswith("s") else \
+                    (field[:-1] + "ies" if field.endswith("y") else field + "s")
+                parts.append(f"{len(named):,} {label}")
+                top = next(iter(named))
+                parts.append(f"mostly {self.pins.category_names[top]}" if named[top] * 2 < s.count
+                             else f"{named[top] * 100 // s.count} % {self.pins.category_names[top]}")
+            if self.pins.value_field and s.valued:
+                parts.append(f"mean {self.pins.value_field} {s.value_sum / s.valued:,.3g}")
+            if s.flags & getattr(pindrop, "CLUSTER_ONE_SPOT", 1):
+                parts.append("all on one spot")
+        return " · ".join(parts)
+
+    def cluster_at(self, x: float, y: float):
+        """The cluster or stack drawn under screen point (x, y), or None."""
+        best = None
+        for c in self.clusters:
+            d = math.hypot(c.x - x, c.y - y)
+            if d <= ClusterOverlay.radius(c.count) + 2 and (best is None or d < best[0]):
+                best = (d, c)
+        return best[1] if best else None
+
+    def _focus_ring(self, views):
+        if not HAS_KEYBOARD or self.map is None:
+            return None
+        f = self.map.focus
+        if f.kind == "cluster":
+            c = next((c for c in self.clusters if c.key == f.key), None)
+            return (f.x, f.y, ClusterOverlay.radius(c.count) if c else 10)
+        if f.kind == "pin":
+            return (f.x, f.y, 6)
+        return None
 
     def _restore_renderer(self) -> None:
         if self._swap is not None:

@@ -95,6 +95,15 @@ class LayerPins(QObject):
         self._map_options: Optional[dict] = None
         self._started_with: dict = {}
         self._generation = 0
+        # What clusters summarise (pindrop_map_set_attributes, since pindrop 0.3): a numeric field
+        # as the value, a field (text or integer) as the category. Categories are numbered by the
+        # plugin, most frequent first, from 1: 0 is "none" (a null, or a pin not yet told).
+        self.value_field: Optional[str] = None
+        self.category_field: Optional[str] = None
+        self.category_names: List[str] = ["(none)"]
+        self._category_codes: Dict[object, int] = {}
+        self._attrs = None  # (ids, values, codes) read for the fields above
+        self._attr_edits: Dict[int, Tuple[float, int]] = {}
         self._closed = False
         self._background = background
         self._transform()
@@ -102,6 +111,7 @@ class LayerPins(QObject):
         layer.featureDeleted.connect(self._deleted)
         layer.geometryChanged.connect(self._geometry_changed)
         layer.crsChanged.connect(self._crs_changed)
+        layer.attributeValueChanged.connect(self._attribute_changed)
 
     # -- reading ----------------------------------------------------------------------------------
     def _transform(self) -> None:
@@ -124,6 +134,7 @@ class LayerPins(QObject):
         if background is None:
             background = self.layer.featureCount() > READ_AT_ONCE
         work = self._reader()
+        attributes = self._attribute_reader()
         options = self._started_with = dict(self.options)
 
         def build(progress, cancelled):
@@ -131,7 +142,8 @@ class LayerPins(QObject):
             if read is None:
                 return None
             ids, lonlat, how = read
-            return ids, lonlat, how, _new_map(options, ids, lonlat)
+            attrs = attributes(cancelled) if attributes is not None else None
+            return ids, lonlat, how, _new_map(options, ids, lonlat, attrs), attrs
 
         self._generation += 1
         generation = self._generation
@@ -164,7 +176,7 @@ class LayerPins(QObject):
 
         def read(progress, cancelled):
             import numpy as np
-            got = _arrow_read(arrow, n, cancelled) if arrow is not None else None
+            got = _arrow_read(arrow, n, cancelled, progress) if arrow is not None else None
             how = "GDAL's Arrow stream"
             if got is None:
                 if cancelled():
@@ -207,7 +219,9 @@ class LayerPins(QObject):
             if error is not None:
                 self.failed.emit(f"the points of {self.layer.name()!r} could not be read: {error}")
             return
-        self._ids, self._lonlat, self.how, new = result
+        self._ids, self._lonlat, self.how, new, attrs = result
+        if attrs is not None:
+            self._take_attributes(attrs)
         self._swap(new, journal, self._started_with)
 
     def _swap(self, new: "pindrop.Map", journal, options: dict) -> None:
@@ -216,6 +230,8 @@ class LayerPins(QObject):
         self._map_options = options
         for kind, fid, p in journal or []:
             self._apply(kind, fid, p)
+        for fid, (value, code) in list(self._attr_edits.items()):
+            self._set_attributes(fid, value, code)
         if old is not None:  # freeing 916k pins takes a while: not on the GUI thread
             threading.Thread(target=old.close, daemon=True).start()
         self.progress = 100.0
@@ -223,6 +239,146 @@ class LayerPins(QObject):
             self._rebuild()
         if not self.busy:
             self.ready.emit()
+
+    # -- attributes (what clusters summarise) -----------------------------------------------------
+    def set_fields(self, value_field: Optional[str], category_field: Optional[str]) -> None:
+        """The fields clusters summarise: `value_field` numeric (its sum, mean, range), and
+        `category_field` text or integer (each cluster's makeup). Read once (on a task thread for
+        a big layer), then a new map with them is built on another thread."""
+        value_field, category_field = value_field or None, category_field or None
+        if (value_field, category_field) == (self.value_field, self.category_field):
+            return
+        self.value_field, self.category_field = value_field, category_field
+        self._attr_edits = {}
+        if self.map is None or self.busy:
+            if self.busy and self._task is None:  # a rebuild: read once it is done
+                self.ready.connect(self._read_attributes_once)
+            elif self.busy:
+                self._generation += 1  # restart the read with the fields
+                self._task.cancel()
+                self._task, self._journal = None, None
+                self.start()
+            return
+        self._read_attributes()
+
+    def _read_attributes_once(self) -> None:
+        self.ready.disconnect(self._read_attributes_once)
+        self._read_attributes()
+
+    def _read_attributes(self) -> None:
+        attributes = self._attribute_reader()
+        if attributes is None:
+            self._attrs = None
+            self.category_names, self._category_codes = ["(none)"], {}
+            self._map_options = None
+            self._rebuild()
+            return
+        self._journal = []
+        self._generation += 1
+        generation = self._generation
+
+        def done(result, error):
+            if generation != self._generation or self._closed:
+                return
+            self._task, self._journal = None, None
+            if result is None:
+                if error is not None:
+                    self.failed.emit(f"the fields of {self.layer.name()!r} could not be read: {error}")
+                return
+            self._take_attributes(result)
+            self._map_options = None
+            self._rebuild()
+
+        if self.layer.featureCount() <= READ_AT_ONCE:
+            done(attributes(lambda: False), None)
+            return
+        self._task = _Read(f"pindrop: reading {self.category_field or self.value_field!r} of {self.layer.name()!r}",
+                           lambda progress, cancelled: attributes(cancelled), done)
+        from qgis.core import QgsApplication
+        QgsApplication.taskManager().addTask(self._task)
+
+    def _attribute_reader(self) -> Optional[Callable]:
+        """What reads (ids, values, raw categories) of the fields on any thread, or None."""
+        fields = self.layer.fields()
+        names = [f for f in (self.value_field, self.category_field) if f and fields.indexOf(f) >= 0]
+        if not names:
+            return None
+        value_field = self.value_field if self.value_field in names else None
+        category_field = self.category_field if self.category_field in names else None
+        request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry).setSubsetOfAttributes(names, fields)
+        source = QgsVectorLayerFeatureSource(self.layer)
+
+        def read(cancelled):
+            import numpy as np
+            ids, values, cats = [], [], []
+            iv = fields.indexOf(value_field) if value_field else -1
+            ic = fields.indexOf(category_field) if category_field else -1
+            for i, f in enumerate(source.getFeatures(request)):
+                if i % STEP == 0 and cancelled():
+                    return None
+                ids.append(f.id())
+                values.append(_number(f.attribute(iv)) if iv >= 0 else math.nan)
+                cats.append(_category(f.attribute(ic)) if ic >= 0 else None)
+            return (np.array(ids, dtype=np.int64), np.array(values, dtype=np.float64),
+                    cats if category_field else None)
+
+        return read
+
+    def _take_attributes(self, attrs) -> None:
+        """Numbers the categories (most frequent first, from 1) and keeps the attributes."""
+        import numpy as np
+        ids, values, raw = attrs
+        self.category_names, self._category_codes = ["(none)"], {}
+        codes = np.zeros(len(ids), dtype=np.uint32)
+        if raw is not None:
+            counts: Dict[object, int] = {}
+            for c in raw:
+                if c is not None:
+                    counts[c] = counts.get(c, 0) + 1
+            for name in sorted(counts, key=lambda c: (-counts[c], str(c))):
+                self._category_codes[name] = len(self.category_names)
+                self.category_names.append(str(name))
+            codes = np.fromiter((self._category_codes.get(c, 0) for c in raw), dtype=np.uint32, count=len(raw))
+        self._attrs = (ids, values, codes)
+
+    def category_code(self, value) -> int:
+        """The number of a category (a new one for a value not seen yet)."""
+        c = _category(value)
+        if c is None:
+            return 0
+        code = self._category_codes.get(c)
+        if code is None:
+            code = self._category_codes[c] = len(self.category_names)
+            self.category_names.append(str(c))
+        return code
+
+    def _set_attributes(self, fid: int, value: float, code: int) -> None:
+        if self.map is None or not hasattr(self.map, "set_attributes"):
+            return
+        try:
+            self.map.set_attributes([fid], [value], [code])
+        except pindrop.NotFound:
+            pass
+
+    def _attributes_of(self, feature) -> Optional[Tuple[float, int]]:
+        if not (self.value_field or self.category_field):
+            return None
+        fields = self.layer.fields()
+        iv = fields.indexOf(self.value_field) if self.value_field else -1
+        ic = fields.indexOf(self.category_field) if self.category_field else -1
+        value = _number(feature.attribute(iv)) if iv >= 0 else math.nan
+        code = self.category_code(feature.attribute(ic)) if ic >= 0 else 0
+        return value, code
+
+    def _attribute_changed(self, fid: int, index: int, value) -> None:
+        name = self.layer.fields().at(index).name() if 0 <= index < self.layer.fields().count() else None
+        if name is None or name not in (self.value_field, self.category_field):
+            return
+        attrs = self._attributes_of(self.layer.getFeature(fid))
+        if attrs is not None:
+            self._attr_edits[fid] = attrs
+            self._set_attributes(fid, *attrs)
+            self.changed.emit()
 
     def set_options(self, options: dict) -> None:
         """Other map options (touch or mouse): a new map from the points kept here, built on
@@ -245,7 +401,8 @@ class LayerPins(QObject):
             self._ids, self._lonlat, self._edits = ids, lonlat, {}
         self._journal = []
         result = {}
-        thread = threading.Thread(target=lambda: result.setdefault("map", _new_map(options, ids, lonlat)),
+        attrs = self._attrs
+        thread = threading.Thread(target=lambda: result.setdefault("map", _new_map(options, ids, lonlat, attrs)),
                                   daemon=True)
         thread.start()
 
@@ -309,7 +466,11 @@ class LayerPins(QObject):
 
     def _added(self, fid: int) -> None:
         f = self.layer.getFeature(fid)
-        self._record("set", fid, self._lonlat_of(f.geometry()) if f.hasGeometry() else None)
+        self._record("set", fid, self._lonlat_of(f.geometry()) if f.hasGeometry() else None, apply=True)
+        attrs = self._attributes_of(f)
+        if attrs is not None:
+            self._attr_edits[fid] = attrs
+            self._set_attributes(fid, *attrs)
 
     def _deleted(self, fid: int) -> None:
         self._record("set", fid, None)
@@ -337,7 +498,8 @@ class LayerPins(QObject):
         self._closed = True
         for signal, slot in ((self.layer.featureAdded, self._added), (self.layer.featureDeleted, self._deleted),
                              (self.layer.geometryChanged, self._geometry_changed),
-                             (self.layer.crsChanged, self._crs_changed)):
+                             (self.layer.crsChanged, self._crs_changed),
+                             (self.layer.attributeValueChanged, self._attribute_changed)):
             try:
                 signal.disconnect(slot)
             except (TypeError, RuntimeError):
@@ -349,12 +511,37 @@ class LayerPins(QObject):
             self.map = None
 
 
-def _new_map(options: dict, ids, lonlat) -> "pindrop.Map":
-    """A map of the points, its cluster levels built (the first frame builds them: 0.1 s for
-    916k points), so that none of that work falls to the GUI thread."""
+def _number(v) -> float:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return math.nan
+    return x if math.isfinite(x) else math.nan
+
+
+def _category(v):
+    """A category value as a dict key: None for a null, text stripped, whole numbers as int."""
+    if v is None or (hasattr(v, "isNull") and v.isNull()):
+        return None
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, str):
+        v = v.strip()
+        return v or None
+    return v
+
+
+def _new_map(options: dict, ids, lonlat, attrs=None) -> "pindrop.Map":
+    """A map of the points (and their attributes), its cluster levels built (the first frame
+    builds them: 0.1 s for 916k points), so that none of that work falls to the GUI thread."""
     m = pindrop.Map(**options)
     if len(ids):
         m.add_many(ids, lonlat)
+        if attrs is not None and hasattr(m, "set_attributes"):
+            import numpy as np
+            aids, values, codes = attrs
+            keep = np.isin(aids, ids)
+            m.set_attributes(aids[keep], values[keep], codes[keep])
         m.set_camera(0.0, 0.0, 1.0, 512.0, 512.0)
         m.frame(0.0, array=True)
         m.clusters(0.0, array=True)
@@ -367,7 +554,7 @@ def _to_lonlat(transform, xy):
     return _transform(transform, xy, False)
 
 
-def _arrow_read(arrow, n: int, cancelled):
+def _arrow_read(arrow, n: int, cancelled, progress=lambda p: None):
     """(ids, xy) of a GDAL layer read by its Arrow stream (GDAL 3.6+), or None where that does not
     apply (an older GDAL, a geometry that is not one 2D/Z/M point, a count that differs)."""
     import struct
@@ -387,11 +574,12 @@ def _arrow_read(arrow, n: int, cancelled):
         column = table.GetGeometryColumn() or "wkb_geometry"
         fid = table.GetFIDColumn()
         ids, blobs = [], []
-        for batch in table.GetArrowStreamAsNumPy(options=["INCLUDE_FID=YES", "MAX_FEATURES_IN_BATCH=65536"]):
+        for batch in table.GetArrowStreamAsNumPy(options=["INCLUDE_FID=YES", "MAX_FEATURES_IN_BATCH=8192"]):
             if cancelled() or column not in batch or fid not in batch:
                 return None
             ids.append(np.asarray(batch[fid], dtype=np.int64))
             blobs.append(b"".join(batch[column]))  # TypeError if a geometry is null
+            progress(80.0 * sum(len(i) for i in ids) / max(n, 1))
     except (RuntimeError, TypeError, ValueError):
         return None
     from .spread_algorithm import _decode_points

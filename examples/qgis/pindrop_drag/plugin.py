@@ -53,6 +53,10 @@ class PindropDragPlugin:
             self.iface.addToolBarIcon(action)
             self.iface.addPluginToVectorMenu("pindrop", action)
             self.actions.append(action)
+        self.settings_action = QAction("Settings…", window)
+        self.settings_action.setToolTip("Cluster fields, what the points are called, stacks on tap")
+        self.settings_action.triggered.connect(self.show_settings)
+        self.iface.addPluginToVectorMenu("pindrop", self.settings_action)
         self.iface.currentLayerChanged.connect(self._layer_changed)
 
     def unload(self) -> None:
@@ -76,6 +80,7 @@ class PindropDragPlugin:
         for action in self.actions:
             self.iface.removeToolBarIcon(action)
             self.iface.removePluginVectorMenu("pindrop", action)
+        self.iface.removePluginVectorMenu("pindrop", self.settings_action)
         self.actions = []
 
     def _ensure_tool(self) -> PindropMapTool:
@@ -86,10 +91,34 @@ class PindropDragPlugin:
             self.tool.setAction(self.drag_action)
             self.tool.refused.connect(self._warn)
             self.tool.status.connect(self._status)
+            self.tool.announce.connect(self._announce)
         return self.tool
 
     def _warn(self, message: str) -> None:
         self.iface.messageBar().pushWarning("pindrop", message)
+
+    def _announce(self, message: str) -> None:
+        """What the keyboard did: in the status bar and the message bar (screen readers read both)."""
+        self._status(message)
+        bar = self.iface.messageBar()
+        push = getattr(bar, "pushInfo", None)
+        if push is not None:
+            push("pindrop", message)
+
+    def show_settings(self, layer=None) -> bool:
+        """The settings dialog for the active point layer; True when accepted."""
+        from .settings import SettingsDialog
+        layer = layer or self.iface.activeLayer()
+        if not is_point_layer(layer):
+            self._warn("Select a point layer to set what its clusters show")
+            return False
+        dialog = SettingsDialog(layer, self.iface.mainWindow())
+        if not dialog.exec_():
+            return False
+        dialog.apply()
+        if self.tool is not None:
+            self.tool.apply_settings()
+        return True
 
     def _status(self, message: str) -> None:
         bar = getattr(self.iface, "statusBarIface", None)

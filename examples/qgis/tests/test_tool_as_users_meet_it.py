@@ -471,6 +471,21 @@ class WhatIsSeenIsWhatIsHit(CanvasCase):
         self.assertFalse(self.inked(image, sx, sy, r=1))         # the stack's spot: not drawn by the layer
         lone = [(i, p) for i, p in trees if haversine(p, spot) > 520][0]
         self.assertTrue(self.inked(image, *self.to_pixel(canvas, *lone[1])))  # a tree alone: still the layer's
+        # A project saved meanwhile keeps the layer's own renderer.
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.qgs")
+            self.assertTrue(QgsProject.instance().write(path))
+            doc = QDomDocument()
+            with open(path) as f:
+                doc.setContent(f.read())
+        layers = doc.elementsByTagName("maplayer")
+        saved = [layers.at(i).toElement() for i in range(layers.count())
+                 if layers.at(i).toElement().firstChildElement("id").text() == layer.id()]
+        self.assertEqual(len(saved), 1)
+        kept = QDomDocument()
+        kept.appendChild(kept.importNode(saved[0].firstChildElement("renderer-v2"), True))
+        self.assertEqual(kept.toString(), original)
         canvas.setMapTool(QgsMapToolPan(canvas))
         self.assertEqual(self.renderer_xml(layer), original)
         self.assertTrue(self.inked(self.render(canvas, layer), sx, sy))
