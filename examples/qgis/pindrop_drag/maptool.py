@@ -906,9 +906,10 @@ class PindropMapTool(QgsMapTool):
                 return parts[0]
             named = {c: n for c, n in counts.items() if c != 0}
             if named:
+                from .settings import categories_are
                 field = self.pins.category_field
-                label = field if len(named) == 1 or field.endswith("s") else \
-                    (field[:-1] + "ies" if field.endswith("y") else field + "s")
+                label = categories_are(self.layer) or (
+                    field if field.endswith("s") else (field[:-1] + "ies" if field.endswith("y") else field + "s"))
                 parts.append(f"{len(named):,} {label}")
                 top = next(iter(named))
                 parts.append(f"mostly {self.pins.category_names[top]}" if named[top] * 2 < s.count
@@ -999,11 +1000,15 @@ class PindropMapTool(QgsMapTool):
     def deactivate(self) -> None:
         """Another map tool was chosen: the drag in progress is cancelled, the overlay goes and
         the layer's renderer is put back."""
-        self.cancel()
-        self._pressed = self._panning = False
-        super().deactivate()
-        self._hide_overlay()
-        self._restore_renderer()
+        try:
+            self.cancel()
+            self._pressed = self._panning = False
+            self._key_lifted = None
+            super().deactivate()
+            self._hide_overlay()
+            self._restore_renderer()
+        except RuntimeError:  # the canvas is being deleted (QGIS quitting)
+            pass
 
     def close(self) -> None:
         """Releases the overlay and the tool's hold on the layer (the plugin's unload). The tool

@@ -143,7 +143,7 @@ class LayerPins(QObject):
                 return None
             ids, lonlat, how = read
             attrs = attributes(cancelled) if attributes is not None else None
-            return ids, lonlat, how, _new_map(options, ids, lonlat, attrs), attrs
+            return ids, lonlat, how, _new_map(options, ids, lonlat, attrs[:3] if attrs else None), attrs
 
         self._generation += 1
         generation = self._generation
@@ -319,26 +319,15 @@ class LayerPins(QObject):
                 ids.append(f.id())
                 values.append(_number(f.attribute(iv)) if iv >= 0 else math.nan)
                 cats.append(_category(f.attribute(ic)) if ic >= 0 else None)
-            return (np.array(ids, dtype=np.int64), np.array(values, dtype=np.float64),
-                    cats if category_field else None)
+            codes, names, numbers = _categorise(cats if category_field else None, len(ids))
+            return np.array(ids, dtype=np.int64), np.array(values, dtype=np.float64), codes, names, numbers
 
         return read
 
     def _take_attributes(self, attrs) -> None:
-        """Numbers the categories (most frequent first, from 1) and keeps the attributes."""
-        import numpy as np
-        ids, values, raw = attrs
-        self.category_names, self._category_codes = ["(none)"], {}
-        codes = np.zeros(len(ids), dtype=np.uint32)
-        if raw is not None:
-            counts: Dict[object, int] = {}
-            for c in raw:
-                if c is not None:
-                    counts[c] = counts.get(c, 0) + 1
-            for name in sorted(counts, key=lambda c: (-counts[c], str(c))):
-                self._category_codes[name] = len(self.category_names)
-                self.category_names.append(str(name))
-            codes = np.fromiter((self._category_codes.get(c, 0) for c in raw), dtype=np.uint32, count=len(raw))
+        """Keeps the attributes read and their categories' names (numbered on the reading thread)."""
+        ids, values, codes, names, numbers = attrs
+        self.category_names, self._category_codes = names, numbers
         self._attrs = (ids, values, codes)
 
     def category_code(self, value) -> int:
@@ -529,6 +518,23 @@ def _category(v):
         v = v.strip()
         return v or None
     return v
+
+
+def _categorise(raw, n: int):
+    """Numbers the categories, most frequent first (ties by name), from 1 (0: none): the codes
+    (uint32 per feature), the names by number, and the numbers by value."""
+    import numpy as np
+    names, numbers = ["(none)"], {}
+    if raw is None:
+        return np.zeros(n, dtype=np.uint32), names, numbers
+    counts: Dict[object, int] = {}
+    for c in raw:
+        if c is not None:
+            counts[c] = counts.get(c, 0) + 1
+    for value in sorted(counts, key=lambda c: (-counts[c], str(c))):
+        numbers[value] = len(names)
+        names.append(str(value))
+    return np.fromiter((numbers.get(c, 0) for c in raw), dtype=np.uint32, count=n), names, numbers
 
 
 def _new_map(options: dict, ids, lonlat, attrs=None) -> "pindrop.Map":

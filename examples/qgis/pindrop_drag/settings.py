@@ -10,6 +10,7 @@ from qgis.gui import QgsFieldComboBox
 from qgis.PyQt.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
 
 VALUE, CATEGORY, NOUN = "pindrop/value_field", "pindrop/category_field", "pindrop/noun"
+CATEGORIES = "pindrop/categories_are"
 SPREAD_ON_TAP = "pindrop/spread_on_tap"
 
 
@@ -25,10 +26,17 @@ def layer_settings(layer):
     return value, category, layer.customProperty(NOUN) or "points"
 
 
-def set_layer_settings(layer, value, category, noun) -> None:
+def categories_are(layer) -> str:
+    """What the categories are called, in the plural ("species", "cities"); by default the
+    category field's name."""
+    return (layer.customProperty(CATEGORIES) or "") if layer is not None else ""
+
+
+def set_layer_settings(layer, value, category, noun, categories="") -> None:
     layer.setCustomProperty(VALUE, value or "")
     layer.setCustomProperty(CATEGORY, category or "")
     layer.setCustomProperty(NOUN, noun or "points")
+    layer.setCustomProperty(CATEGORIES, categories or "")
 
 
 def spread_on_tap() -> bool:
@@ -59,6 +67,9 @@ class SettingsDialog(QDialog):
         self.category.setField(category or "")
         self.category.setToolTip("A text or integer field: clusters are coloured by their dominant "
                                  "category with a ring of the shares")
+        self.categories = QLineEdit(categories_are(layer))
+        self.categories.setPlaceholderText("the field's name")
+        self.categories.setToolTip('What the categories are, in the plural ("species", "cities")')
         self.noun = QLineEdit(noun)
         self.noun.setToolTip('What the points are, in the plural ("trees"): "1,204 trees · 38 species"')
         self.stacks = QCheckBox("Stacks open on tap")
@@ -67,6 +78,7 @@ class SettingsDialog(QDialog):
                                "off: always spread on their ring")
         form.addRow("Value", self.value)
         form.addRow("Category", self.category)
+        form.addRow("Categories are", self.categories)
         form.addRow("Points are", self.noun)
         form.addRow(self.stacks)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
@@ -77,5 +89,5 @@ class SettingsDialog(QDialog):
 
     def apply(self) -> None:
         set_layer_settings(self.layer, self.value.currentField(), self.category.currentField(),
-                           self.noun.text().strip())
+                           self.noun.text().strip(), self.categories.text().strip())
         set_spread_on_tap(self.stacks.isChecked())
