@@ -181,7 +181,7 @@ class RendererSwap:
             return self.original.clone()
         inner = QgsRuleBasedRenderer.convertFromRenderer(self.original.clone())
         root = QgsRuleBasedRenderer.Rule(None)
-        gate = QgsRuleBasedRenderer.Rule(None, filterExp=expression, label="not drawn where pindrop draws")
+        gate = QgsRuleBasedRenderer.Rule(None, filterExp=expression, label="pindrop tool active")
         if inner is not None:
             for child in inner.rootRule().children():
                 gate.appendChild(child.clone())

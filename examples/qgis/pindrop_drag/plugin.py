@@ -33,8 +33,9 @@ class PindropDragPlugin:
     def initProcessing(self) -> None:  # noqa: N802 (QGIS's name)
         """Registers pindrop's Processing algorithms ("pindrop:spread"), also for qgis_process."""
         from qgis.core import QgsApplication
-        self.provider = PindropProvider()
-        QgsApplication.processingRegistry().addProvider(self.provider)
+        provider = PindropProvider()
+        # The registry deletes a provider it refuses (another "pindrop" is there already).
+        self.provider = provider if QgsApplication.processingRegistry().addProvider(provider) else None
 
     def initGui(self) -> None:  # noqa: N802 (QGIS's name)
         self.initProcessing()
