@@ -247,14 +247,18 @@ def _distance(a: Tuple[float, float], b: Tuple[float, float]) -> float:
 
 
 def _describe(a: Tuple[float, float], b: Tuple[float, float]) -> str:
-    """"12 m north-east": the distance and the compass direction from a to b (lon, lat)."""
-    d = _distance(a, b)
+    """"12 m north-east": the distance and the compass direction from a to b (lon, lat), on
+    pindrop's sphere (pindrop.distance where the library has it)."""
+    if hasattr(pindrop, "distance"):
+        d, bearing = pindrop.distance(a[0], a[1], b[0], b[1])
+    else:
+        d = _distance(a, b)
+        y = math.sin(math.radians(b[0] - a[0])) * math.cos(math.radians(b[1]))
+        x = math.cos(math.radians(a[1])) * math.sin(math.radians(b[1])) - \
+            math.sin(math.radians(a[1])) * math.cos(math.radians(b[1])) * math.cos(math.radians(b[0] - a[0]))
+        bearing = (math.degrees(math.atan2(y, x)) + 360) % 360
     if d < 0.5:
         return "less than a metre"
-    y = math.sin(math.radians(b[0] - a[0])) * math.cos(math.radians(b[1]))
-    x = math.cos(math.radians(a[1])) * math.sin(math.radians(b[1])) - \
-        math.sin(math.radians(a[1])) * math.cos(math.radians(b[1])) * math.cos(math.radians(b[0] - a[0]))
-    bearing = (math.degrees(math.atan2(y, x)) + 360) % 360
     names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
     return f"{d:,.0f} m {names[int((bearing + 22.5) // 45) % 8]}"
 
@@ -296,6 +300,7 @@ class PindropMapTool(QgsMapTool):
         self._swap: Optional[RendererSwap] = None
         self._single_icons = {}
         self._tooltip: Optional[str] = None
+        self._stack_press = None  # (stack, x, y) of a press on a stack's marker
         self._key_lifted: Optional[Tuple[int, float, float]] = None  # id, lon, lat where it was lifted
         self.events: List[pindrop.Event] = []  # every event pindrop reported, for the curious
         self._timer = QTimer(self)
@@ -330,7 +335,7 @@ class PindropMapTool(QgsMapTool):
     def options(self) -> dict:
         options = dict(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
         if HAS_STACKS:
-            options["spread_on_tap"] = 1 if self.spread_on_tap else 0
+            options["spread_on_tap"] = bool(self.spread_on_tap)
         return options
 
     def set_spread_on_tap(self, on: bool) -> None:
@@ -395,6 +400,7 @@ class PindropMapTool(QgsMapTool):
                 pass
         self._restore_renderer()
         self._pressed = self._panning = False
+        self._stack_press = None
         self._single_icons = {}
         self.pins, self.layer = None, None
         self._hide_overlay()
@@ -496,6 +502,11 @@ class PindropMapTool(QgsMapTool):
                 self.status.emit(f"pindrop: still reading the points of {self.layer.name()!r} "
                                  f"({self.pins.progress:.0f} %)")
             return  # no map (yet): the press pans
+        x, y = float(e.pos().x()), float(e.pos().y())
+        stack = self._stack_under(x, y)
+        if stack is not None:  # the marker drawn on top takes the press: a tap opens it, a drag pans
+            self._stack_press = (stack, x, y)
+            return
         why = self._why_read_only()
         if why is not None:
             hit = self.map.hit_test(float(e.pos().x()), float(e.pos().y()))
@@ -505,7 +516,30 @@ class PindropMapTool(QgsMapTool):
                 return
         self._feed(pindrop.TOUCH_DOWN, e)
 
+    def _stack_under(self, x: float, y: float):
+        """The collapsed stack whose marker is drawn under (x, y), when it is nearer than any pin
+        pindrop would hit there (a stack's marker is drawn over the pins around it)."""
+        if not HAS_STACKS:
+            return None
+        stacks = [c for c in self.clusters if c.flags & CLUSTER_STACK
+                  and math.hypot(c.x - x, c.y - y) <= ClusterOverlay.radius(c.count) + 2]
+        if not stacks:
+            return None
+        stack = min(stacks, key=lambda c: math.hypot(c.x - x, c.y - y))
+        hit = self.map.hit_test(x, y)
+        if hit is not None:
+            v = next((v for v in self.map.frame(self._now()) if v.id == hit), None)
+            if v is not None and math.hypot(v.x - x, v.y - y) < math.hypot(stack.x - x, stack.y - y):
+                return None
+        return stack
+
     def canvasMoveEvent(self, e: QgsMapMouseEvent) -> None:
+        if self._stack_press is not None and self._pressed:
+            stack, x0, y0 = self._stack_press
+            if math.hypot(e.pos().x() - x0, e.pos().y() - y0) > 5 or self._panning:
+                self._panning = True
+                self.canvas.panAction(e)
+            return
         if not self._pressed:
             self._hover(e)
             return
@@ -518,6 +552,15 @@ class PindropMapTool(QgsMapTool):
         if e.button() != Qt.LeftButton or not self._pressed:
             return
         self._pressed = False
+        if self._stack_press is not None:
+            stack, _, _ = self._stack_press
+            self._stack_press = None
+            if self._panning:
+                self._panning = False
+                self.canvas.panActionEnd(e.pos())
+            else:
+                self.open_stack(stack)
+            return
         if self.map is not None:
             self._feed(pindrop.TOUCH_UP, e)
         if self._panning:
@@ -627,6 +670,16 @@ class PindropMapTool(QgsMapTool):
         self._announce(f"{self._name(f.id)} lifted")
         return True
 
+    def open_stack(self, stack) -> None:
+        """Opens a collapsed stack (a click on its marker, Space on its focus): spread, every
+        point touchable, until the map is clicked elsewhere or Esc."""
+        try:
+            self.map.open_stack(stack.key, self._now())
+        except pindrop.NotFound:
+            return
+        self._handle_events()
+        self._announce(f"stack of {stack.count:,} {self.noun} opened")
+
     def key_activate(self) -> bool:
         """Space / Enter: drop the lifted point; on a focused cluster zoom in, on a stack open it."""
         if self._key_lifted is not None:
@@ -644,9 +697,7 @@ class PindropMapTool(QgsMapTool):
             return False
         c = next((c for c in self.map.clusters(self._t) if c.key == f.key), None)
         if c is not None and c.flags & CLUSTER_STACK and HAS_STACKS:
-            self.map.open_stack(c.key, self._now())
-            self._handle_events()
-            self._announce(f"stack of {c.count:,} {self.noun} opened")
+            self.open_stack(c)
         elif c is not None:
             zoom_before = self.view_zoom()
             self._zoom_to_cluster(c.key, c.lon, c.lat)

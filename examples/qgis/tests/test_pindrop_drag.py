@@ -348,6 +348,9 @@ class SpreadDisplay(CanvasCase):
     resolution = 2.0  # metres per pixel: the 457 m ring fits in the canvas
 
     def test_the_305_tree_stack_is_drawn_on_a_ring_with_legs_and_a_tree_can_be_dragged_out(self):
+        from qgis.core import QgsSettings  # stacks always spread (with pindrop 0.3 the default opens them on tap)
+        QgsSettings().setValue("pindrop/spread_on_tap", False)
+        self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
         spot, n, trees = lawndale_stack()
         self.assertEqual(n, 305)
         self.centre = spot

@@ -456,7 +456,10 @@ class WhatIsSeenIsWhatIsHit(CanvasCase):
         self.assertTrue(self.inked(self.render(canvas, layer), c.x, c.y))
 
     def test_at_street_zoom_the_stack_is_not_drawn_under_its_ring_and_the_renderer_comes_back(self):
+        from qgis.core import QgsSettings
         from qgis.gui import QgsMapToolPan
+        QgsSettings().setValue("pindrop/spread_on_tap", False)  # the ring at once (test_keyboard_and_stacks opens it)
+        self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
         spot, n, trees = lawndale_stack()
         self.centre, self.resolution = spot, 2.0
         layer = self.make_layer(trees)
