@@ -59,13 +59,14 @@ def main():
             layer = QgsVectorLayer(os.environ["PINDROP_LAWNDALE"], "Lawndale street trees", "ogr")
             props = {"category_field": "BOTANICAL_", "noun": "trees", "categories_are": "species"}
             extent = (QgsRectangle(-118.3720, 33.8770, -118.3340, 33.9030) if scene == "lawndale"
-                      else QgsRectangle(-118.3600, 33.8820, -118.3470, 33.8920))
+                      else QgsRectangle(-118.36255, 33.8816, -118.34455, 33.8926))
         assert layer.isValid()
         for key, value in props.items():
             layer.setCustomProperty(f"pindrop/{key}", value)
         QgsProject.instance().addMapLayer(layer)
         iface.setActiveLayer(layer)
         canvas = iface.mapCanvas()
+        wait(1.5)  # QGIS zooms to the first layer's extent meanwhile
         canvas.setExtent(QgsCoordinateTransform(WGS84, canvas.mapSettings().destinationCrs(),
                                                 QgsProject.instance()).transformBoundingBox(extent))
         plugin.drag_action.trigger()
@@ -74,8 +75,14 @@ def main():
         wait(2.0)
         tool._redraw()
         origin = canvas.viewport().mapToGlobal(canvas.viewport().rect().topLeft())
-        if scene == "stack":
-            stack = max(tool.clusters, key=lambda c: c.count)
+        if scene == "stack":  # centre on the biggest stack (Lawndale's 305), then click it
+            stack = max((c for c in tool.clusters if c.flags & 2), key=lambda c: c.count)
+            canvas.setCenter(QgsCoordinateTransform(WGS84, canvas.mapSettings().destinationCrs(),
+                                                    QgsProject.instance()).transform(stack.lon, stack.lat))
+            canvas.refresh()
+            wait(2.0)
+            tool._redraw()
+            stack = max((c for c in tool.clusters if c.flags & 2), key=lambda c: c.count)
             xdotool("mousemove", origin.x() + int(stack.x), origin.y() + int(stack.y), "click", 1)
             wait(1.5)
             tool._redraw()

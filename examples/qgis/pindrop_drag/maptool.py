@@ -115,10 +115,10 @@ class ClusterOverlay(QGraphicsItem):
         for x, y, count, shares, is_stack in self.items:
             r = self.radius(count)
             box = QRectF(x - r, y - r, 2 * r, 2 * r)
-            if is_stack:  # a stack: three offset discs, the count on the top one
+            if is_stack:  # a stack: two offset discs (points on one spot), the count on the top one
                 painter.setPen(white)
-                for k in (2, 1, 0):
-                    painter.setBrush(QBrush(QColor(shares[0][0]) if shares else default))
+                for k in (1, 0):
+                    painter.setBrush(QBrush(QColor(shares[0][0]) if shares else QColor(90, 90, 90, 230)))
                     painter.drawEllipse(box.translated(2.5 * k, -2.5 * k))
                 painter.setPen(QPen(QColor(255, 255, 255)))
                 painter.drawText(box, Qt.AlignCenter, f"{count:,}")
@@ -966,7 +966,8 @@ class PindropMapTool(QgsMapTool):
                 parts.append(f"mostly {self.pins.category_names[top]}" if named[top] * 2 < s.count
                              else f"{named[top] * 100 // s.count} % {self.pins.category_names[top]}")
             if self.pins.value_field and s.valued:
-                parts.append(f"mean {self.pins.value_field} {s.value_sum / s.valued:,.3g}")
+                mean = s.value_sum / s.valued
+                parts.append(f"mean {self.pins.value_field} " + (f"{mean:,.0f}" if abs(mean) >= 100 else f"{mean:.3g}"))
             if s.flags & getattr(pindrop, "CLUSTER_ONE_SPOT", 1):
                 parts.append("all on one spot")
         return " · ".join(parts)

@@ -74,7 +74,7 @@ class ClusterMakeup(CanvasCase):
             top = order[0]
             words = [f"{c.count:,} trees", f"{len(counts):,} species",
                      f"mostly {top}" if counts[top] * 2 < c.count else f"{counts[top] * 100 // c.count} % {top}",
-                     f"mean ID {mean:,.3g}"]
+                     f"mean ID {round(mean):,}" if mean >= 100 else f"mean ID {mean:.3g}"]
             self.assertEqual(self.t.summary(c.key, c.count), " · ".join(words))
 
     def test_an_edit_of_the_category_reaches_the_cluster(self):
