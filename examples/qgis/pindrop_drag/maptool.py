@@ -5,8 +5,16 @@
   a finger that moves before that pans the map.
 - Esc cancels the drag: the point goes back, nothing is written.
 - Arrow keys move the selected point (a click selects it, or QGIS's selection of one feature) by
-  one pixel, ten with Shift: the keyboard alternative to dragging. A series of key presses is one
-  step of pindrop's history; each press is one edit of the layer.
+  one pixel, ten with Shift. A series of key presses is one step of pindrop's history; each press
+  is one edit of the layer.
+- The keyboard drag (pindrop 0.3): Tab / Shift+Tab focus the points and clusters in view,
+  Alt+Space lifts the focused point, arrows move it, Space / Enter drop it (on a cluster: zoom in,
+  on a stack: open it), Esc puts it back, Ctrl+Z undoes through the layer's edit buffer; each step
+  is announced (`announce`).
+- Stacks open on tap (pindrop 0.3, on by default): points on one spot are one marker with their
+  count until clicked.
+- Clusters by what they hold (pindrop 0.3): with a category field, coloured by the dominant
+  category with a ring of the shares; the tooltip says what a cluster holds.
 - The drop is written to the layer as one undoable edit ("Move point with pindrop"); undoing it in
   QGIS moves the point back, and pindrop follows.
 - Points that share a coordinate (Lawndale's 305 trees on one spot) are drawn spread on a ring,
