@@ -259,7 +259,7 @@ bench-qgis: build dist-deps
 # run under Xvfb and driven with real X events (xdotool). deps-gtk installs what it needs.
 .PHONY: deps-gtk test-gtk
 test: test-gtk
-GTK_APT_PACKAGES = libgtk-4-dev libshumate-dev libjson-glib-dev xvfb xdotool x11-apps x11-utils netpbm
+GTK_APT_PACKAGES = libgtk-4-dev libshumate-dev libjson-glib-dev xvfb dbus-daemon xdotool x11-apps x11-utils netpbm
 deps-gtk:
 	@missing=""; for p in $(GTK_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \

@@ -387,11 +387,15 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, Gd
   case GDK_KEY_Escape:
     /* pindrop's gesture and GTK's: the drag gesture forgets the pointer, so that moving on with the
        button still down neither drags nor pans. */
-    report(app, "pindrop_map_cancel_gesture", pindrop_map_cancel_gesture(app->pd, t));
-    if (gtk_gesture_is_recognized(app->drag) || gtk_gesture_is_active(app->drag)) {
+    if ((gtk_gesture_is_recognized(app->drag) || gtk_gesture_is_active(app->drag)) && !app->pointer_cancelled) {
+      double x = app->press_x, y = app->press_y;
+      gtk_gesture_get_point(app->drag, NULL, &x, &y);
+      touch(app, PINDROP_TOUCH_CANCEL, x, y, t); /* pindrop lets go of the pointer (a held tree goes back) */
       app->pointer_cancelled = TRUE;
       app->host_panning = FALSE;
       gtk_event_controller_reset(GTK_EVENT_CONTROLLER(app->drag));
+    } else {
+      report(app, "pindrop_map_cancel_gesture", pindrop_map_cancel_gesture(app->pd, t));
     }
     break;
   case GDK_KEY_e:

@@ -7,7 +7,7 @@ screen-to-map conversion written here from the Web Mercator formulas (256-point 
 The app's window is decorated (a header bar, a status line): it reports where its map lies in its
 X window (READY origin_x, origin_y), and the tests press at screen points translated by that.
 
-Needs: PINDROP_GTK_APP (the built app), Xvfb, xdotool, xprop, xwd, xwdtopnm, pnmcut, pnmtopng
+Needs: PINDROP_GTK_APP (the built app), Xvfb, dbus-daemon, xdotool, xprop, xwd, xwdtopnm, pnmcut, pnmtopng
 (make test-gtk installs them). GTK_SCREENSHOT: where to keep the screenshot (PNG). The tests on the
 county's 916,114 trees and on the GeoJSON inventories read ../shared/data (LA_TREES, ADDRESSES)."""
 from __future__ import annotations
@@ -41,7 +41,7 @@ ADDRESSES = Path(os.environ.get("ADDRESSES", str(SHARED / "la_trees_geojson")))
 needs_la = pytest.mark.skipif(not LA_TREES.exists(), reason=f"{LA_TREES} is not here")
 needs_addresses = pytest.mark.skipif(not ADDRESSES.exists(), reason=f"{ADDRESSES} is not here")
 
-for tool in ("Xvfb", "xdotool", "xprop", "xwd", "xwdtopnm", "pnmcut", "pnmtopng"):
+for tool in ("Xvfb", "dbus-daemon", "xdotool", "xprop", "xwd", "xwdtopnm", "pnmcut", "pnmtopng"):
     if shutil.which(tool) is None:
         raise RuntimeError(f"{tool} is missing: run `make test-gtk`, which installs it")
 if not Path(APP).exists():
@@ -80,9 +80,13 @@ POINTER_EPS = 1e-4
 
 # -- the display and the app ------------------------------------------------------------------------
 
+SESSION_BUS: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def display():
-    """A private Xvfb server the size of the window; its number chosen by the server (-displayfd)."""
+    """A private Xvfb server (its number chosen by the server, -displayfd) and a private D-Bus
+    session bus, as a desktop session has: the app registers its GtkApplication there."""
     r, w = os.pipe()
     server = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
                               pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -90,14 +94,19 @@ def display():
     with os.fdopen(r) as f:
         number = f.readline().strip()
     assert number, "Xvfb did not start"
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    SESSION_BUS[f":{number}"] = bus.stdout.readline().strip()
     yield f":{number}"
+    bus.terminate()
+    bus.wait(timeout=10)
     server.terminate()
     server.wait(timeout=10)
 
 
 def app_env(display):
     return dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GSK_RENDERER="cairo", NO_AT_BRIDGE="1",
-                GTK_A11Y="none")
+                GTK_A11Y="none", DBUS_SESSION_BUS_ADDRESS=SESSION_BUS.get(display, "disabled:"))
 
 
 class App:
