@@ -2,7 +2,7 @@
  * pindrop-gtk — a GTK 4 map app on libshumate (GNOME Maps' map widget) that hosts pindrop.
  *
  *   cc pindrop_gtk.c $(pkg-config --cflags --libs pindrop shumate-1.0 gtk4 json-glib-1.0) -lm -o pindrop-gtk
- *   ./pindrop-gtk ../data/lawndale_trees.csv
+ *   ./pindrop-gtk --addresses data/lawndale.geojson ../data/lawndale_trees.csv
  *   ./pindrop-gtk --addresses ../../../shared/data/la_trees_geojson ../../../shared/data/la_trees.csv
  *
  * The host's share of the work, and nothing of pindrop's: Shumate owns the viewport (centre, zoom,

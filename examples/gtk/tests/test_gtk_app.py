@@ -37,7 +37,10 @@ SCREEN = (1280, 1024)                                 # the Xvfb screen: room fo
 STACK = (-118.34600679066747, 33.88355188855412)     # Lawndale's 305 trees on one spot
 SHARED = ROOT.parent / "shared" / "data"
 LA_TREES = Path(os.environ.get("LA_TREES", str(SHARED / "la_trees.csv")))
+# The county's GeoJSON inventories, else the demo's copy of Lawndale's addressed trees.
 ADDRESSES = Path(os.environ.get("ADDRESSES", str(SHARED / "la_trees_geojson")))
+if not ADDRESSES.exists():
+    ADDRESSES = HERE.parent / "data" / "lawndale.geojson"
 needs_la = pytest.mark.skipif(not LA_TREES.exists(), reason=f"{LA_TREES} is not here")
 needs_addresses = pytest.mark.skipif(not ADDRESSES.exists(), reason=f"{ADDRESSES} is not here")
 

@@ -173,7 +173,7 @@ def addresses_oracle():
     """Every addressed tree of the GeoJSON inventories, read here with json (number and street as
     the inventories name them, the city from the file's name)."""
     out = []
-    for path in sorted(glob.glob(str(ADDRESSES / "*.geojson"))):
+    for path in sorted(glob.glob(str(ADDRESSES / "*.geojson"))) if ADDRESSES.is_dir() else [str(ADDRESSES)]:
         city = title_case(Path(path).stem.replace("-", " ").replace("_", " ").lower())
         for f in json.load(open(path))["features"]:
             p, g = f["properties"], f["geometry"]
@@ -204,7 +204,8 @@ def test_the_selected_tree_shows_its_species_and_the_address_the_geocoder_answer
     book = addresses_oracle()
     app = App(display, "--addresses", str(ADDRESSES))
     try:
-        assert sum(int(line.split()[1]) for line in app.seen if line.startswith("ADDRESSES")) == len(book) == 5956
+        assert sum(int(line.split()[1]) for line in app.seen if line.startswith("ADDRESSES")) == len(book)
+        assert len(book) == (5956 if ADDRESSES.is_dir() else 3006)     # Artesia's 2,950 and Lawndale's 3,006
         pins = app.frame()
         tree = lone_tree(pins)
         app.press(round(tree["x"]), round(tree["y"]))
