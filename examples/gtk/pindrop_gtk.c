@@ -943,6 +943,7 @@ static void first_view(App *app) {
   shumate_viewport_set_zoom_level(app->viewport, zoom);
   shumate_location_set_location(SHUMATE_LOCATION(app->viewport), lat, lon);
   app->ready = TRUE;
+  app->zoom_started_us = g_get_monotonic_time(); /* the first paint is timed too (PAINTED) */
   sync_camera(app);
   gtk_widget_queue_draw(app->layer);
   if (app->check) {

@@ -36,7 +36,8 @@ def callout(line):
 # -- 1. usable defaults at scale ---------------------------------------------------------------------
 
 def zoom_steps(app, keys):
-    """Presses each key and reads the PAINTED line of the paint after it."""
+    """Presses each key and reads the PAINTED line of the paint after it (after the first view's)."""
+    app.wait_for("PAINTED", timeout=120)
     out = []
     for key in keys:
         app.key(key)
