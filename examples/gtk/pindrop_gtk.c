@@ -21,8 +21,10 @@
  *   --bearing DEG      (default 0)
  *   --touch            touch-screen profile (lift after 250 ms, pin 40 points above the finger);
  *                      the default is the mouse profile (lift_delay_ms = 0, lift_height = 0)
- *   --spread ring|spiral|off   how stacks are drawn: on a ring in metres (the default), on a
- *                      spiral in points, or not at all
+ *   --spread ring|spiral|off   how stacks are drawn: on a spiral in points (the default), on a
+ *                      ring in metres, or not at all
+ *   --spread-on-tap 0|1  1 (the default): a stack is one marker with its count until clicked open
+ *   --save MOVES.csv   after every move, the trees users moved: id,lon,lat
  *   --cluster-radius R clusters of the pins drawn within R points of each other below zoom 17
  *                      (default 60; 0: none); a tap on a cluster zooms in to where it comes apart
  *   --addresses PATH   a GeoJSON inventory with address attributes, or a folder of them (*.geojson),
@@ -32,9 +34,12 @@
  * The trees file is a CSV whose columns are found by name (trees_table.h): lon/lat in either order,
  * an id column or the line number, a species (or city) column for the callout's title.
  *
- * Keys: Esc cancels the gesture, arrows move the selected tree by a point (Shift: ten), e edits the
- * selected tree (then a tap on the map moves it), Return commits, u / r undo / redo, + / - zoom,
- * f prints the frame, Ctrl+Q quits, Ctrl+W closes the window.
+ * Keys: Tab / Shift+Tab move pindrop's keyboard focus through what is drawn, Enter or Space acts
+ * on it (a tree: select; a cluster: zoom in; a stack: open), Alt+Space lifts the focused tree,
+ * arrows move the held or selected tree by a point (Shift: ten), Enter or Space drops it, Esc
+ * cancels, Ctrl+Z / Ctrl+Shift+Z (or u / r) undo / redo; each is announced (the status line, an
+ * accessible "status" label). e edits the selected tree (then a tap on the map moves it), Return
+ * commits, + / - zoom, f prints the frame, m the clusters' members, Ctrl+Q quits, Ctrl+W closes.
  *
  * Every pindrop event is printed on stdout, one a line ("EVENT MOVED id=... lon=... lat=..."), with
  * coordinates to 17 significant digits, and after each zoom the time until it was painted
@@ -84,6 +89,17 @@ typedef struct {
   /* the pointer gesture */
   double press_x, press_y, press_lat, press_lon;
   gboolean host_panning, pointer_cancelled;
+  /* categories: the label column's values, coded by how many trees have them (0: the most) */
+  guint32 *categories;
+  GPtrArray *category_names;
+  const char *category_noun; /* "species" or "cities" */
+  /* the keyboard: pindrop's focus, a keyboard drag from where the pin was lifted */
+  pindrop_focus focus;
+  gboolean key_dragging;
+  double lift_lon, lift_lat;
+  /* --save: the trees users moved, id -> lon/lat, written after every move */
+  const char *save_path;
+  GHashTable *saved;
   /* the callout */
   pindrop_id selected;
   char *fallback_subtitle; /* the geocoder's answer for a selected tree pindrop has no subtitle for */
@@ -99,8 +115,8 @@ typedef struct {
 
 static const char *event_names[] = {"SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
                                     "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED",
-                                    "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"};
-static const char *cause_names[] = {"NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"};
+                                    "NEARBY", "AUTOPAN", "CLUSTER_TAPPED", "STACK_OPENED", "STACK_CLOSED"};
+static const char *cause_names[] = {"NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE", "KEYBOARD"};
 
 /* ---- time and camera ---------------------------------------------------------------------------- */
 
@@ -168,6 +184,125 @@ static void pan_by(App *app, double from_x, double from_y, double to_x, double t
   sync_camera(app);
 }
 
+/* ---- announcements ------------------------------------------------------------------------------ */
+
+static char *thousands(size_t n);
+
+/* Says what happened to assistive technology: GTK 4.14's gtk_accessible_announce where the GTK
+   has it; always the status line, a label with the accessible role "status" (a live region:
+   screen readers read its changes without moving the focus). Printed for the tests. */
+static void announce(App *app, const char *text) {
+  printf("ANNOUNCE %s\n", text);
+  fflush(stdout);
+  if (app->status) gtk_label_set_text(GTK_LABEL(app->status), text);
+#if GTK_CHECK_VERSION(4, 14, 0)
+  if (app->window) gtk_accessible_announce(GTK_ACCESSIBLE(app->window), text, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+#endif
+}
+
+/* "north-east" for a bearing in degrees clockwise from north. */
+static const char *compass(double bearing) {
+  static const char *names[] = {"north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"};
+  return names[(int)floor(fmod(bearing + 22.5 + 360, 360) / 45) % 8];
+}
+
+/* "moved 12 m north-east" from (lon0, lat0) to (lon1, lat1), by pindrop's sphere. */
+static char *moved_text(const char *verb, double lon0, double lat0, double lon1, double lat1) {
+  double m = 0, bearing = 0;
+  if (pindrop_distance(lon0, lat0, lon1, lat1, &m, &bearing) != PINDROP_OK) return g_strdup(verb);
+  if (m < 0.5) return g_strdup_printf("%s less than a metre", verb);
+  return g_strdup_printf("%s %.0f m %s", verb, m, compass(bearing));
+}
+
+/* A collapsed stack's categories from its members: how many kinds, the most common (ties: the
+   lower code) and its count. */
+static size_t stack_categories(App *app, uint64_t key, guint32 *out_category, guint32 *out_count) {
+  size_t n = pindrop_map_cluster_members(app->pd, key, NULL, 0), i, kinds = 0;
+  pindrop_id *ids = g_new(pindrop_id, n + 1);
+  GHashTable *counts = g_hash_table_new(g_direct_hash, g_direct_equal);
+  GHashTableIter it;
+  gpointer k, v;
+  n = pindrop_map_cluster_members(app->pd, key, ids, n);
+  for (i = 0; i < n; i++) {
+    size_t row = trees_row_of(&app->trees, ids[i]);
+    guint32 c = row == (size_t)-1 ? (guint32)(app->category_names->len - 1) : app->categories[row];
+    g_hash_table_insert(counts, GUINT_TO_POINTER(c + 1),
+                        GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(counts, GUINT_TO_POINTER(c + 1))) + 1));
+  }
+  *out_count = 0;
+  g_hash_table_iter_init(&it, counts);
+  while (g_hash_table_iter_next(&it, &k, &v)) {
+    guint32 c = GPOINTER_TO_UINT(k) - 1, m = GPOINTER_TO_UINT(v);
+    kinds++;
+    if (m > *out_count || (m == *out_count && c < *out_category)) *out_category = c, *out_count = m;
+  }
+  g_hash_table_destroy(counts);
+  g_free(ids);
+  return kinds;
+}
+
+/* A cluster (or collapsed stack) in words: "1,112 trees · 45 species · mostly Platanus racemosa
+   (20 %)"; *out_dominant gets its most common category (PINDROP_CATEGORY_MIXED when unknown). */
+static char *cluster_text(App *app, uint64_t key, uint32_t count, uint32_t flags, guint32 *out_dominant) {
+  guint32 category = PINDROP_CATEGORY_MIXED, members = 0;
+  size_t kinds = pindrop_map_cluster_categories(app->pd, key, &category, &members, 1);
+  char *n = thousands(count), *text;
+  if (kinds == 0 && app->categories && (flags & PINDROP_CLUSTER_STACK))
+    kinds = stack_categories(app, key, &category, &members); /* pindrop summarises clusters, not stacks */
+  const char *what = (flags & PINDROP_CLUSTER_STACK) ? "stack of " : "";
+  const char *spot = (flags & (PINDROP_CLUSTER_STACK | PINDROP_CLUSTER_ONE_SPOT)) ? " on one spot" : "";
+  if (out_dominant) *out_dominant = kinds ? category : PINDROP_CATEGORY_MIXED;
+  if (!app->category_names || kinds == 0 || category >= app->category_names->len)
+    text = g_strdup_printf("%s%s trees%s", what, n, spot);
+  else if (kinds == 1)
+    text = g_strdup_printf("%s%s trees%s · all %s", what, n, spot, (char *)g_ptr_array_index(app->category_names, category));
+  else
+    text = g_strdup_printf("%s%s trees%s · %zu %s · mostly %s (%.0f %%)", what, n, spot, kinds, app->category_noun,
+                           (char *)g_ptr_array_index(app->category_names, category), 100.0 * members / count);
+  g_free(n);
+  return text;
+}
+
+/* ---- saving (--save): the moved trees, id,lon,lat --------------------------------------------- */
+
+static int cmp_id(const void *a, const void *b) {
+  pindrop_id x = *(const pindrop_id *)a, y = *(const pindrop_id *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void save_move(App *app, pindrop_id id, double lon, double lat) {
+  GString *out;
+  GHashTableIter it;
+  gpointer k, v;
+  pindrop_id *ids;
+  size_t n = 0, i;
+  GError *error = NULL;
+  double *ll;
+  if (!app->save_path) return;
+  ll = g_new(double, 2);
+  ll[0] = lon, ll[1] = lat;
+  k = g_new(pindrop_id, 1);
+  *(pindrop_id *)k = id;
+  g_hash_table_replace(app->saved, k, ll);
+  ids = g_new(pindrop_id, g_hash_table_size(app->saved));
+  g_hash_table_iter_init(&it, app->saved);
+  while (g_hash_table_iter_next(&it, &k, &v)) ids[n++] = *(pindrop_id *)k;
+  qsort(ids, n, sizeof *ids, cmp_id);
+  out = g_string_new("id,lon,lat\n");
+  for (i = 0; i < n; i++) {
+    const double *p = g_hash_table_lookup(app->saved, &ids[i]);
+    g_string_append_printf(out, "%lld,%.17g,%.17g\n", (long long)ids[i], p[0], p[1]);
+  }
+  if (!g_file_set_contents(app->save_path, out->str, (gssize)out->len, &error)) {
+    fprintf(stderr, "%s: the move of tree %lld was not saved: %s\n", app->save_path, (long long)id, error->message);
+    g_error_free(error);
+  } else {
+    printf("SAVED %s %zu\n", app->save_path, n);
+  }
+  g_string_free(out, TRUE);
+  g_free(ids);
+}
+
 /* ---- callouts ----------------------------------------------------------------------------------- */
 
 static char *callout_text(App *app, pindrop_id id, int which) {
@@ -221,15 +356,60 @@ static void on_selected(App *app, pindrop_id id) {
 
 static void schedule_tick(App *app);
 
+/* What the keyboard user hears about an event (a keyboard drag, undo, stacks). */
+static void announce_event(App *app, const pindrop_event *e) {
+  char *text = NULL;
+  switch (e->type) {
+  case PINDROP_EVENT_LIFTED:
+    if (!app->key_dragging) return;
+    app->lift_lon = e->lon, app->lift_lat = e->lat;
+    text = g_strdup_printf("Tree %lld lifted", (long long)e->id);
+    break;
+  case PINDROP_EVENT_DRAGGED:
+    if (!app->key_dragging) return;
+    text = moved_text("moved", app->lift_lon, app->lift_lat, e->lon, e->lat);
+    break;
+  case PINDROP_EVENT_DROPPED:
+    if (!app->key_dragging) return;
+    app->key_dragging = FALSE;
+    text = g_strdup("dropped");
+    break;
+  case PINDROP_EVENT_DRAG_CANCELLED:
+    app->key_dragging = FALSE;
+    text = g_strdup("back where it was");
+    break;
+  case PINDROP_EVENT_MOVED:
+    if (e->cause == PINDROP_CAUSE_UNDO) text = g_strdup("back where it was");
+    else if (e->cause == PINDROP_CAUSE_REDO) text = moved_text("moved again", e->from_lon, e->from_lat, e->lon, e->lat);
+    else if (e->cause == PINDROP_CAUSE_NUDGE) text = moved_text("moved", e->from_lon, e->from_lat, e->lon, e->lat);
+    else return;
+    break;
+  case PINDROP_EVENT_STACK_OPENED:
+  case PINDROP_EVENT_STACK_CLOSED: {
+    pindrop_id none;
+    size_t n = pindrop_map_cluster_members(app->pd, e->request, &none, 0);
+    char *count = thousands(n);
+    text = e->type == PINDROP_EVENT_STACK_OPENED ? g_strdup_printf("stack of %s trees opened", count)
+                                                 : g_strdup("stack closed");
+    g_free(count);
+    break;
+  }
+  default:
+    return;
+  }
+  announce(app, text);
+  g_free(text);
+}
+
 static void drain(App *app) {
   pindrop_event e;
   while (pindrop_map_poll_event(app->pd, &e) == 1) {
-    const char *name = (e.type >= 0 && e.type <= PINDROP_EVENT_CLUSTER_TAPPED) ? event_names[e.type] : "OTHER";
+    const char *name = (e.type >= 0 && e.type <= PINDROP_EVENT_STACK_CLOSED) ? event_names[e.type] : "OTHER";
     printf("EVENT %s id=%lld t=%.1f", name, (long long)e.id, e.time_ms);
     switch (e.type) {
     case PINDROP_EVENT_MOVED:
       printf(" lon=%.17g lat=%.17g from_lon=%.17g from_lat=%.17g cause=%s", e.lon, e.lat, e.from_lon,
-             e.from_lat, (e.cause >= 0 && e.cause <= PINDROP_CAUSE_NUDGE) ? cause_names[e.cause] : "OTHER");
+             e.from_lat, (e.cause >= 0 && e.cause <= PINDROP_CAUSE_KEYBOARD) ? cause_names[e.cause] : "OTHER");
       break;
     case PINDROP_EVENT_DRAGGED:
     case PINDROP_EVENT_DRAG_CANCELLED:
@@ -268,6 +448,8 @@ static void drain(App *app) {
       break;
     }
     printf("\n");
+    if (e.type == PINDROP_EVENT_MOVED) save_move(app, e.id, e.lon, e.lat);
+    announce_event(app, &e);
     if (e.type == PINDROP_EVENT_SELECTED) on_selected(app, e.id);
     else if (e.type == PINDROP_EVENT_DESELECTED && e.id == app->selected) app->selected = PINDROP_NO_ID;
     else if (e.type == PINDROP_EVENT_CALLOUT_CHANGED && e.id == app->selected) print_callout(app);
@@ -345,7 +527,7 @@ static void on_drag_cancel(GtkGesture *g, GdkEventSequence *seq, App *app) {
   (void)seq;
   if (app->pointer_cancelled) return;
   if (!gtk_gesture_get_point(g, NULL, &x, &y)) { x = app->press_x; y = app->press_y; }
-  touch(app, PINDROP_TOUCH_CANCEL, x, y, now_ms(app));
+  touch(app, PINDROP_TOUCH_CANCEL, x, y, event_ms(app, GTK_EVENT_CONTROLLER(g)));
   app->pointer_cancelled = TRUE;
   app->host_panning = FALSE;
 }
@@ -367,6 +549,7 @@ static void on_click_pressed(GtkGestureClick *g, int n_press, double x, double y
 /* ---- keys --------------------------------------------------------------------------------------- */
 
 static void print_frame(App *app);
+static void print_members(App *app);
 
 static void zoom_by(App *app, double dz) {
   app->zoom_started_us = g_get_monotonic_time();
@@ -377,13 +560,108 @@ static void zoom_by(App *app, double dz) {
   gtk_widget_queue_draw(app->layer);
 }
 
+/* Tab / Shift+Tab: pindrop's focus moves through what is drawn; the ring is drawn around it and
+   what it is announced. */
+static void focus_step(App *app, int step) {
+  pindrop_focus f;
+  char *text = NULL, *title;
+  size_t i;
+  if (pindrop_map_focus_step(app->pd, step, &f) != PINDROP_OK) return;
+  app->focus = f;
+  printf("FOCUS kind=%d id=%lld key=%llu x=%.17g y=%.17g\n", f.kind, (long long)f.id, (unsigned long long)f.key, f.x, f.y);
+  if (f.kind == PINDROP_FOCUS_PIN) {
+    give_title(app, f.id);
+    title = callout_text(app, f.id, PINDROP_TITLE);
+    text = g_strdup_printf("Tree %lld, %s", (long long)f.id, title);
+    g_free(title);
+  } else if (f.kind == PINDROP_FOCUS_CLUSTER) {
+    for (i = 0; i < app->clusters_n; i++)
+      if (app->clusters[i].key == f.key) {
+        char *what = cluster_text(app, f.key, app->clusters[i].count, app->clusters[i].flags, NULL);
+        text = g_strdup_printf("%s of %s", (app->clusters[i].flags & PINDROP_CLUSTER_STACK) ? "stack" : "cluster",
+                               what + ((app->clusters[i].flags & PINDROP_CLUSTER_STACK) ? strlen("stack of ") : 0));
+        g_free(what);
+      }
+  } else {
+    text = g_strdup("nothing to focus in view");
+  }
+  if (text) announce(app, text);
+  g_free(text);
+  gtk_widget_queue_draw(app->layer);
+}
+
+/* Space or Enter on the focus, no drag under way: a pin is selected, a cluster zoomed into, a
+   stack opened. */
+static void activate_focus(App *app, double t) {
+  pindrop_focus f = app->focus;
+  double zoom;
+  if (pindrop_map_focused(app->pd, &f) != PINDROP_OK) return;
+  if (f.kind == PINDROP_FOCUS_PIN) {
+    report(app, "pindrop_map_select", pindrop_map_select(app->pd, f.id));
+  } else if (f.kind == PINDROP_FOCUS_CLUSTER && (f.key >> 63)) {
+    report(app, "pindrop_map_open_stack", pindrop_map_open_stack(app->pd, f.key, t));
+  } else if (f.kind == PINDROP_FOCUS_CLUSTER && pindrop_map_cluster_expansion_zoom(app->pd, f.key, &zoom) == PINDROP_OK) {
+    size_t i;
+    for (i = 0; i < app->clusters_n; i++)
+      if (app->clusters[i].key == f.key) {
+        shumate_viewport_set_zoom_level(app->viewport, zoom);
+        shumate_location_set_location(SHUMATE_LOCATION(app->viewport), app->clusters[i].lat, app->clusters[i].lon);
+        sync_camera(app);
+        printf("ZOOM %.17g\n", shumate_viewport_get_zoom_level(app->viewport));
+        break;
+      }
+  }
+}
+
+/* Alt+Space: the focused pin (selected first if it is not) is lifted by the keyboard. */
+static void key_lift(App *app, double t) {
+  pindrop_focus f;
+  pindrop_id sel = PINDROP_NO_ID;
+  int status;
+  if (pindrop_map_focused(app->pd, &f) == PINDROP_OK && f.kind == PINDROP_FOCUS_PIN) {
+    pindrop_map_selected(app->pd, &sel);
+    if (sel != f.id) report(app, "pindrop_map_select", pindrop_map_select(app->pd, f.id));
+    drain(app);
+  }
+  app->key_dragging = TRUE; /* before the LIFTED event is drained */
+  status = pindrop_map_key_lift(app->pd, t);
+  if (status != PINDROP_OK) {
+    app->key_dragging = FALSE;
+    announce(app, status == PINDROP_ERR_STATE ? "select a tree first (Tab to it)" : pindrop_map_last_error(app->pd));
+  }
+}
+
 static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state, App *app) {
   pindrop_id sel = PINDROP_NO_ID;
   double t = event_ms(app, GTK_EVENT_CONTROLLER(c));
   (void)keycode;
-  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) return FALSE; /* the application's shortcuts */
   sync_camera(app);
+  /* The keyboard path of a drag (docs/accessibility.md's key map) and undo. */
+  if ((state & GDK_CONTROL_MASK) && (keyval == GDK_KEY_z || keyval == GDK_KEY_Z || keyval == GDK_KEY_y)) {
+    gboolean redo = keyval == GDK_KEY_y || (state & GDK_SHIFT_MASK);
+    int status = redo ? pindrop_map_redo(app->pd, t) : pindrop_map_undo(app->pd, t);
+    if (status == PINDROP_ERR_STATE) announce(app, redo ? "nothing to redo" : "nothing to undo");
+    else report(app, redo ? "pindrop_map_redo" : "pindrop_map_undo", status);
+    drain(app);
+    schedule_tick(app);
+    return TRUE;
+  }
+  if ((state & GDK_ALT_MASK) && keyval == GDK_KEY_space) {
+    key_lift(app, t);
+    drain(app);
+    schedule_tick(app);
+    return TRUE;
+  }
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) return FALSE; /* the application's shortcuts */
   switch (keyval) {
+  case GDK_KEY_Tab:
+  case GDK_KEY_ISO_Left_Tab:
+    focus_step(app, (keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK)) ? -1 : 1);
+    break;
+  case GDK_KEY_space:
+    if (app->key_dragging) report(app, "pindrop_map_key_drop", pindrop_map_key_drop(app->pd, t));
+    else activate_focus(app, t);
+    break;
   case GDK_KEY_Escape:
     /* pindrop's gesture and GTK's: the drag gesture forgets the pointer, so that moving on with the
        button still down neither drags nor pans. */
@@ -404,15 +682,24 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, Gd
     printf("EDIT id=%lld\n", (long long)sel);
     break;
   case GDK_KEY_Return:
-  case GDK_KEY_KP_Enter:
-    report(app, "pindrop_map_commit", pindrop_map_commit(app->pd, t));
-    printf("COMMIT\n");
+  case GDK_KEY_KP_Enter: {
+    if (app->key_dragging) {
+      report(app, "pindrop_map_key_drop", pindrop_map_key_drop(app->pd, t));
+    } else if (pindrop_map_commit(app->pd, t) == PINDROP_OK) {
+      printf("COMMIT\n");
+    } else {
+      activate_focus(app, t); /* nothing being edited: Enter acts on the focus */
+    }
     break;
+  }
   case GDK_KEY_u:
-    report(app, "pindrop_map_undo", pindrop_map_undo(app->pd, t));
+    if (pindrop_map_undo(app->pd, t) == PINDROP_ERR_STATE) announce(app, "nothing to undo");
     break;
   case GDK_KEY_r:
-    report(app, "pindrop_map_redo", pindrop_map_redo(app->pd, t));
+    if (pindrop_map_redo(app->pd, t) == PINDROP_ERR_STATE) announce(app, "nothing to redo");
+    break;
+  case GDK_KEY_m:
+    print_members(app);
     break;
   case GDK_KEY_plus:
   case GDK_KEY_KP_Add:
@@ -606,19 +893,52 @@ static void draw_trees(App *app, cairo_t *cr, cairo_surface_t *surface, int scal
 
 static double cluster_radius_points(uint32_t count) { return 10 + 3 * log10((double)count); }
 
-/* Clusters: one path of discs (radius growing with the count), then each count with Pango. */
+/* Colours of the twelve most common categories (by how many trees have them), then one for the
+   rest; clusters without categories keep the teal. */
+static const double palette[13][3] = {
+    {0.12, 0.47, 0.71}, {1.00, 0.50, 0.05}, {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74},
+    {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.10, 0.55, 0.45}, {0.74, 0.74, 0.13}, {0.09, 0.75, 0.81},
+    {0.35, 0.20, 0.55}, {0.65, 0.45, 0.10}, {0.40, 0.45, 0.48}};
+
+static void category_rgb(App *app, guint32 category, double rgb[3]) {
+  int i = category < 12 ? (int)category : 12;
+  if (!app->categories || category == PINDROP_CATEGORY_MIXED) {
+    rgb[0] = 0.1, rgb[1] = 0.45, rgb[2] = 0.45;
+    return;
+  }
+  memcpy(rgb, palette[i], sizeof palette[i]);
+}
+
+/* Clusters: a disc growing with the count in the colour of its most common category; a collapsed
+   stack (spread_on_tap): a dark green disc over a second one, a stack of pins; then each count
+   with Pango. */
 static void draw_clusters(App *app, cairo_t *cr, PangoLayout *layout) {
   size_t i;
-  if (!app->clusters_n) return;
-  cairo_new_path(cr);
   for (i = 0; i < app->clusters_n; i++) {
     const pindrop_cluster_view *c = &app->clusters[i];
-    double r = cluster_radius_points(c->count);
-    cairo_move_to(cr, c->x + r, c->y);
+    double r = cluster_radius_points(c->count), rgb[3];
+    guint32 dominant = PINDROP_CATEGORY_MIXED, members;
+    if (c->flags & PINDROP_CLUSTER_STACK) {
+      cairo_arc(cr, c->x + 3, c->y - 3, r - 2, 0, 2 * G_PI);
+      cairo_set_source_rgb(cr, 0.55, 0.7, 0.5);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 1, 1, 1);
+      cairo_set_line_width(cr, 1.5);
+      cairo_stroke(cr);
+      cairo_arc(cr, c->x, c->y, r - 2, 0, 2 * G_PI);
+      cairo_set_source_rgb(cr, 0.08, 0.4, 0.12);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 1, 1, 1);
+      cairo_stroke(cr);
+      continue;
+    }
+    if (app->categories && pindrop_map_cluster_categories(app->pd, c->key, &dominant, &members, 1) == 0)
+      dominant = PINDROP_CATEGORY_MIXED;
+    category_rgb(app, dominant, rgb);
     cairo_arc(cr, c->x, c->y, r, 0, 2 * G_PI);
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.9);
+    cairo_fill(cr);
   }
-  cairo_set_source_rgba(cr, 0.1, 0.45, 0.45, 0.85);
-  cairo_fill(cr);
   cairo_set_source_rgb(cr, 1, 1, 1);
   for (i = 0; i < app->clusters_n; i++) {
     const pindrop_cluster_view *c = &app->clusters[i];
@@ -630,6 +950,31 @@ static void draw_clusters(App *app, cairo_t *cr, PangoLayout *layout) {
     cairo_move_to(cr, c->x - w / 2.0, c->y - h / 2.0);
     pango_cairo_show_layout(cr, layout);
   }
+}
+
+/* The keyboard focus: a blue ring (white-edged, to show on any colour) around the focused pin or
+   cluster, where this frame draws it. */
+static void draw_focus(App *app, cairo_t *cr) {
+  double x = 0, y = 0, r = 0;
+  size_t i;
+  if (pindrop_map_focused(app->pd, &app->focus) != PINDROP_OK || app->focus.kind == PINDROP_FOCUS_NONE) return;
+  if (app->focus.kind == PINDROP_FOCUS_PIN) {
+    for (i = 0; i < app->views_n; i++)
+      if (app->views[i].id == app->focus.id) x = app->views[i].x, y = app->views[i].y - app->views[i].lift * 8.0, r = 10;
+  } else {
+    for (i = 0; i < app->clusters_n; i++)
+      if (app->clusters[i].key == app->focus.key)
+        x = app->clusters[i].x, y = app->clusters[i].y, r = cluster_radius_points(app->clusters[i].count) + 4;
+  }
+  if (r == 0) return;
+  cairo_new_path(cr);
+  cairo_arc(cr, x, y, r, 0, 2 * G_PI);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_set_line_width(cr, 5);
+  cairo_stroke_preserve(cr);
+  cairo_set_source_rgb(cr, 0.1, 0.45, 0.91);
+  cairo_set_line_width(cr, 2.5);
+  cairo_stroke(cr);
 }
 
 /* The selected tree's callout: a box above it with the title in bold and the subtitle. */
@@ -723,6 +1068,7 @@ static void pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
   font = pango_font_description_from_string("Sans Bold 8");
   pango_layout_set_font_description(layout, font);
   draw_clusters(app, cr, layout);
+  draw_focus(app, cr);
   pango_font_description_free(font);
   font = pango_font_description_from_string("Sans 9");
   pango_layout_set_font_description(layout, font);
@@ -779,8 +1125,31 @@ static void print_frame(App *app) {
   }
   for (i = 0; i < app->clusters_n; i++) {
     const pindrop_cluster_view *c = &app->clusters[i];
-    printf("CLUSTER key=%llu x=%.17g y=%.17g lon=%.17g lat=%.17g count=%u\n", (unsigned long long)c->key, c->x, c->y,
-           c->lon, c->lat, c->count);
+    guint32 dominant;
+    char *text = cluster_text(app, c->key, c->count, c->flags, &dominant);
+    printf("CLUSTER key=%llu x=%.17g y=%.17g lon=%.17g lat=%.17g count=%u flags=%u dominant=%d summary=\"%s\"\n",
+           (unsigned long long)c->key, c->x, c->y, c->lon, c->lat, c->count, c->flags,
+           dominant == PINDROP_CATEGORY_MIXED ? -1 : (int)dominant, text);
+    g_free(text);
+  }
+  if (pindrop_map_focused(app->pd, &app->focus) == PINDROP_OK)
+    printf("FOCUSED kind=%d id=%lld key=%llu x=%.17g y=%.17g\n", app->focus.kind, (long long)app->focus.id,
+           (unsigned long long)app->focus.key, app->focus.x, app->focus.y);
+  printf("END\n");
+  fflush(stdout);
+}
+
+/* 'm': the members of each cluster in view, one cluster a line. */
+static void print_members(App *app) {
+  size_t i, j;
+  for (i = 0; i < app->clusters_n; i++) {
+    size_t n = pindrop_map_cluster_members(app->pd, app->clusters[i].key, NULL, 0);
+    pindrop_id *ids = g_new(pindrop_id, n + 1);
+    n = pindrop_map_cluster_members(app->pd, app->clusters[i].key, ids, n);
+    printf("MEMBERS key=%llu ids=", (unsigned long long)app->clusters[i].key);
+    for (j = 0; j < n; j++) printf("%s%lld", j ? "," : "", (long long)ids[j]);
+    printf("\n");
+    g_free(ids);
   }
   printf("END\n");
   fflush(stdout);
@@ -796,6 +1165,31 @@ static void on_after_paint(GdkFrameClock *clock, App *app) {
          app->clusters_n, shumate_viewport_get_zoom_level(app->viewport));
   fflush(stdout);
   app->zoom_started_us = 0;
+}
+
+/* The tooltip over a cluster or stack: what it holds ("1,112 trees · 45 species · mostly ..."),
+   also on the status line. */
+static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard_mode, GtkTooltip *tooltip, App *app) {
+  size_t i;
+  (void)widget;
+  if (keyboard_mode) {
+    pindrop_focus f;
+    if (pindrop_map_focused(app->pd, &f) != PINDROP_OK || f.kind != PINDROP_FOCUS_CLUSTER) return FALSE;
+    x = (int)f.x, y = (int)f.y;
+  }
+  for (i = app->clusters_n; i-- > 0;) { /* the one drawn last is on top */
+    const pindrop_cluster_view *c = &app->clusters[i];
+    if (hypot(x - c->x, y - c->y) <= cluster_radius_points(c->count)) {
+      char *text = cluster_text(app, c->key, c->count, c->flags, NULL);
+      gtk_tooltip_set_text(tooltip, text);
+      if (app->status) gtk_label_set_text(GTK_LABEL(app->status), text);
+      printf("TOOLTIP key=%llu text=\"%s\"\n", (unsigned long long)c->key, text);
+      fflush(stdout);
+      g_free(text);
+      return TRUE;
+    }
+  }
+  return FALSE;
 }
 
 static void on_layer_realize(GtkWidget *layer, App *app) {
@@ -818,6 +1212,55 @@ static char *thousands(size_t n) {
   return g_strdup(out);
 }
 
+/* The label column's values as pindrop's categories: codes by how many trees have them (0 the
+   most, ties by name), so that the palette's colours go to the commonest. */
+typedef struct {
+  const char *name;
+  size_t count;
+} CategoryCount;
+
+static int cmp_category(const void *a, const void *b) {
+  const CategoryCount *x = a, *y = b;
+  if (x->count != y->count) return x->count > y->count ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+static void set_categories(App *app) {
+  GHashTable *counts = g_hash_table_new(g_direct_hash, g_direct_equal); /* interned name -> count */
+  GHashTable *codes = g_hash_table_new(g_direct_hash, g_direct_equal);
+  GHashTableIter it;
+  gpointer k, v;
+  CategoryCount *sorted;
+  size_t i, n = 0;
+  int status;
+  for (i = 0; i < app->trees.n; i++)
+    if (app->trees.label[i])
+      g_hash_table_insert(counts, (gpointer)app->trees.label[i],
+                          GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(counts, app->trees.label[i])) + 1));
+  sorted = g_new(CategoryCount, g_hash_table_size(counts) + 1);
+  g_hash_table_iter_init(&it, counts);
+  while (g_hash_table_iter_next(&it, &k, &v)) sorted[n].name = k, sorted[n].count = GPOINTER_TO_SIZE(v), n++;
+  qsort(sorted, n, sizeof *sorted, cmp_category);
+  app->category_names = g_ptr_array_new();
+  for (i = 0; i < n; i++) {
+    g_ptr_array_add(app->category_names, (gpointer)sorted[i].name);
+    g_hash_table_insert(codes, (gpointer)sorted[i].name, GSIZE_TO_POINTER(i + 1));
+  }
+  /* trees without a label: one more category, "unknown" */
+  g_ptr_array_add(app->category_names, "unknown");
+  app->categories = g_new(guint32, app->trees.n);
+  for (i = 0; i < app->trees.n; i++)
+    app->categories[i] = app->trees.label[i] ? (guint32)GPOINTER_TO_SIZE(g_hash_table_lookup(codes, app->trees.label[i])) - 1
+                                             : (guint32)n;
+  app->category_noun = app->trees.label_is_place ? "cities" : "species";
+  status = pindrop_map_set_attributes(app->pd, app->trees.ids, NULL, app->categories, app->trees.n);
+  report(app, "pindrop_map_set_attributes", status);
+  printf("CATEGORIES %zu %s\n", n, app->category_noun);
+  g_free(sorted);
+  g_hash_table_destroy(counts);
+  g_hash_table_destroy(codes);
+}
+
 /* Reads the trees (trees_table.h) and adds them with one batch call; says what could not be read
    on stderr and in the status line. */
 static void load_trees(App *app) {
@@ -832,6 +1275,7 @@ static void load_trees(App *app) {
       app->trees.failed = TRUE;
     }
   }
+  if (!app->trees.failed && app->trees.label) set_categories(app);
   notes = g_strsplit(app->trees.notes->str[0] ? app->trees.notes->str : "\n", "\n", -1); /* notes[0]: the first */
   for (i = 0; notes[i]; i++)
     if (notes[i][0]) fprintf(stderr, "%s: %s\n", app->csv, notes[i]);
@@ -1064,11 +1508,14 @@ static void on_activate(GtkApplication *gtk_app, App *app) {
   app->layer = g_object_new(PIN_TYPE_LAYER, "viewport", app->viewport, NULL);
   PIN_LAYER(app->layer)->app = app;
   g_signal_connect(app->layer, "realize", G_CALLBACK(on_layer_realize), app);
+  /* (on the map: Shumate's layers take no pointer targets of their own; both share one origin) */
+  gtk_widget_set_has_tooltip(GTK_WIDGET(app->map), TRUE);
+  g_signal_connect(app->map, "query-tooltip", G_CALLBACK(on_query_tooltip), app);
   shumate_map_add_layer(app->map, SHUMATE_LAYER(app->layer));
   gtk_widget_set_vexpand(GTK_WIDGET(app->map), TRUE);
   if (app->width > 0) gtk_widget_set_size_request(GTK_WIDGET(app->map), app->width, app->height);
 
-  app->status = gtk_label_new(app->load_summary);
+  app->status = g_object_new(GTK_TYPE_LABEL, "label", app->load_summary, "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS, NULL);
   gtk_label_set_xalign(GTK_LABEL(app->status), 0);
   gtk_label_set_ellipsize(GTK_LABEL(app->status), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars(GTK_LABEL(app->status), 10); /* it ellipsizes rather than widen the window */
@@ -1098,6 +1545,7 @@ static void on_activate(GtkApplication *gtk_app, App *app) {
   gtk_widget_add_controller(GTK_WIDGET(app->map), GTK_EVENT_CONTROLLER(app->click));
   gtk_gesture_group(app->drag, app->click);
   keys = gtk_event_controller_key_new();
+  gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE); /* Tab is the map's, not focus navigation */
   g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), app);
   gtk_widget_add_controller(app->window, keys);
 
@@ -1107,9 +1555,9 @@ static void on_activate(GtkApplication *gtk_app, App *app) {
 
 int main(int argc, char **argv) {
   static App app;
-  const char *spread = "ring";
+  const char *spread = "spiral";
   double cluster_radius = 60;
-  int touch_profile = 0, i, status;
+  int touch_profile = 0, spread_on_tap = 1, i, status;
   GPtrArray *addresses = g_ptr_array_new();
 
   app.selected = PINDROP_NO_ID;
@@ -1122,12 +1570,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--spread") && i + 1 < argc) spread = argv[++i];
     else if (!strcmp(argv[i], "--cluster-radius") && i + 1 < argc) cluster_radius = atof(argv[++i]);
     else if (!strcmp(argv[i], "--addresses") && i + 1 < argc) g_ptr_array_add(addresses, argv[++i]);
+    else if (!strcmp(argv[i], "--spread-on-tap") && i + 1 < argc) spread_on_tap = atoi(argv[++i]) != 0;
+    else if (!strcmp(argv[i], "--save") && i + 1 < argc) app.save_path = argv[++i];
     else if (!strcmp(argv[i], "--touch")) touch_profile = 1;
     else if (!strcmp(argv[i], "--check")) app.check = TRUE;
     else if (argv[i][0] != '-' && !app.csv) app.csv = argv[i];
     else {
       fprintf(stderr, "usage: %s [--center LON,LAT] [--zoom Z] [--bearing DEG] [--size WxH] [--touch]\n"
-                      "          [--spread ring|spiral|off] [--cluster-radius R] [--addresses GEOJSON|DIR]... [--check]\n"
+                      "          [--spread ring|spiral|off] [--spread-on-tap 0|1] [--cluster-radius R]\n"
+                      "          [--addresses GEOJSON|DIR]... [--save MOVES.csv] [--check]\n"
                       "          TREES.csv\n", argv[0]);
       return 2;
     }
@@ -1144,6 +1595,7 @@ int main(int argc, char **argv) {
     app.options.lift_height = 0;
   }
   app.options.cluster_radius = cluster_radius;
+  app.options.spread_on_tap = (uint32_t)spread_on_tap;
   if (!strcmp(spread, "off")) app.options.spread_mode = PINDROP_SPREAD_OFF;
   else if (!strcmp(spread, "ring")) app.options.spread_mode = PINDROP_SPREAD_RING;
   else if (!strcmp(spread, "spiral")) app.options.spread_mode = PINDROP_SPREAD_SPIRAL;
@@ -1151,14 +1603,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: --spread %s is not known to this build\n", argv[0], spread);
     return 2;
   }
-  printf("PROFILE %s lift_delay_ms=%g lift_height=%g drag_threshold=%g double_tap_ms=%g cluster_radius=%g\n",
+  printf("PROFILE %s lift_delay_ms=%g lift_height=%g drag_threshold=%g double_tap_ms=%g cluster_radius=%g "
+         "spread=%s spread_on_tap=%u\n",
          touch_profile ? "touch" : "mouse", app.options.lift_delay_ms, app.options.lift_height,
-         app.options.drag_threshold, app.options.double_tap_ms, app.options.cluster_radius);
+         app.options.drag_threshold, app.options.double_tap_ms, app.options.cluster_radius, spread,
+         app.options.spread_on_tap);
   status = pindrop_map_create(&app.options, &app.pd);
   if (status != PINDROP_OK) {
     fprintf(stderr, "pindrop_map_create: %s\n", pindrop_status_string((pindrop_status)status));
     return 1;
   }
+  app.saved = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
   load_trees(&app);
   load_addresses(&app, addresses);
   g_ptr_array_free(addresses, TRUE);
@@ -1178,6 +1633,9 @@ int main(int argc, char **argv) {
   g_free(app.clusters);
   g_free(app.load_summary);
   g_free(app.fallback_subtitle);
+  g_free(app.categories);
+  if (app.category_names) g_ptr_array_free(app.category_names, TRUE);
+  g_hash_table_destroy(app.saved);
   printf("BYE\n");
   return status;
 }
