@@ -84,6 +84,7 @@ POINTER_EPS = 1e-4
 # -- the display and the app ------------------------------------------------------------------------
 
 SESSION_BUS: dict[str, str] = {}
+RENDERER = os.environ.get("GTK_TEST_RENDERER", "cairo")     # GSK's: cairo, or gl (Mesa's software GL under Xvfb)
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +109,7 @@ def display():
 
 
 def app_env(display):
-    return dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GSK_RENDERER="cairo", NO_AT_BRIDGE="1",
+    return dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GSK_RENDERER=RENDERER, NO_AT_BRIDGE="1",
                 GTK_A11Y="none", DBUS_SESSION_BUS_ADDRESS=SESSION_BUS.get(display, "disabled:"))
 
 
