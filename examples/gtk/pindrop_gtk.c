@@ -1379,7 +1379,7 @@ static void first_view(App *app) {
   double lon = app->center_lon, lat = app->center_lat, zoom = app->zoom, ox = 0, oy = 0, sx = 0, sy = 0;
   GtkNative *native = gtk_widget_get_native(app->layer);
   if (!app->center_given || !app->zoom_given) {
-    double flon = -118.34600679066747, flat = 33.88355188855412, fzoom = 14;
+    double flon = 0, flat = 20, fzoom = 2; /* no trees: the world */
     fit_trees(app, w, h, &flon, &flat, &fzoom);
     if (!app->center_given) lon = flon, lat = flat;
     if (!app->zoom_given) zoom = fzoom;
