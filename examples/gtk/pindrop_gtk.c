@@ -480,8 +480,14 @@ static void schedule_tick(App *app) {
 
 /* ---- pointer: GtkGestureDrag (press, motion, release) and GtkGestureClick (double click) --------- */
 
+static void announce(App *app, const char *text);
+
 static void touch(App *app, pindrop_touch_phase phase, double x, double y, double t) {
   int owned;
+  if (app->key_dragging) { /* the keyboard holds a tree: pindrop refuses touches until it lets go */
+    if (phase == PINDROP_TOUCH_DOWN) announce(app, "a tree is held by the keyboard: Enter drops it, Esc puts it back");
+    return;
+  }
   sync_camera(app);
   owned = pindrop_map_touch(app->pd, 0, phase, x, y, t);
   report(app, "pindrop_map_touch", owned);
@@ -627,7 +633,9 @@ static void key_lift(App *app, double t) {
   status = pindrop_map_key_lift(app->pd, t);
   if (status != PINDROP_OK) {
     app->key_dragging = FALSE;
-    announce(app, status == PINDROP_ERR_STATE ? "select a tree first (Tab to it)" : pindrop_map_last_error(app->pd));
+    sel = PINDROP_NO_ID;
+    pindrop_map_selected(app->pd, &sel);
+    announce(app, sel == PINDROP_NO_ID ? "select a tree first: Tab to it, then Alt+Space" : pindrop_map_last_error(app->pd));
   }
 }
 

@@ -147,6 +147,11 @@ def test_the_whole_drag_by_keyboard_is_announced_and_the_saved_coordinate_is_whe
     target = screen_to_lonlat(x + 3, y - 10, app.centre, app.zoom)
     m, bearing = metres_and_bearing(lifted, target)
     assert announcements(lines)[-1] == f"moved {m:.0f} m {compass(bearing)}"
+    app.press(round(x) + 40, round(y) + 40)                # a click while the keyboard holds it: said, ignored
+    app.release()
+    lines = app.drain()
+    assert announcements(lines) == ["a tree is held by the keyboard: Enter drops it, Esc puts it back"]
+    assert not [line for line in lines if line.startswith("EVENT ")]
     app.key("Return")
     lines = app.drain(0.5)
     assert "dropped" in announcements(lines)
