@@ -20,6 +20,7 @@ extension Map {
             slots.append(s)
         }
         guard values != nil || categories != nil else { return }
+        if ids.count > 64 { attributes.reserve(pins.capacity, values: values != nil, categories: categories != nil) }
         for (i, s) in slots.enumerated() {
             let v = values?[i] ?? attributes.value(s), c = categories?[i] ?? attributes.category(s)
             clusters?.pinAttributesWillChange(s, value: v, category: c)
