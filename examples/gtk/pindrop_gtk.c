@@ -591,9 +591,26 @@ static void focus_step(App *app, int step) {
   } else {
     text = g_strdup("nothing to focus in view");
   }
+  {
+    size_t index, total;
+    if (text && f.kind != PINDROP_FOCUS_NONE && pindrop_map_focus_rank(app->pd, &index, &total) == PINDROP_OK &&
+        index < total) {
+      char *with_rank = g_strdup_printf("%s, %zu of %zu", text, index + 1, total); /* aria-posinset / setsize */
+      g_free(text);
+      text = with_rank;
+    }
+  }
   if (text) announce(app, text);
   g_free(text);
   gtk_widget_queue_draw(app->layer);
+}
+
+/* Whether key names a collapsed stack of the last frame (flags PINDROP_CLUSTER_STACK). */
+static gboolean is_stack(App *app, uint64_t key) {
+  size_t i;
+  for (i = 0; i < app->clusters_n; i++)
+    if (app->clusters[i].key == key) return (app->clusters[i].flags & PINDROP_CLUSTER_STACK) != 0;
+  return FALSE;
 }
 
 /* Space or Enter on the focus, no drag under way: a pin is selected, a cluster zoomed into, a
@@ -604,7 +621,7 @@ static void activate_focus(App *app, double t) {
   if (pindrop_map_focused(app->pd, &f) != PINDROP_OK) return;
   if (f.kind == PINDROP_FOCUS_PIN) {
     report(app, "pindrop_map_select", pindrop_map_select(app->pd, f.id));
-  } else if (f.kind == PINDROP_FOCUS_CLUSTER && (f.key >> 63)) {
+  } else if (f.kind == PINDROP_FOCUS_CLUSTER && is_stack(app, f.key)) {
     report(app, "pindrop_map_open_stack", pindrop_map_open_stack(app->pd, f.key, t));
   } else if (f.kind == PINDROP_FOCUS_CLUSTER && pindrop_map_cluster_expansion_zoom(app->pd, f.key, &zoom) == PINDROP_OK) {
     size_t i;

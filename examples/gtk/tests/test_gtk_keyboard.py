@@ -115,22 +115,28 @@ def keyboard_app(display, tmp_path):
 
 
 def tab_to_a_tree(app):
-    """Tab until the focus is on a tree (not a stack); returns its FOCUS line."""
-    for _ in range(40):
+    """Tab until the focus is on a tree (not a stack); returns its FOCUS line and how many Tabs."""
+    for tabs in range(1, 41):
         app.key("Tab")
         focus = parse(app.wait_for("FOCUS "))
         if focus["kind"] == 1:
-            return focus
+            return focus, tabs
     raise AssertionError("Tab never reached a tree")
+
+
+def in_view(app, pins):
+    """How many items focus_step moves through: the pins and clusters drawn inside the map."""
+    inside = lambda p: 0 <= p["x"] <= WIDTH and 0 <= p["y"] <= HEIGHT  # noqa: E731
+    return sum(map(inside, pins.values())) + sum(map(inside, app.clusters))
 
 
 def test_the_whole_drag_by_keyboard_is_announced_and_the_saved_coordinate_is_where_it_was_taken(keyboard_app):
     app = keyboard_app
-    app.frame()
-    focus = tab_to_a_tree(app)
+    pins = app.frame()
+    focus, tabs = tab_to_a_tree(app)
     tree, x, y = focus["id"], focus["x"], focus["y"]
     said = announcements(app.drain())
-    assert said[-1] == f"Tree {tree}, {SPECIES[tree]}"
+    assert said[-1] == f"Tree {tree}, {SPECIES[tree]}, {tabs} of {in_view(app, pins)}"
     # The focus ring, drawn around the tree: blue 10 points to its right.
     r, g, b = screenshot(app, SCREENSHOT.with_name("gtk-focus.png"))(x + 10, y)
     assert b > r + 60 and b > g + 30, (r, g, b)
@@ -179,13 +185,14 @@ def test_the_whole_drag_by_keyboard_is_announced_and_the_saved_coordinate_is_whe
 def test_tab_reaches_a_cluster_and_says_how_many_trees_it_holds(display):
     app = App(display, "--zoom", "14.5", "--center", "-118.352,33.888")
     try:
-        app.frame()
+        pins = app.frame()
         counts = {c["key"]: c["count"] for c in app.clusters}
         app.key("Tab")
         focus = parse(app.wait_for("FOCUS "))
         assert focus["kind"] == 2 and focus["key"] in counts
         said = announcements(app.drain())[-1]
         assert said.startswith(f"cluster of {counts[focus['key']]:,} trees · "), said
+        assert said.endswith(f", 1 of {in_view(app, pins)}"), said
         app.frame()
         assert app.focused["key"] == focus["key"]              # the frames keep drawing it: it keeps the focus
         app.key("Return")                                       # Enter on a cluster zooms in to where it comes apart
