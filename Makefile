@@ -301,3 +301,34 @@ test-docs: build python-deps
 	@diff -r docs/python .build/docs-python >/dev/null || { diff -r docs/python .build/docs-python | head -20; \
 	  echo "docs/python is not the reference of this code: run make docs"; exit 1; }
 	@echo "docs/python: built without a warning, up to date"
+# WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
+# Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
+# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
+# same recording replayed through the native library (Python) and the module (Node).
+WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32
+WASM = dist/pindrop.wasm
+NODE ?= node
+.PHONY: wasm wasm-deps test-js
+test: test-js
+wasm-deps:
+	@missing=""; for p in $(WASM_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
+	@command -v $(NODE) >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
+WASM_SOURCES = $(shell find Sources/PindropCore Sources/PindropSwiftIndex Sources/Pindrop include wasm -type f)
+wasm: bindings/js/pindrop.wasm
+bindings/js/pindrop.wasm: $(WASM)
+	cp $(WASM) $@
+$(WASM): $(WASM_SOURCES) | wasm-deps
+	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
+test-js: wasm build
+	$(NODE) --test bindings/js/test/*.test.js
+	$(PYTHON) -m pytest -q Tests/web
+
+# pindrop.wasm in Node against the native library (Python) on the 916k LA trees (docs/web.md).
+.PHONY: bench-wasm
+bench-wasm: wasm build
+	$(PYTHON) benchmarks/bench_wasm.py
+
+# The web host (examples/web): its targets.
+-include examples/web/web.mk

@@ -365,7 +365,9 @@ size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t o
    rest stay open. The group of the selected, the edited or the held pin is drawn spread (open)
    whatever the open stack is. A stack's key (its top five bits all set; a cluster key's never
    are) names the group's membership: it goes stale when a pin joins or leaves the group, not when
-   the view changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
+   the view changes. pindrop_map_cluster_members (and _members_from) returns a stack's pins
+   (ascending id), pindrop_map_cluster_summary and pindrop_map_cluster_categories what they hold
+   (summed from its pins when asked; ONE_SPOT when they share one coordinate), and
    pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
 enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
 
