@@ -266,7 +266,7 @@ bench-qgis: build dist-deps
 # run under Xvfb and driven with real X events (xdotool). deps-gtk installs what it needs.
 .PHONY: deps-gtk test-gtk
 test: test-gtk
-GTK_APT_PACKAGES = libgtk-4-dev libshumate-dev xvfb xdotool x11-apps netpbm
+GTK_APT_PACKAGES = libgtk-4-dev libshumate-dev libjson-glib-dev xvfb dbus-daemon xdotool x11-apps x11-utils netpbm
 deps-gtk:
 	@missing=""; for p in $(GTK_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
@@ -276,7 +276,7 @@ test-gtk: build deps-gtk
 	@mkdir -p .build/examples
 	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \
 	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/pindrop_gtk.c \
-	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4) -lm -o .build/examples/pindrop-gtk
+	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4 json-glib-1.0) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
 
