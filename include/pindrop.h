@@ -98,11 +98,13 @@ typedef struct pindrop_options {
   double cluster_radius;      /* points, default 0 = off; >= 0 (60 is typical) */
   double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
-  /* Since 0.3.0 (behaviour 19; see the cluster summaries below). */
-  uint32_t cluster_min_points;  /* default 2; >= 2: a cluster that would hold fewer pins is not formed
-                                   at that level and its items stay separate (supercluster's minPoints) */
-  uint32_t cluster_by_category; /* 0 (default) or 1: only pins of one category are clustered together
-                                   (each category its own hierarchy, MapKit's clusteringIdentifier) */
+  /* Since 0.3.0 (behaviour 19; see the cluster summaries below). cluster_min_points: a cluster
+     that would hold fewer pins is not formed at that level and its items stay separate
+     (supercluster's minPoints; above 2 the levels are rebuilt after changes, O(n), instead of kept
+     up to date). cluster_by_category = 1: only pins of one category are clustered together (each
+     category its own hierarchy, as MapKit's clusteringIdentifier). */
+  uint32_t cluster_min_points;  /* default 2; >= 2 */
+  uint32_t cluster_by_category; /* default 0; 0 or 1 */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
