@@ -68,9 +68,11 @@ public final class ClusterLevels {
 
         /// Gives back the growth slack of a level just built (a rebuilt level grew by appending).
         func trim() {
+            // A little room stays (1/32): the first items made after a build would otherwise
+            // copy the whole level (megabytes, for the level above the pins) in a drag.
             func tight<T>(_ a: [T]) -> [T] {
                 var b = [T]()
-                b.reserveCapacity(a.count)
+                b.reserveCapacity(a.count + a.count / 32 + 8)
                 b.append(contentsOf: a)
                 return b
             }

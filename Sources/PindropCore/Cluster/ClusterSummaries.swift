@@ -572,11 +572,15 @@ final class ClusterSummaries {
 
     func trim(_ z: Int) {
         let l = levels[z]
-        var a = [ItemSummary](); a.reserveCapacity(l.items.count); a.append(contentsOf: l.items); l.items = a
-        var g = [UInt32](); g.reserveCapacity(l.generations.count); g.append(contentsOf: l.generations); l.generations = g
+        // With the levels' room to grow (`ClusterLevels.Level.trim`).
+        let room = l.items.count + l.items.count / 32 + 8
+        var a = [ItemSummary](); a.reserveCapacity(room); a.append(contentsOf: l.items); l.items = a
+        var g = [UInt32](); g.reserveCapacity(room); g.append(contentsOf: l.generations); l.generations = g
     }
 
-    var bytes: Int { levels.reduce(0) { $0 + $1.bytes } + was.capacity * MemoryLayout<ItemSummary>.stride }
+    var bytes: Int {
+        levels.reduce(0) { $0 + $1.bytes } + was.capacity * MemoryLayout<(slot: UInt32, summary: ItemSummary)>.stride
+    }
 }
 
 /// A build's summary of one item, added up member by member as the build's walk finds them (in
