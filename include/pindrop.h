@@ -299,9 +299,10 @@ pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key
    PINDROP_EVENT_CLUSTER_TAPPED event) stays valid while its cluster's members stay the same (the
    members moving does not change them) and the view's level exists; once a member joins or leaves,
    or the cluster dissolves, the key is stale (PINDROP_ERR_NOT_FOUND), even when the same members
-   form a cluster again later (it then has another key). A rebuild of the levels (a bulk change of
-   more than max(4096, n/32) pins between two frames) makes every key of the levels it rebuilds
-   stale. */
+   form a cluster again later (it then has another key). A rebuild of levels makes every key of
+   the levels it rebuilds stale: after a bulk change (more than max(4096, n/32) pins between two
+   frames), with cluster_min_points > 2 after any change, and for coarse levels a view at a finer
+   zoom left behind while many pins changed, when a view next needs them (docs/clusters.md). */
 #define PINDROP_CATEGORY_MIXED UINT32_MAX  /* a summary's category when its members' categories differ;
                                               not a category a pin may have */
 enum { PINDROP_CLUSTER_ONE_SPOT = 1 };     /* pindrop_cluster_view.flags and the summary's flags: all
