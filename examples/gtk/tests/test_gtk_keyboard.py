@@ -235,3 +235,33 @@ def test_with_spread_on_tap_off_stacks_are_spread_at_once(app):
     assert "spread_on_tap=0" in " ".join(app.seen)
     assert not [c for c in app.clusters if c["flags"] & 2]
     assert len(stack_offsets(pins, (WIDTH / 2, HEIGHT / 2))[1]) == 305
+
+
+def test_tab_reaches_the_collapsed_305_stack_which_keeps_the_focus_and_enter_opens_it(app):
+    """The keyboard path of a stack: Tab to Lawndale's 305 trees on one spot (announced as a stack,
+    with its place), the frames drawn after it keep the focus there, Enter opens it onto its spiral
+    and Esc closes it again."""
+    pins = app.frame()
+    stack = next(c for c in app.clusters if c["count"] == 305 and c["flags"] & 2)
+    for tabs in range(1, 41):
+        app.key("Tab")
+        focus = parse(app.wait_for("FOCUS "))
+        if focus["kind"] == 2 and focus["key"] == stack["key"]:
+            break
+    else:
+        raise AssertionError("Tab never reached the 305-tree stack")
+    said = announcements(app.drain())[-1]                   # (and the app has painted since: a frame)
+    assert said.startswith("stack of 305 trees on one spot · "), said
+    assert said.endswith(f", {tabs} of {in_view(app, pins)}"), said
+    app.frame()
+    assert app.focused["kind"] == 2 and app.focused["key"] == stack["key"], app.focused   # it keeps the focus
+    app.key("Return")
+    lines = app.drain(0.5)
+    assert "STACK_OPENED" in [parse(line)["kind"] for line in lines if line.startswith("EVENT ")], lines
+    assert "stack of 305 trees opened" in announcements(lines)
+    assert len(stack_offsets(app.frame(), (stack["x"], stack["y"]))[1]) == 305      # spread: its trees drawn
+    app.key("Escape")
+    assert "STACK_CLOSED" in [e["kind"] for e in app.events()]
+    pins = app.frame()
+    assert not stack_offsets(pins, (stack["x"], stack["y"]))[1]
+    assert any(c["key"] == stack["key"] and c["count"] == 305 and c["flags"] & 2 for c in app.clusters)
