@@ -12,7 +12,8 @@
   on a stack: open it), Esc puts it back, Ctrl+Z undoes through the layer's edit buffer; each step
   is announced (`announce`).
 - Stacks open on tap (pindrop 0.3, on by default): points on one spot are one marker with their
-  count until clicked.
+  count, drawn by its makeup as a cluster is, until clicked (pindrop gives the press to the
+  nearest drawn target: the stack's marker, a cluster or a pin).
 - Clusters by what they hold (pindrop 0.3): with a category field, coloured by the dominant
   category with a ring of the shares; the tooltip says what a cluster holds.
 - The drop is written to the layer as one undoable edit ("Move point with pindrop"); undoing it in
@@ -82,7 +83,7 @@ class ClusterOverlay(QGraphicsItem):
     """What the tool draws in one paint: the single points below street zoom (each with its
     feature's symbol from the layer's renderer), then the clusters — a disc sized by the count,
     coloured by the dominant category with a ring of the category shares where the disc is big
-    enough, the count on it — the collapsed stacks (a stacked-pin marker with its count), and the
+    enough, the count on it — the collapsed stacks alike with a second disc behind, and the
     keyboard focus ring. Positions are canvas pixels (the scene of a QgsMapCanvas is its viewport)."""
 
     def __init__(self, canvas: QgsMapCanvas):
@@ -123,18 +124,12 @@ class ClusterOverlay(QGraphicsItem):
         for x, y, count, shares, is_stack in self.items:
             r = self.radius(count)
             box = QRectF(x - r, y - r, 2 * r, 2 * r)
-            if is_stack:  # a stack: two offset discs (points on one spot), the count on the top one
-                painter.setPen(white)
-                for k in (1, 0):
-                    painter.setBrush(QBrush(QColor(shares[0][0]) if shares else QColor(90, 90, 90, 230)))
-                    painter.drawEllipse(box.translated(2.5 * k, -2.5 * k))
-                painter.setPen(QPen(QColor(255, 255, 255)))
-                painter.drawText(box, Qt.AlignCenter, f"{count:,}")
-                continue
             fill = QColor(shares[0][0]) if shares else default
             fill.setAlpha(215)
             painter.setPen(white)
             painter.setBrush(QBrush(fill))
+            if is_stack:  # a stack: a second disc behind the first (points on one spot)
+                painter.drawEllipse(box.translated(2.5, -2.5))
             painter.drawEllipse(box)
             if len(shares) > 1 and r >= 12:  # the makeup: a ring of the category shares
                 ring = box.adjusted(-4, -4, 4, 4)
@@ -308,7 +303,6 @@ class PindropMapTool(QgsMapTool):
         self._swap: Optional[RendererSwap] = None
         self._single_icons = {}
         self._tooltip: Optional[str] = None
-        self._stack_press = None  # (stack, x, y) of a press on a stack's marker
         self._key_lifted: Optional[Tuple[int, float, float]] = None  # id, lon, lat where it was lifted
         self.events: List[pindrop.Event] = []  # every event pindrop reported, for the curious
         self._timer = QTimer(self)
@@ -408,7 +402,6 @@ class PindropMapTool(QgsMapTool):
                 pass
         self._restore_renderer()
         self._pressed = self._panning = False
-        self._stack_press = None
         self._single_icons = {}
         self.pins, self.layer = None, None
         self._hide_overlay()
@@ -510,11 +503,6 @@ class PindropMapTool(QgsMapTool):
                 self.status.emit(f"pindrop: still reading the points of {self.layer.name()!r} "
                                  f"({self.pins.progress:.0f} %)")
             return  # no map (yet): the press pans
-        x, y = float(e.pos().x()), float(e.pos().y())
-        stack = self._stack_under(x, y)
-        if stack is not None:  # the marker drawn on top takes the press: a tap opens it, a drag pans
-            self._stack_press = (stack, x, y)
-            return
         why = self._why_read_only()
         if why is not None:
             hit = self.map.hit_test(float(e.pos().x()), float(e.pos().y()))
@@ -524,30 +512,7 @@ class PindropMapTool(QgsMapTool):
                 return
         self._feed(pindrop.TOUCH_DOWN, e)
 
-    def _stack_under(self, x: float, y: float):
-        """The collapsed stack whose marker is drawn under (x, y), when it is nearer than any pin
-        pindrop would hit there (a stack's marker is drawn over the pins around it)."""
-        if not HAS_STACKS:
-            return None
-        stacks = [c for c in self.clusters if c.flags & CLUSTER_STACK
-                  and math.hypot(c.x - x, c.y - y) <= ClusterOverlay.radius(c.count) + 2]
-        if not stacks:
-            return None
-        stack = min(stacks, key=lambda c: math.hypot(c.x - x, c.y - y))
-        hit = self.map.hit_test(x, y)
-        if hit is not None:
-            v = next((v for v in self.map.frame(self._now()) if v.id == hit), None)
-            if v is not None and math.hypot(v.x - x, v.y - y) < math.hypot(stack.x - x, stack.y - y):
-                return None
-        return stack
-
     def canvasMoveEvent(self, e: QgsMapMouseEvent) -> None:
-        if self._stack_press is not None and self._pressed:
-            stack, x0, y0 = self._stack_press
-            if math.hypot(e.pos().x() - x0, e.pos().y() - y0) > 5 or self._panning:
-                self._panning = True
-                self.canvas.panAction(e)
-            return
         if not self._pressed:
             self._hover(e)
             return
@@ -560,15 +525,6 @@ class PindropMapTool(QgsMapTool):
         if e.button() != Qt.LeftButton or not self._pressed:
             return
         self._pressed = False
-        if self._stack_press is not None:
-            stack, _, _ = self._stack_press
-            self._stack_press = None
-            if self._panning:
-                self._panning = False
-                self.canvas.panActionEnd(e.pos())
-            else:
-                self.open_stack(stack)
-            return
         if self.map is not None:
             self._feed(pindrop.TOUCH_UP, e)
         if self._panning:
@@ -685,8 +641,7 @@ class PindropMapTool(QgsMapTool):
             self.map.open_stack(stack.key, self._now())
         except pindrop.NotFound:
             return
-        self._handle_events()
-        self._announce(f"stack of {stack.count:,} {self.noun} opened")
+        self._handle_events()  # STACK_OPENED: announced there
 
     def key_activate(self) -> bool:
         """Space / Enter: drop the lifted point; on a focused cluster zoom in, on a stack open it."""
@@ -772,6 +727,9 @@ class PindropMapTool(QgsMapTool):
                 self._write(e)
             elif e.type == "CLUSTER_TAPPED":
                 self._zoom_into(e)
+            elif e.type == "STACK_OPENED":  # a tap on its marker (pindrop's nearest target) or Space
+                stack = next((c for c in self.clusters if c.key == e.request), None)
+                self._announce(f"stack of {stack.count:,} {self.noun} opened" if stack else "stack opened")
         self._schedule()
         self._redraw()
 

@@ -102,5 +102,98 @@ class ClusterMakeup(CanvasCase):
         self.assertIsNone(self.t._tooltip)
 
 
+
+def oracle_words(c, members, names, noun="trees"):
+    """The tooltip a cluster or stack should have, from its members' attributes as the layer
+    holds them (not from pindrop): count, species, the dominant one, the mean ID, one spot."""
+    counts = Counter(f["BOTANICAL_"] for f in members if f["BOTANICAL_"])
+    order = sorted(counts, key=lambda n: (-counts[n], names.index(n)))
+    mean = sum(f["ID"] for f in members) / len(members)
+    top = order[0]
+    words = [f"{c.count:,} {noun}", f"{len(counts):,} species",
+             f"mostly {top}" if counts[top] * 2 < c.count else f"{counts[top] * 100 // c.count} % {top}",
+             f"mean ID {round(mean):,}" if mean >= 100 else f"mean ID {mean:.3g}"]
+    if len({(round(f.geometry().asPoint().x(), 12), round(f.geometry().asPoint().y(), 12)) for f in members}) == 1:
+        words.append("all on one spot")
+    return counts, order, " · ".join(words)
+
+
+@unittest.skipUnless(hasattr(pindrop.Map, "cluster_summary") and hasattr(pindrop.Map, "open_stack"),
+                     "pindrop before 0.3: no cluster summaries or stacks on tap")
+@unittest.skipUnless(LAWNDALE.exists(), "the Lawndale inventory is not at ../shared/data")
+class StackMakeup(CanvasCase):
+    """A collapsed stack's marker is drawn by its makeup as a cluster's is: the colour of its
+    trees' dominant species, the ring of the shares, the tooltip of what it holds."""
+    resolution = 2.0               # street zoom: no clusters, Lawndale's stacks as markers
+    centre = (-118.3520, 33.8870)  # replaced by the 305-tree spot in setUp
+
+    def setUp(self):
+        from qgis.core import QgsSettings
+        QgsSettings().remove("pindrop/spread_on_tap")  # the default: stacks open on tap
+        self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        spots = Counter((round(f.geometry().asPoint().x(), 12), round(f.geometry().asPoint().y(), 12))
+                        for f in QgsVectorLayer(str(LAWNDALE), "lawndale", "ogr").getFeatures())
+        self.centre, n = spots.most_common(1)[0]
+        self.assertEqual(n, 305)
+        ClusterMakeup.setUp(self)
+
+    members = ClusterMakeup.members
+
+    def stacks(self):
+        return [(c, item) for c, item in zip(self.t.clusters, self.t._clusters.items)
+                if c.flags & pindrop.CLUSTER_STACK]
+
+    def test_a_stack_marker_has_its_trees_colour_ring_and_summary(self):
+        from pindrop_drag.maptool import PALETTE
+        stacks = self.stacks()
+        self.assertIn(305, [c.count for c, _ in stacks])
+        for c, item in stacks:
+            self.assertTrue(item[4])
+            members = self.members(c.key)
+            self.assertEqual(len(members), c.count)
+            _, _, words = oracle_words(c, members, self.names)
+            # The shares by category code (0: no species, grey), most trees first, ties by code;
+            # the six biggest in order, the rest as one grey share.
+            codes = Counter(self.names.index(f["BOTANICAL_"]) if f["BOTANICAL_"] else 0 for f in members)
+            order = sorted(codes, key=lambda k: (-codes[k], k))
+            colour = lambda k: PALETTE[(k - 1) % len(PALETTE)] if k else "#9a9a9a"  # noqa: E731
+            shares = [(colour(k), codes[k] / c.count) for k in order[:6]]
+            rest = sum(codes[k] for k in order[6:])
+            if rest:
+                shares.append(("#9a9a9a", rest / c.count))
+            self.assertEqual([s[0] for s in item[3]], [s[0] for s in shares], f"stack of {c.count}")
+            for (_, a), (_, b) in zip(item[3], shares):
+                self.assertAlmostEqual(a, b, delta=1e-12)
+            self.assertEqual(self.t.summary(c.key, c.count), words)
+
+    def test_the_305_stack_marker_is_painted_in_its_dominant_species_colour(self):
+        from qgis.PyQt.QtGui import QColor, QImage, QPainter
+        from pindrop_drag.maptool import PALETTE, ClusterOverlay
+        c = next(c for c, _ in self.stacks() if c.count == 305)
+        counts, order, _ = oracle_words(c, self.members(c.key), self.names)
+        want = QColor(PALETTE[(self.names.index(order[0]) - 1) % len(PALETTE)])
+        size = self.canvas.mapSettings().outputSize()
+        image = QImage(size.width(), size.height(), QImage.Format_ARGB32)
+        image.fill(QColor(255, 255, 255))
+        # The 305-tree marker alone (the 261-tree stack is drawn over part of it at this zoom).
+        item = next(i for k, i in self.stacks() if k.key == c.key)
+        self.t._clusters.set_items([item])
+        painter = QPainter(image)
+        self.t._clusters.paint(painter, None)
+        painter.end()
+        r = ClusterOverlay.radius(c.count)
+        # A pixel of the front disc off the count and off the disc behind it (2.5 px up and right).
+        got = image.pixelColor(round(c.x - 0.65 * r), round(c.y + 0.6 * r))
+        for g, w in ((got.red(), want.red()), (got.green(), want.green()), (got.blue(), want.blue())):
+            self.assertAlmostEqual(g, (w * 215 + 255 * 40) / 255, delta=3)
+
+    def test_hovering_a_stack_shows_what_it_holds(self):
+        c = next(c for c, _ in self.stacks() if c.count == 305)
+        QApplication.sendEvent(self.canvas.viewport(), QMouseEvent(QEvent.MouseMove, QPointF(c.x + 2, c.y - 1),
+                                                                   Qt.NoButton, Qt.NoButton, Qt.NoModifier))
+        _, _, words = oracle_words(c, self.members(c.key), self.names)
+        self.assertEqual(self.t._tooltip, words + " · click to open the stack")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -148,6 +148,32 @@ class StacksOnTap(CanvasCase):
         press(canvas, Qt.Key_Escape)
         self.assertIn("STACK_CLOSED", self.types(tool))
 
+    def test_a_click_on_the_tree_beside_the_stack_picks_the_tree(self):
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        big = max((c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK), key=lambda c: c.count)
+        in_stacks = set()
+        for c in tool.clusters:
+            if c.flags & pindrop.CLUSTER_STACK:
+                in_stacks.update(int(i) for i in tool.map.cluster_members(c.key))
+        # The trees drawn on their own within the hit radius of the stack's marker, nearest first.
+        near = sorted((math.hypot(v.x - big.x, v.y - big.y), v) for v in tool.map.frame(0)
+                      if v.id not in in_stacks and math.hypot(v.x - big.x, v.y - big.y) <= 22)
+        self.assertTrue(near, "a tree beside the 305-tree stack")
+        v = near[0][1]
+        self.clock.t = 10
+        self.mouse(canvas, "press", round(v.x), round(v.y))
+        self.clock.t = 60
+        self.mouse(canvas, "release", round(v.x), round(v.y))
+        self.clock.t = 700
+        tool._run_timers(self.clock.t)
+        tool._handle_events()
+        self.assertNotIn("STACK_OPENED", self.types(tool))
+        self.assertIn(v.id, [e.id for e in tool.events if e.type == "SELECTED"])
+
     def test_with_the_setting_off_stacks_are_spread_at_once(self):
         QgsSettings().setValue("pindrop/spread_on_tap", False)
         spot, n, trees = lawndale_stack()
