@@ -1,0 +1,209 @@
+// The benchmark page (driven by bench_web.py over the DevTools protocol): pindrop.wasm and
+// Leaflet.markercluster 1.5.3 on the same Leaflet map and the same trees, and pindrop.wasm's
+// per-operation times for the comparison with the native library. Each peer runs in a browser
+// of its own, so that one's heap is not the other's.
+
+import * as pd from "./pindrop-host.js";
+import { paintClusters, paintPins, makeOverlay, cameraOf } from "./draw.js";
+
+const mapEl = document.getElementById("map");
+const OPTIONS = {
+  hitRadius: 22, liftDelayMs: 0, liftHeight: 0, clusterRadius: 60, clusterMaxZoom: 17,
+  spreadMode: "spiral", spreadSpacing: 25,
+};
+let data = null, lmap = null, overlay = null, m = null, mcg = null, markers = null;
+let clock = 0;
+const tnow = () => (clock = Math.max(clock + 0.001, performance.now()));
+const forceLayout = () => mapEl.getBoundingClientRect().height + document.body.offsetHeight;
+
+async function loadData(url = "/data/la_trees.csv") {
+  const text = await (await fetch(url)).text();
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < text.length - 1; i = text.indexOf("\n", i + 1)) n++;
+  const ids = new Float64Array(n), lonlat = new Float64Array(2 * n);
+  let pos = text.indexOf("\n") + 1;
+  for (let row = 0; row < n; row++) {
+    let end = text.indexOf("\n", pos);
+    if (end < 0) end = text.length;
+    const c1 = text.indexOf(",", pos), c2 = text.indexOf(",", c1 + 1), c3 = text.indexOf(",", c2 + 1);
+    ids[row] = row;
+    lonlat[2 * row + 1] = +text.slice(c2 + 1, c3);
+    lonlat[2 * row] = +text.slice(c3 + 1, end);
+    pos = end + 1;
+  }
+  data = { n, ids, lonlat };
+  return n;
+}
+
+function leaflet(center, zoom) {
+  lmap = L.map(mapEl, { center, zoom, zoomSnap: 0, zoomAnimation: false, fadeAnimation: false,
+                        markerZoomAnimation: false, inertia: false, maxZoom: 22 });
+  return lmap;
+}
+
+function drawPindrop() {
+  const t = tnow();
+  const ctx = overlay.begin();
+  const C = pd.clusters(m, t), P = pd.frame(m, t);
+  paintClusters(ctx, C, pd);
+  paintPins(ctx, P, pd);
+  return [C.n, P.n];
+}
+
+// ---- pindrop.wasm on the map --------------------------------------------------------------------
+async function pindropCluster(center, zoom) {
+  await pd.init();
+  leaflet(center, zoom);
+  overlay = makeOverlay().addTo(lmap);
+  const t0 = performance.now();
+  m = pd.createMap(OPTIONS);
+  pd.addMany(m, data.ids, data.lonlat);
+  const t1 = performance.now();
+  pd.setCamera(m, cameraOf(lmap));
+  const [nc, np] = drawPindrop();
+  forceLayout();
+  const t2 = performance.now();
+  lmap.on("move zoom resize viewreset", () => pd.setCamera(m, cameraOf(lmap)));
+  return { addManyMs: t1 - t0, firstViewMs: t2 - t1, clusters: nc, pins: np };
+}
+
+// every cluster level built: a view at each integer zoom below cluster_max_zoom (what
+// markercluster's addLayers builds up front)
+function pindropAllLevels(center) {
+  const cam = cameraOf(lmap);
+  const t0 = performance.now();
+  for (let z = 0; z < 17; z++) {
+    pd.setCamera(m, { ...cam, zoom: z });
+    pd.clusters(m, tnow());
+  }
+  pd.setCamera(m, cam);
+  return { allLevelsMs: performance.now() - t0 };
+}
+
+// ---- Leaflet.markercluster on the map ------------------------------------------------------------
+function markerclusterCreate(center, zoom) {
+  leaflet(center, zoom);
+  const t0 = performance.now();
+  markers = new Array(data.n);
+  for (let i = 0; i < data.n; i++) markers[i] = L.marker([data.lonlat[2 * i + 1], data.lonlat[2 * i]]);
+  const t1 = performance.now();
+  mcg = L.markerClusterGroup({ maxClusterRadius: 60, chunkedLoading: false, animate: false,
+                               disableClusteringAtZoom: 17 });
+  lmap.addLayer(mcg);
+  return { createMarkersMs: t1 - t0 };
+}
+
+function markerclusterAddLayers() {
+  const t0 = performance.now();
+  mcg.addLayers(markers);
+  forceLayout();
+  const t1 = performance.now();
+  return { addLayersMs: t1 - t0, drawnIcons: mapEl.querySelectorAll(".leaflet-marker-icon").length };
+}
+
+// ---- zoom changes: setView, then what each draws, then a forced style and layout ---------------
+function zoomChanges(kind, center, zooms, rounds) {
+  const times = Object.fromEntries(zooms.map((z) => [z, []]));
+  const drawn = {};
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...zooms].reverse() : zooms;
+    for (const z of order) {
+      const t0 = performance.now();
+      lmap.setView(center, z, { animate: false });
+      if (kind === "pindrop") drawn[z] = drawPindrop();
+      forceLayout();
+      times[z].push(performance.now() - t0);
+      if (kind !== "pindrop") drawn[z] = mapEl.querySelectorAll(".leaflet-marker-icon").length;
+    }
+  }
+  return { times, drawn };
+}
+
+// ---- pindrop.wasm's operations, the same workload as the native run --------------------------
+function camera(c) { return { centerLon: c[0], centerLat: c[1], zoom: c[2], bearingDeg: 0, width: c[3], height: c[4] }; }
+
+async function ops(w) {
+  await pd.init();
+  const out = {};
+  // add_many into a fresh map, best of w.addReps
+  let best = Infinity, mm = null;
+  for (let r = 0; r < w.addReps; r++) {
+    if (mm) mm.dispose();
+    mm = pd.createMap(OPTIONS);
+    const t0 = performance.now();
+    pd.addMany(mm, data.ids, data.lonlat);
+    best = Math.min(best, performance.now() - t0);
+  }
+  out.add_many = best;
+  m = mm;
+  // every level once (untimed: the build is measured as the clustering figure)
+  for (let z = 0; z < 17; z++) { pd.setCamera(m, camera([w.center[0], w.center[1], z, w.width, w.height])); pd.clusters(m, tnow()); }
+
+  // frame: for each camera one untimed call, then w.reps timed calls
+  const timed = (cams, f) => {
+    let total = 0, calls = 0;
+    for (const c of cams) {
+      pd.setCamera(m, camera(c));
+      f();
+      const t0 = performance.now();
+      for (let r = 0; r < w.reps; r++) f();
+      total += performance.now() - t0; calls += w.reps;
+    }
+    return total / calls;
+  };
+  out.frame = timed(w.frameCams, () => m.frame(tnow()));
+  out.frame_clusters = timed(w.clusterCams, () => m.clusters(tnow()));
+
+  // hit tests after a frame: per tap
+  {
+    let total = 0, calls = 0;
+    const per = w.hitXY.length / 2 / w.hitCams.length;
+    for (let c = 0; c < w.hitCams.length; c++) {
+      pd.setCamera(m, camera(w.hitCams[c]));
+      m.frame(tnow());
+      const t0 = performance.now();
+      for (let i = 0; i < per; i++) pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]);
+      total += performance.now() - t0; calls += per;
+    }
+    out.hit_test = total / calls;
+  }
+
+  // set_position + the cluster update the next frame_clusters makes, per move
+  {
+    pd.setCamera(m, camera(w.moveCam));
+    m.clusters(tnow());
+    const t0 = performance.now();
+    for (let i = 0; i < w.moveIds.length; i++) {
+      m.setPosition(w.moveIds[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]);
+      m.clusters(tnow());
+    }
+    out.set_position_cluster_update = (performance.now() - t0) / w.moveIds.length;
+  }
+
+  // a drag's MOVE (and draining its DRAGGED event), mouse profile
+  {
+    pd.setCamera(m, camera(w.dragCam));
+    m.frame(tnow());
+    const [x0, y0] = w.dragStart;
+    let t = tnow();
+    const owned = m.touch(1, "down", x0, y0, t);
+    m.touch(1, "move", x0 + 10, y0, (t += 1));
+    for (const e of m.events()) void e;
+    const t0 = performance.now();
+    for (let i = 0; i < w.dragPath.length / 2; i++) {
+      m.touch(1, "move", w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
+      for (const e of m.events()) void e;
+    }
+    out.drag_move = (performance.now() - t0) / (w.dragPath.length / 2);
+    out.drag_owned = !!owned;
+    m.touch(1, "up", w.dragPath[w.dragPath.length - 2], w.dragPath[w.dragPath.length - 1], (t += 1));
+    out.drag_landed = pd.position(m, w.dragTree);
+    clock = t;
+  }
+  return out;
+}
+
+function wasmBytes() { return pd.wasmMemoryBytes(); }
+
+window.bench = { loadData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
+                 zoomChanges, ops, wasmBytes, ready: true };
