@@ -273,4 +273,25 @@ test-gtk: build deps-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
 
+# WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
+# Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
+# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
+# same-session replay through the native library (Python) and the module (Node).
+WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32
+WASM = dist/pindrop.wasm
+NODE ?= node
+.PHONY: wasm wasm-deps test-js
+test: test-js
+wasm-deps:
+	@missing=""; for p in $(WASM_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
+	@command -v $(NODE) >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
+wasm: wasm-deps
+	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
+	cp $(WASM) bindings/js/pindrop.wasm
+test-js: wasm build
+	$(NODE) --test bindings/js/test/
+	$(PYTHON) -m pytest -q Tests/web
+
 -include examples/web/web.mk

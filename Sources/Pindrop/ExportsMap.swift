@@ -1,7 +1,6 @@
 import CPindrop
 import Glibc
 import PindropCore
-import PindropIndex
 
 // Versions, statuses, options, map lifetime. Arguments are checked and converted here; the
 // behaviour lives in PindropCore.
@@ -95,7 +94,7 @@ public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out
     out.pointee = nil
     do throws(PindropError) {
         let o = try options.map { p throws(PindropError) in try readOptions(p) } ?? Options()
-        let map = try Map(options: o, factory: GEOSFactory())
+        let map = try Map(options: o, factory: makeIndexFactory())
         out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(map: map)).toOpaque())
         return statusOK
     } catch {

@@ -1,7 +1,6 @@
 import CPindrop
 import Glibc
 import PindropCore
-import PindropIndex
 
 /// What a `pindrop_map *` points to: the Core map and the last error message the C caller reads.
 final class Handle {
@@ -111,6 +110,27 @@ func checkedCount(_ n: Int, stride: Int, _ name: String) throws(PindropError) ->
     return n
 }
 
+#if arch(wasm32)
+/// The message of the last failed call (`pindrop_last_error`). A WebAssembly module runs on one
+/// thread (the wasm build has no threads), so one buffer, grown when a message needs more.
+enum ThreadError {
+    private static var bytes: UnsafeMutablePointer<CChar>?
+    private static var capacity = 0
+
+    static func set(_ text: UnsafePointer<CChar>?) {
+        guard let text else { return }
+        let n = strlen(text) + 1
+        if capacity < n {
+            // Out of memory: the previous message stays rather than trapping.
+            guard let grown = realloc(bytes, n) else { return }
+            bytes = grown.assumingMemoryBound(to: CChar.self); capacity = n
+        }
+        if let bytes { memcpy(bytes, text, n) }
+    }
+
+    static var current: UnsafePointer<CChar> { bytes.map { UnsafePointer($0) } ?? emptyString }
+}
+#else
 /// The message of the last failed call on each thread (`pindrop_last_error`), libgit2's
 /// `git_error_last`: a per-thread buffer, grown when a message needs more, freed with the thread.
 enum ThreadError {
@@ -152,6 +172,8 @@ enum ThreadError {
         return UnsafePointer(p.assumingMemoryBound(to: Buffer.self).pointee.bytes)
     }
 }
+
+#endif
 
 @_cdecl("pindrop_last_error")
 public func pindrop_last_error() -> UnsafePointer<CChar> { ThreadError.current }

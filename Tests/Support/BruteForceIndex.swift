@@ -18,7 +18,7 @@ public final class BruteForceIndex: SpatialIndex {
     }
 }
 
-public struct BruteForceFactory: IndexFactory {
+public final class BruteForceFactory: IndexFactory {
     public init() {}
     public func makeIndex() -> SpatialIndex { BruteForceIndex() }
 }

@@ -378,8 +378,10 @@ final class GestureMachine {
         if let trace {
             trace(GestureTransition(machine: machine, from: from, input: input, to: to, time: time))
         } else if traceToStandardError {
+            #if !arch(wasm32)
             let t = GestureTransition(machine: machine, from: from, input: input, to: to, time: time)
             fputs(t.description + "\n", stderr)
+            #endif
         }
     }
 
@@ -475,5 +477,11 @@ public enum TouchPhase: Int32, Sendable, CaseIterable {
 }
 
 /// Set PINDROP_TRACE_GESTURES in the environment to print every transition to standard error.
+/// A WebAssembly module has neither an environment nor a standard error: it traces through the
+/// trace closure only.
+#if arch(wasm32)
+let traceGesturesToStandardError = false
+#else
 let traceGesturesToStandardError = getenv("PINDROP_TRACE_GESTURES") != nil
+#endif
 

@@ -30,7 +30,8 @@ extension SpatialIndex {
 }
 
 /// Builds the native parts of a map: its spatial indexes (one per map, as GEOS contexts are).
-public protocol IndexFactory {
+/// Class-bound, so that a map can hold one as an existential in Embedded Swift (the wasm build).
+public protocol IndexFactory: AnyObject {
     /// An index that keeps its own copy of the positions it is given (spread layouts' centres).
     func makeIndex() -> SpatialIndex
     /// The index of a pin store's slots: positions handed to it are already in `coordinates` (the

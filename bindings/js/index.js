@@ -1,0 +1,852 @@
+// pindrop: placement, drag, spreading and clustering of map pins, in the browser and in Node.
+//
+//   import { load, Map } from "pindrop";
+//   await load();
+//   const m = new Map({ liftDelayMs: 0, liftHeight: 0 });     // mouse: drag at once
+//   m.setCamera(-118.35, 33.9, 18, 800, 600);
+//   m.add(1, -118.35, 33.9);
+//   m.hitTest(400, 300);                                        // 1
+//
+// The same library as the native one (include/pindrop.h), compiled to WebAssembly from the same
+// Swift sources; this file only converts JavaScript values to the C contract and back. The host
+// draws the map and the pins, feeds pointer events in (touch, tick) and reads what happened
+// (events) and what to draw (frame, clusters). Coordinates are (lon, lat) WGS84 degrees, screen
+// positions points from the top-left, times milliseconds on a clock that never goes back (e.g.
+// performance.now()). Failures throw a PindropError subclass carrying the map's last error;
+// arguments of the wrong JavaScript type throw a TypeError. See docs/web.md.
+
+// ---------------------------------------------------------------------------------------------
+// Constants of include/pindrop.h
+// ---------------------------------------------------------------------------------------------
+
+export const PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16;
+export const EVENT_TYPES = Object.freeze(["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
+  "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]);
+export const CAUSES = Object.freeze(["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"]);
+const PHASES = { down: 0, move: 1, up: 2, cancel: 3 };
+const SPREAD_MODES = { off: 0, ring: 1, spiral: 2 };
+const OUTSIDE_POLICIES = { revert: 0, snap: 1 };
+const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
+const NO_ID = INT64_MIN;
+
+// Struct layouts on wasm32 (natural alignment; size_t and pointers are 32 bits). Checked against
+// the module's own pindrop_options_init defaults and the C structs by test/abi.test.js.
+const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" | enum table]
+  ["hitRadius", 8, "f64"], ["dragThreshold", 16, "f64"], ["liftDelayMs", 24, "f64"],
+  ["liftHeight", 32, "f64"], ["liftDurationMs", 40, "f64"], ["dropDurationMs", 48, "f64"],
+  ["tapMaxMs", 56, "f64"], ["doubleTapMs", 64, "f64"], ["doubleTapSlop", 72, "f64"],
+  ["autopanMargin", 80, "f64"], ["autopanSpeed", 88, "f64"], ["minSpacingM", 96, "f64"],
+  ["spreadMode", 104, SPREAD_MODES], ["spreadToleranceM", 112, "f64"],
+  ["outsidePolicy", 120, OUTSIDE_POLICIES], ["clusterRadius", 128, "f64"],
+  ["clusterMaxZoom", 136, "f64"], ["spreadSpacing", 144, "f64"],
+];
+const OPTIONS_SIZE = 152;     // the pindrop_options these fields fill (0.2); later fields take their defaults
+const PIN_VIEW_SIZE = 56;     // id i64, x, y, anchor_x, anchor_y, lift f64, flags u32
+const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u32
+const EVENT_SIZE = 96;        // type, cause i32; id, other i64; 8 f64; request u64
+const SCRATCH_SIZE = 256;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** A failed call: `status` is the pindrop_status, `message` the map's (or the library's) last error. */
+export class PindropError extends Error {
+  constructor(message, status = 0, fn = "") {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.function = fn;
+  }
+}
+export class InvalidArgument extends PindropError {}
+export class NotFound extends PindropError {}
+export class DuplicateId extends PindropError {}
+export class ParseError extends PindropError {}
+export class StateError extends PindropError {}
+export class GeosError extends PindropError {}
+export class NoMemory extends PindropError {}
+/** The WebAssembly module stopped (a trap): a defect in pindrop, reported rather than thrown raw.
+ *  The module is not used again; load() a fresh one (load({ fresh: true })). */
+export class InternalError extends PindropError {}
+
+const ERRORS = { [-1]: InvalidArgument, [-2]: NotFound, [-3]: DuplicateId, [-4]: ParseError,
+  [-5]: StateError, [-6]: GeosError, [-7]: NoMemory };
+
+// ---------------------------------------------------------------------------------------------
+// The module
+// ---------------------------------------------------------------------------------------------
+
+let lib = null;        // the loaded module (one per page / process)
+let loading = null;
+
+/** The WASI functions wasi-libc may import, for hosts without WASI (browsers): standard output and
+ *  error go to the console, randomness comes from crypto.getRandomValues, anything else reports
+ *  ENOSYS. */
+function wasiShim(getMemory) {
+  const ENOSYS = 52, EBADF = 8;
+  const lines = { 1: "", 2: "" };
+  return {
+    fd_write(fd, iovs, iovsLen, nwritten) {
+      const m = getMemory(), dv = new DataView(m.buffer);
+      let text = "", n = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const p = dv.getUint32(iovs + 8 * i, true), len = dv.getUint32(iovs + 8 * i + 4, true);
+        text += new TextDecoder().decode(new Uint8Array(m.buffer, p, len));
+        n += len;
+      }
+      if (fd === 1 || fd === 2) {
+        const all = lines[fd] + text, parts = all.split("\n");
+        lines[fd] = parts.pop();
+        for (const line of parts) (fd === 1 ? console.log : console.error)(line);
+      } else return EBADF;
+      dv.setUint32(nwritten, n, true);
+      return 0;
+    },
+    fd_close() { return EBADF; },
+    fd_seek() { return EBADF; },
+    random_get(p, len) {
+      const bytes = new Uint8Array(getMemory().buffer, p, len);
+      const c = globalThis.crypto;
+      if (c && c.getRandomValues) {
+        for (let i = 0; i < len; i += 65536) c.getRandomValues(bytes.subarray(i, Math.min(len, i + 65536)));
+      } else {
+        for (let i = 0; i < len; i++) bytes[i] = Math.floor(Math.random() * 256);
+      }
+      return 0;
+    },
+    ENOSYS,
+  };
+}
+
+async function wasmBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source ?? new URL("./pindrop.wasm", import.meta.url);
+  const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
+  if (isNode && (typeof url === "string" ? !/^https?:/.test(url) : url.protocol === "file:")) {
+    const { readFile } = await import("node:fs/promises");
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`pindrop: could not fetch ${url}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/**
+ * Loads the WebAssembly module (once; later calls return the same promise). `source`: the
+ * module's URL, path or bytes (default: pindrop.wasm beside this file). Resolves to the module's
+ * version ("0.2.0").
+ */
+export function load(options = {}) {
+  if (typeof options === "string" || options instanceof URL || options instanceof ArrayBuffer || ArrayBuffer.isView(options)) {
+    options = { source: options };
+  }
+  if (options.fresh) { lib = null; loading = null; }
+  if (!loading) {
+    loading = (async () => {
+      const bytes = await wasmBytes(options.source);
+      const module = await WebAssembly.compile(bytes);
+      let memory = null;
+      const shim = wasiShim(() => memory);
+      const imports = {};
+      for (const imp of WebAssembly.Module.imports(module)) {
+        if (imp.kind !== "function") continue;
+        imports[imp.module] ??= {};
+        imports[imp.module][imp.name] = shim[imp.name] ?? (() => shim.ENOSYS);
+      }
+      const instance = await WebAssembly.instantiate(module, imports);
+      memory = instance.exports.memory;
+      lib = new Library(instance.exports);
+      return lib.version;
+    })();
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+/** The version ("MAJOR.MINOR.PATCH") of the loaded module. */
+export function version() { return need().version; }
+
+function need() {
+  if (!lib) throw new StateError("pindrop is not loaded: await load() first");
+  if (lib.broken) throw new InternalError(`the pindrop module stopped after an internal error (${lib.broken}); load({ fresh: true }) a new one`);
+  return lib;
+}
+
+/** The exports and the module's memory views, renewed when the memory grows. */
+class Library {
+  constructor(exports) {
+    this.x = exports;
+    this.memory = exports.memory;
+    this.broken = null;
+    this.scratch = exports.malloc(SCRATCH_SIZE);
+    this.views();
+    this.version = this.string(exports.pindrop_version());
+  }
+
+  views() {
+    const b = this.memory.buffer;
+    this.buffer = b;
+    this.u8 = new Uint8Array(b);
+    this.i32 = new Int32Array(b);
+    this.u32 = new Uint32Array(b);
+    this.f64 = new Float64Array(b);
+    this.i64 = new BigInt64Array(b);
+    this.dv = new DataView(b);
+  }
+
+  fresh() { if (this.buffer !== this.memory.buffer) this.views(); return this; }
+
+  /** Calls an export, turning a trap into an InternalError (the module is not used again). */
+  call(name, ...args) {
+    let r;
+    try {
+      r = this.x[name](...args);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) {
+        this.broken = `${name}: ${e.message}`;
+        throw new InternalError(`pindrop stopped inside ${name} (${e.message}); the module cannot be used again`, 0, name);
+      }
+      throw e;
+    }
+    this.fresh();
+    return r;
+  }
+
+  string(p) {
+    if (!p) return "";
+    this.fresh();
+    const u8 = this.u8;
+    let end = p;
+    while (u8[end] !== 0) end++;
+    return new TextDecoder().decode(u8.subarray(p, end));
+  }
+
+  /** A NUL-terminated UTF-8 copy of s in the module's memory (free it after use). */
+  cString(s) {
+    const bytes = new TextEncoder().encode(s);
+    const p = this.malloc(bytes.length + 1);
+    this.u8.set(bytes, p);
+    this.u8[p + bytes.length] = 0;
+    return p;
+  }
+
+  malloc(n) {
+    const p = this.call("malloc", n);
+    if (!p) throw new NoMemory(`the WebAssembly heap could not give ${n} bytes`, -7, "malloc");
+    return p;
+  }
+
+  free(p) { if (p) this.call("free", p); }
+
+  lastError() { return this.string(this.call("pindrop_last_error")); }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+// ---------------------------------------------------------------------------------------------
+
+function num(v, name) {
+  if (typeof v !== "number") throw new TypeError(`${name} must be a number, not ${describe(v)}`);
+  return v;
+}
+
+function int32(v, name) {
+  num(v, name);
+  if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) {
+    throw new TypeError(`${name} must be a 32-bit integer, not ${v}`);
+  }
+  return v;
+}
+
+function describe(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  const t = typeof v;
+  if (t === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  if (t === "object") return `an object (${v.constructor?.name ?? "Object"})`;
+  return t === "undefined" ? "undefined" : `a ${t}`;
+}
+
+/** A pin id: a safe integer or a BigInt within int64 (not INT64_MIN, PINDROP_NO_ID). */
+function toId(v, name = "id") {
+  if (typeof v === "bigint") {
+    if (v < INT64_MIN || v > INT64_MAX) throw new InvalidArgument(`${name} ${v} is outside the 64-bit integers`, -1);
+    return v;
+  }
+  if (typeof v === "number") {
+    if (!Number.isSafeInteger(v)) {
+      throw new TypeError(`${name} must be a safe integer or a BigInt, not ${v}${Number.isInteger(v) ? " (beyond 2^53: pass a BigInt)" : ""}`);
+    }
+    return BigInt(v);
+  }
+  throw new TypeError(`${name} must be a number (safe integer) or a BigInt, not ${describe(v)}`);
+}
+
+/** An id from the module: null for PINDROP_NO_ID, a number when safe, else a BigInt. */
+function fromId(v, bigint) {
+  if (v === NO_ID) return null;
+  if (bigint) return v;
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+function u64(v, name) {
+  if (typeof v === "number") {
+    if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`${name} must be a non-negative safe integer or a BigInt, not ${v}`);
+    return BigInt(v);
+  }
+  if (typeof v === "bigint") {
+    if (v < 0n || v >= 2n ** 64n) throw new InvalidArgument(`${name} ${v} is outside the unsigned 64-bit integers`, -1);
+    return v;
+  }
+  throw new TypeError(`${name} must be a number or a BigInt, not ${describe(v)}`);
+}
+
+function fromU64(v) { return v <= 9007199254740991n ? Number(v) : v; }
+
+function float64Array(v, name) {
+  if (v instanceof Float64Array) return v;
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+    const a = Float64Array.from(v, (x, i) => num(x, `${name}[${i}]`));
+    return a;
+  }
+  throw new TypeError(`${name} must be a Float64Array (or an array of numbers), not ${describe(v)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maps
+// ---------------------------------------------------------------------------------------------
+
+const registry = typeof FinalizationRegistry !== "undefined"
+  ? new FinalizationRegistry(({ owner, handle }) => { if (owner === lib && !owner.broken) owner.x.pindrop_map_destroy(handle); })
+  : null;
+
+/**
+ * A map: its pins, the camera, the gesture in progress, spread layouts, clusters, the edit and
+ * its history. Options are pindrop_options in camelCase, with string enums:
+ * `new Map({ liftDelayMs: 0, spreadMode: "spiral", clusterRadius: 60, outsidePolicy: "snap" })`.
+ * `bigintIds: true` returns ids as BigInt everywhere (frame().id is then a BigInt64Array).
+ */
+export class Map {
+  #lib; #h; #bigint;
+  #frameBuf = 0; #frameCap = 0; #frame = null;
+  #clusterBuf = 0; #clusterCap = 0; #clusters = null;
+  #idsBuf = 0; #idsCap = 0;
+
+  constructor(options = {}) {
+    const l = need();
+    if (options === null || typeof options !== "object") throw new TypeError(`options must be an object, not ${describe(options)}`);
+    this.#bigint = false;
+    const o = l.malloc(OPTIONS_SIZE);
+    try {
+      check(l, l.call("pindrop_options_init", o, OPTIONS_SIZE), "pindrop_options_init");
+      const known = new Set(OPTION_FIELDS.map((f) => f[0]));
+      for (const key of Object.keys(options)) {
+        if (key === "bigintIds") { this.#bigint = Boolean(options.bigintIds); continue; }
+        if (!known.has(key)) throw new TypeError(`unknown option "${key}" (options: ${[...known].join(", ")}, bigintIds)`);
+      }
+      for (const [name, offset, kind] of OPTION_FIELDS) {
+        const v = options[name];
+        if (v === undefined) continue;
+        if (kind === "f64") { l.dv.setFloat64(o + offset, num(v, `options.${name}`), true); continue; }
+        if (typeof v !== "string" || !(v in kind)) {
+          throw new TypeError(`options.${name} must be one of ${Object.keys(kind).map((k) => `"${k}"`).join(", ")}, not ${describe(v)}`);
+        }
+        l.dv.setInt32(o + offset, kind[v], true);
+      }
+      const out = l.scratch;
+      l.dv.setUint32(out, 0, true);
+      check(l, l.call("pindrop_map_create", o, out), "pindrop_map_create");
+      this.#h = l.fresh().dv.getUint32(out, true);
+    } finally {
+      l.free(o);
+    }
+    this.#lib = l;
+    registry?.register(this, { owner: l, handle: this.#h }, this);
+  }
+
+  /** Frees the map now (also done when a dropped Map is garbage collected). Idempotent. */
+  dispose() {
+    if (!this.#h) return;
+    const l = this.#lib;
+    registry?.unregister(this);
+    if (!l.broken) {
+      for (const p of [this.#frameBuf, this.#clusterBuf, this.#idsBuf]) l.free(p);
+      l.call("pindrop_map_destroy", this.#h);
+    }
+    this.#h = 0;
+    this.#frameBuf = this.#clusterBuf = this.#idsBuf = 0;
+  }
+
+  get disposed() { return !this.#h; }
+
+  [Symbol.dispose]() { this.dispose(); }
+
+  /** The library and the map handle, or a StateError for a disposed map. */
+  #m() {
+    if (!this.#h) throw new StateError("the map has been disposed");
+    if (this.#lib.broken) throw new InternalError(`the pindrop module stopped after an internal error (${this.#lib.broken})`);
+    return this.#lib;
+  }
+
+  #status(l, r, fn) {
+    if (r < 0) {
+      const E = ERRORS[r] ?? PindropError;
+      throw new E(l.string(l.call("pindrop_map_last_error", this.#h)) || `${fn} failed (status ${r})`, r, fn);
+    }
+    return r;
+  }
+
+  #call(fn, ...args) {
+    const l = this.#m();
+    return this.#status(l, l.call(fn, this.#h, ...args), fn);
+  }
+
+  /** A count-returning call: 0 with a last error set is a failure. */
+  #count(fn, ...args) {
+    const l = this.#m();
+    const n = l.call(fn, this.#h, ...args) >>> 0;
+    if (n === 0) {
+      const msg = l.string(l.call("pindrop_map_last_error", this.#h));
+      if (msg) throw new (errorFor(msg))(msg, -1, fn);
+    }
+    return n;
+  }
+
+  #ensureIds(n) {
+    const l = this.#lib;
+    if (n > this.#idsCap) {
+      l.free(this.#idsBuf);
+      this.#idsBuf = 0;
+      this.#idsCap = Math.max(n, 2 * this.#idsCap, 64);
+      this.#idsBuf = l.malloc(8 * this.#idsCap);
+    }
+    return this.#idsBuf;
+  }
+
+  /** The message of the last failed call on this map ("" if none). */
+  lastError() { const l = this.#m(); return l.string(l.call("pindrop_map_last_error", this.#h)); }
+
+  // -- view ----------------------------------------------------------------------------------
+
+  /** The built-in Web Mercator camera (256-point tiles): centre, zoom, viewport in points,
+   *  bearing clockwise. Also takes one object {centerLon, centerLat, zoom, width, height, bearingDeg}. */
+  setCamera(centerLon, centerLat, zoom, width, height, bearingDeg = 0) {
+    if (centerLon !== null && typeof centerLon === "object") {
+      ({ centerLon, centerLat, zoom, width, height, bearingDeg = 0 } = centerLon);
+    }
+    const l = this.#m(), c = l.scratch, dv = l.dv;
+    dv.setFloat64(c, num(centerLon, "centerLon"), true);
+    dv.setFloat64(c + 8, num(centerLat, "centerLat"), true);
+    dv.setFloat64(c + 16, num(zoom, "zoom"), true);
+    dv.setFloat64(c + 24, num(bearingDeg, "bearingDeg"), true);
+    dv.setFloat64(c + 32, num(width, "width"), true);
+    dv.setFloat64(c + 40, num(height, "height"), true);
+    this.#call("pindrop_map_set_camera", c);
+  }
+
+  /** The screen point [x, y] of (lon, lat). */
+  toScreen(lon, lat) {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_to_screen", num(lon, "lon"), num(lat, "lat"), s, s + 8);
+    return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
+  }
+
+  /** The coordinate [lon, lat] under screen point (x, y). */
+  toLonLat(x, y) {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_to_lonlat", num(x, "x"), num(y, "y"), s, s + 8);
+    return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
+  }
+
+  // -- pins ----------------------------------------------------------------------------------
+
+  add(id, lon, lat) { this.#call("pindrop_map_add", toId(id), num(lon, "lon"), num(lat, "lat")); }
+
+  /** Adds n pins: ids (numbers, BigInts, a BigInt64Array or a Float64Array of safe integers) and
+   *  lonlat, a Float64Array [lon0, lat0, lon1, lat1, ...]. All or nothing. */
+  addMany(ids, lonlat) {
+    const l = this.#m();
+    const n = ids?.length;
+    if (typeof n !== "number" || typeof ids === "string") throw new TypeError(`ids must be an array or typed array, not ${describe(ids)}`);
+    const ll = float64Array(lonlat, "lonlat");
+    if (ll.length !== 2 * n) {
+      throw new InvalidArgument(`lonlat has ${ll.length} numbers for ${n} ids (it needs 2 per id: lon, lat)`, -1, "pindrop_map_add_many");
+    }
+    if (n === 0) return;
+    const pi = l.malloc(8 * n);
+    let pl = 0;
+    try {
+      pl = l.malloc(16 * n);
+      const i64 = l.fresh().i64, base = pi >> 3;
+      if (ids instanceof BigInt64Array) i64.set(ids, base);
+      else for (let i = 0; i < n; i++) i64[base + i] = toId(ids[i], `ids[${i}]`);
+      l.f64.set(ll, pl >> 3);
+      this.#call("pindrop_map_add_many", pi, pl, n);
+    } finally {
+      l.free(pi); l.free(pl);
+    }
+  }
+
+  remove(id) { this.#call("pindrop_map_remove", toId(id)); }
+
+  /** Moves a pin as the host: no MOVED event, no undo entry. */
+  setPosition(id, lon, lat) { this.#call("pindrop_map_set_position", toId(id), num(lon, "lon"), num(lat, "lat")); }
+
+  /** The pin's true coordinate [lon, lat]. */
+  position(id) { return this.#pair("pindrop_map_position", id); }
+
+  /** Where the pin is drawn [lon, lat] (spread, or where it would land while dragged). */
+  displayPosition(id) { return this.#pair("pindrop_map_display_position", id); }
+
+  #pair(fn, id) {
+    const l = this.#m(), s = l.scratch;
+    this.#call(fn, toId(id), s, s + 8);
+    return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
+  }
+
+  setDraggable(id, draggable) {
+    if (typeof draggable !== "boolean") throw new TypeError(`draggable must be a boolean, not ${describe(draggable)}`);
+    this.#call("pindrop_map_set_draggable", toId(id), draggable ? 1 : 0);
+  }
+
+  /** Number of pins. */
+  get count() { const l = this.#m(); return l.call("pindrop_map_count", this.#h) >>> 0; }
+  get size() { return this.count; }
+
+  // -- queries -------------------------------------------------------------------------------
+
+  /** The pin drawn nearest to (x, y) within hitRadius, or null. */
+  hitTest(x, y) {
+    const l = this.#m(), s = l.scratch;
+    const r = l.call("pindrop_map_hit_test", this.#h, num(x, "x"), num(y, "y"), s);
+    if (r === -2) return null;
+    this.#status(l, r, "pindrop_map_hit_test");
+    return fromId(l.i64[s >> 3], this.#bigint);
+  }
+
+  /** hitTest for many points xy = [x0, y0, x1, y1, ...]: an array of ids (null for a miss). */
+  hitTestMany(xy) {
+    const l = this.#m(), a = float64Array(xy, "xy");
+    if (a.length % 2) throw new InvalidArgument(`xy has an odd length ${a.length}`, -1, "pindrop_map_hit_test_many");
+    const n = a.length / 2;
+    if (n === 0) return [];
+    const p = l.malloc(16 * n), ids = this.#ensureIds(n);
+    try {
+      l.fresh().f64.set(a, p >> 3);
+      this.#call("pindrop_map_hit_test_many", p, n, ids);
+      const out = new Array(n), i64 = l.i64, base = ids >> 3;
+      for (let i = 0; i < n; i++) out[i] = fromId(i64[base + i], this.#bigint);
+      return out;
+    } finally { l.free(p); }
+  }
+
+  /** Pins whose true coordinate lies within radiusM metres of (lon, lat), nearest first:
+   *  [{id, distanceM}]; at most `limit` of them when given. */
+  nearby(lon, lat, radiusM, limit = Infinity) {
+    const l = this.#m();
+    num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM"); num(limit, "limit");
+    let cap = Math.min(limit, 256);
+    for (;;) {
+      const ids = this.#ensureIds(cap);
+      const dist = l.malloc(8 * Math.max(cap, 1));
+      try {
+        const total = this.#count("pindrop_map_nearby", lon, lat, radiusM, ids, dist, cap);
+        const want = Math.min(total, limit);
+        if (want <= cap) {
+          const out = [], i64 = l.i64, f64 = l.f64;
+          for (let i = 0; i < want; i++) out.push({ id: fromId(i64[(ids >> 3) + i], this.#bigint), distanceM: f64[(dist >> 3) + i] });
+          return out;
+        }
+        cap = want;
+      } finally { l.free(dist); }
+    }
+  }
+
+  // -- what to draw --------------------------------------------------------------------------
+
+  /**
+   * The pins to draw at timeMs, in drawing order, as typed arrays (reused by the next call: copy
+   * what you keep): {count, id, x, y, anchorX, anchorY, lift, flags}, each array `count` long.
+   */
+  frame(timeMs) {
+    const l = this.#m();
+    num(timeMs, "timeMs");
+    let n = this.#count("pindrop_map_frame", timeMs, this.#frameBuf, this.#frameCap);
+    if (n > this.#frameCap) {
+      l.free(this.#frameBuf);
+      this.#frameBuf = 0;
+      this.#frameCap = Math.max(n, 2 * this.#frameCap, 256);
+      this.#frameBuf = l.malloc(PIN_VIEW_SIZE * this.#frameCap);
+      n = Math.min(this.#count("pindrop_map_frame", timeMs, this.#frameBuf, this.#frameCap), this.#frameCap);
+    }
+    let f = this.#frame;
+    if (!f || f.x.length < n) {
+      const cap = Math.max(n, 2 * (f?.x.length ?? 0), 64);
+      f = this.#frame = {
+        id: this.#bigint ? new BigInt64Array(cap) : new Float64Array(cap),
+        x: new Float64Array(cap), y: new Float64Array(cap), anchorX: new Float64Array(cap),
+        anchorY: new Float64Array(cap), lift: new Float64Array(cap), flags: new Uint32Array(cap),
+      };
+    }
+    const f64 = l.f64, i32 = l.i32, u32 = l.u32, i64 = l.i64;
+    let d = this.#frameBuf >> 3;
+    const { id, x, y, anchorX, anchorY, lift, flags } = f;
+    for (let i = 0; i < n; i++, d += 7) {
+      if (this.#bigint) id[i] = i64[d];
+      else id[i] = i32[2 * d + 1] * 4294967296 + u32[2 * d];
+      x[i] = f64[d + 1]; y[i] = f64[d + 2]; anchorX[i] = f64[d + 3]; anchorY[i] = f64[d + 4];
+      lift[i] = f64[d + 5]; flags[i] = u32[2 * d + 12];
+    }
+    return { count: n, id: id.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
+      anchorX: anchorX.subarray(0, n), anchorY: anchorY.subarray(0, n), lift: lift.subarray(0, n),
+      flags: flags.subarray(0, n) };
+  }
+
+  /**
+   * The clusters to draw at timeMs (none unless clusterRadius > 0 and the zoom is below
+   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size}
+   * (`size`: the members, >= 2; `key` names the cluster in clusterMembers / clusterExpansionZoom
+   * until pins or the view change).
+   */
+  clusters(timeMs) {
+    const l = this.#m();
+    num(timeMs, "timeMs");
+    let n = this.#count("pindrop_map_frame_clusters", timeMs, this.#clusterBuf, this.#clusterCap);
+    if (n > this.#clusterCap) {
+      l.free(this.#clusterBuf);
+      this.#clusterBuf = 0;
+      this.#clusterCap = Math.max(n, 2 * this.#clusterCap, 256);
+      this.#clusterBuf = l.malloc(CLUSTER_VIEW_SIZE * this.#clusterCap);
+      n = Math.min(this.#count("pindrop_map_frame_clusters", timeMs, this.#clusterBuf, this.#clusterCap), this.#clusterCap);
+    }
+    let c = this.#clusters;
+    if (!c || c.x.length < n) {
+      const cap = Math.max(n, 2 * (c?.x.length ?? 0), 64);
+      c = this.#clusters = { key: new Float64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
+        lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap) };
+    }
+    const f64 = l.f64, u32 = l.u32;
+    let d = this.#clusterBuf >> 3;
+    const { key, x, y, lon, lat, size } = c;
+    for (let i = 0; i < n; i++, d += 6) {
+      key[i] = u32[2 * d + 1] * 4294967296 + u32[2 * d];  // (level + 1) << 32 | slot: below 2^53
+      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4]; size[i] = u32[2 * d + 10];
+    }
+    return { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
+      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n) };
+  }
+
+  /** The ids of a cluster's members (an array of ids). */
+  clusterMembers(key) {
+    const l = this.#m(), k = u64(key, "key");
+    let cap = 256;
+    for (;;) {
+      const ids = this.#ensureIds(cap);
+      const total = this.#count("pindrop_map_cluster_members", k, ids, cap);
+      if (total <= cap) {
+        const out = new Array(total), i64 = l.i64, base = ids >> 3;
+        for (let i = 0; i < total; i++) out[i] = fromId(i64[base + i], this.#bigint);
+        return out;
+      }
+      cap = total;
+    }
+  }
+
+  /** The zoom where a tap on the cluster should take the camera. */
+  clusterExpansionZoom(key) {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_cluster_expansion_zoom", u64(key, "key"), s);
+    return l.f64[s >> 3];
+  }
+
+  // -- input ---------------------------------------------------------------------------------
+
+  /** Feeds one pointer event: phase "down" | "move" | "up" | "cancel". True when pindrop owns
+   *  the gesture (do not pan or zoom the map with it), false when the map should handle it. */
+  touch(pointer, phase, x, y, timeMs) {
+    int32(pointer, "pointer");
+    const p = PHASES[phase];
+    if (typeof phase !== "string" || p === undefined) {
+      throw new TypeError(`phase must be "down", "move", "up" or "cancel", not ${describe(phase)}`);
+    }
+    return this.#call("pindrop_map_touch", pointer, p, num(x, "x"), num(y, "y"), num(timeMs, "timeMs")) === 1;
+  }
+
+  /** Resolves timeouts due at timeMs (lift delay, double-tap window, auto-pan). */
+  tick(timeMs) { this.#call("pindrop_map_tick", num(timeMs, "timeMs")); }
+
+  /** When the next tick is due (ms), Infinity when nothing is pending. */
+  nextDeadline() { const l = this.#m(); return l.call("pindrop_map_next_deadline", this.#h); }
+
+  /** Ticks at every deadline up to timeMs, then at timeMs: what a host's timer would do. */
+  advance(timeMs) {
+    num(timeMs, "timeMs");
+    let deadline = this.nextDeadline();
+    while (deadline <= timeMs) {
+      this.tick(deadline);
+      const following = this.nextDeadline();
+      if (following <= deadline) break;
+      deadline = following;
+    }
+    this.tick(timeMs);
+  }
+
+  /** Cancels the gesture in progress (Esc): a lifted pin goes back, nothing is saved. */
+  cancelGesture(timeMs) { this.#call("pindrop_map_cancel_gesture", num(timeMs, "timeMs")); }
+
+  /** The oldest pending event, or null. */
+  pollEvent() {
+    const l = this.#m(), e = l.scratch;
+    if (l.call("pindrop_map_poll_event", this.#h, e) !== 1) return null;
+    return readEvent(l, e, this.#bigint);
+  }
+
+  /** Drains the pending events, oldest first, into an array of plain objects. */
+  events() {
+    const out = [];
+    for (let e; (e = this.pollEvent()) !== null;) out.push(e);
+    return out;
+  }
+
+  // -- editing -------------------------------------------------------------------------------
+
+  /** Adds pin `id` and starts editing it (tap-to-move until commit / cancelEdit). */
+  place(id, lon, lat, timeMs) { this.#call("pindrop_map_place", toId(id), num(lon, "lon"), num(lat, "lat"), num(timeMs, "timeMs")); }
+  /** Starts editing an existing pin. */
+  edit(id, timeMs) { this.#call("pindrop_map_edit", toId(id), num(timeMs, "timeMs")); }
+  /** Ends the edit, keeping the pin where it is (StateError when nothing is edited). */
+  commit(timeMs) { this.#call("pindrop_map_commit", num(timeMs, "timeMs")); }
+  /** Ends the edit: removes a placed pin, restores an edited one. */
+  cancelEdit(timeMs) { this.#call("pindrop_map_cancel_edit", num(timeMs, "timeMs")); }
+  /** Selects a pin (null: none), emitting SELECTED / DESELECTED. */
+  select(id) { this.#call("pindrop_map_select", id === null ? NO_ID : toId(id)); }
+  /** The selected pin, or null. */
+  selected() {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_selected", s);
+    return fromId(l.i64[s >> 3], this.#bigint);
+  }
+
+  /** Moves the selected pin by (dx, dy) screen points from where it is drawn (arrow keys). */
+  nudge(dx, dy, timeMs) { this.#call("pindrop_map_nudge", num(dx, "dx"), num(dy, "dy"), num(timeMs, "timeMs")); }
+
+  // -- callouts ------------------------------------------------------------------------------
+
+  /** Sets the pin's callout title (null clears it). */
+  setTitle(id, title) {
+    const l = this.#m(), i = toId(id);
+    if (title === null) { this.#call("pindrop_map_set_title", i, 0); return; }
+    if (typeof title !== "string") throw new TypeError(`title must be a string or null, not ${describe(title)}`);
+    const p = l.cString(title);
+    try { this.#call("pindrop_map_set_title", i, p); } finally { l.free(p); }
+  }
+
+  /** Answers a GEOCODE_REQUEST: true if shown, false if stale (the pin moved since). */
+  answerGeocode(request, subtitle) {
+    const l = this.#m(), r = u64(request, "request");
+    if (typeof subtitle !== "string") throw new TypeError(`subtitle must be a string, not ${describe(subtitle)}`);
+    const p = l.cString(subtitle);
+    try { return this.#call("pindrop_map_answer_geocode", r, p) === 0; } finally { l.free(p); }
+  }
+
+  /** The pin's "title" or "subtitle" (default). */
+  callout(id, which = "subtitle") {
+    const w = { title: 0, subtitle: 1 }[which];
+    if (w === undefined || typeof which !== "string") throw new TypeError(`which must be "title" or "subtitle", not ${describe(which)}`);
+    const l = this.#m(), i = toId(id), s = l.scratch;
+    this.#call("pindrop_map_callout", i, w, 0, 0, s);
+    const n = l.u32[s >> 2];
+    const buf = l.malloc(n + 1);
+    try {
+      this.#call("pindrop_map_callout", i, w, buf, n + 1, s);
+      return new TextDecoder().decode(l.u8.slice(buf, buf + n));
+    } finally { l.free(buf); }
+  }
+  title(id) { return this.callout(id, "title"); }
+  subtitle(id) { return this.callout(id, "subtitle"); }
+
+  // -- area, history -------------------------------------------------------------------------
+
+  /** The area pins may be dropped in: WKT or GeoJSON (text, or a GeoJSON object); null clears it. */
+  setAllowedArea(area) {
+    const l = this.#m();
+    if (area === null) { this.#call("pindrop_map_set_allowed_area", 0); return; }
+    if (typeof area === "object") area = JSON.stringify(area);
+    if (typeof area !== "string") throw new TypeError(`area must be WKT or GeoJSON text, a GeoJSON object or null, not ${describe(area)}`);
+    const p = l.cString(area);
+    try { this.#call("pindrop_map_set_allowed_area", p); } finally { l.free(p); }
+  }
+
+  /** Undoes the latest user move (StateError when there is none). */
+  undo(timeMs) { this.#call("pindrop_map_undo", num(timeMs, "timeMs")); }
+  /** Redoes the latest undone move (StateError when there is none). */
+  redo(timeMs) { this.#call("pindrop_map_redo", num(timeMs, "timeMs")); }
+}
+
+function errorFor(message) {
+  // Count-returning calls report failures through the last error only; their statuses are
+  // invalid arguments or unknown keys.
+  return /^no |unknown|stale|not found/i.test(message) ? NotFound : InvalidArgument;
+}
+
+function check(l, status, fn) {
+  if (status < 0) {
+    const E = ERRORS[status] ?? PindropError;
+    throw new E(l.lastError() || `${fn} failed (status ${status})`, status, fn);
+  }
+  return status;
+}
+
+// Which fields each event type carries (include/pindrop.h, Sources/PindropCore/Events.swift).
+const AT = 1, FROM = 2, OTHER = 4, DIST = 8, DXY = 16, REQ = 32, CAUSE = 64, ID = 128;
+const EVENT_FIELDS = [ID, ID, ID | AT, ID | AT, ID | AT, ID | AT, ID | AT | FROM | CAUSE, ID | AT | REQ,
+  ID | AT, ID | OTHER | AT | DIST, ID | DXY, AT | REQ];
+
+function readEvent(l, e, bigint) {
+  const dv = l.dv;
+  const t = dv.getInt32(e, true), c = dv.getInt32(e + 4, true);
+  const has = EVENT_FIELDS[t] ?? 0xff;
+  const f = (o) => dv.getFloat64(e + o, true);
+  const ev = {
+    type: EVENT_TYPES[t] ?? String(t),
+    cause: has & CAUSE ? (CAUSES[c] ?? String(c)) : null,
+    id: has & ID ? fromId(dv.getBigInt64(e + 8, true), bigint) : null,
+    other: has & OTHER ? fromId(dv.getBigInt64(e + 16, true), bigint) : null,
+    lon: has & AT ? f(24) : null, lat: has & AT ? f(32) : null,
+    fromLon: has & FROM ? f(40) : null, fromLat: has & FROM ? f(48) : null,
+    dx: has & DXY ? f(56) : null, dy: has & DXY ? f(64) : null,
+    distanceM: has & DIST ? f(72) : null,
+    timeMs: f(80),
+    request: has & REQ ? fromU64(dv.getBigUint64(e + 88, true)) : null,
+  };
+  if (t === 11) ev.key = ev.request;  // CLUSTER_TAPPED: the cluster's key
+  return ev;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch spreading
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The drawn positions of n points lonlat = [lon0, lat0, ...] after the spreading rule (a new
+ * Float64Array). layout "ring" (metres) or "spiral" (screen points at `zoom`, `spacing` apart).
+ */
+export function spread(lonlat, { toleranceM = 0, layout = "ring", spacing = 25, zoom = undefined } = {}) {
+  const l = need();
+  const a = float64Array(lonlat, "lonlat");
+  num(toleranceM, "toleranceM"); num(spacing, "spacing");
+  if (layout !== "ring" && layout !== "spiral") throw new TypeError(`layout must be "ring" or "spiral", not ${describe(layout)}`);
+  if (layout === "spiral") num(zoom, "zoom (layout \"spiral\" is laid out in screen points: it needs the zoom)");
+  else if (zoom !== undefined) throw new TypeError("zoom applies to layout \"spiral\" only (the ring is in metres)");
+  if (a.length % 2) throw new InvalidArgument(`lonlat has an odd length ${a.length}`, -1, "pindrop_spread");
+  const n = a.length / 2;
+  const p = l.malloc(Math.max(8, 8 * a.length));
+  try {
+    l.fresh().f64.set(a, p >> 3);
+    const fn = layout === "ring" ? "pindrop_spread" : "pindrop_spread_spiral";
+    const r = layout === "ring" ? l.call(fn, p, n, toleranceM, p) : l.call(fn, p, n, toleranceM, spacing, zoom, p);
+    check(l, r, fn);
+    return l.f64.slice(p >> 3, (p >> 3) + a.length);
+  } finally { l.free(p); }
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Builds dist/pindrop.wasm from the library's own sources with Embedded Swift
+# (wasm32-unknown-none-wasm): PindropCore, PindropSwiftIndex and the C layer (Sources/Pindrop),
+# each one module as SwiftPM would build them, linked with wasi-libc and compiler-rt's builtins.
+# The exports are every pindrop_* function declared in include/pindrop.h, plus memory, malloc and
+# free. Usage: wasm/build.sh [OUT] (default dist/pindrop.wasm). See docs/web.md.
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${1:-dist/pindrop.wasm}
+SWIFTC=${SWIFTC:-swiftc}
+B=.build-wasm
+WASI_SYSROOT=${WASI_SYSROOT:-/usr}
+WASI_LIB=$WASI_SYSROOT/lib/wasm32-wasi
+BUILTINS=${BUILTINS:-$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | head -n 1)}
+TOOLCHAIN=$(dirname "$(realpath "$(command -v "$SWIFTC")")")
+EMBEDDED=$TOOLCHAIN/../lib/swift/embedded/wasm32-unknown-none-wasm
+[ -f "$WASI_LIB/libc.a" ] || { echo "wasm/build.sh: wasi-libc is missing ($WASI_LIB/libc.a): apt-get install wasi-libc" >&2; exit 1; }
+[ -n "$BUILTINS" ] || { echo "wasm/build.sh: libclang_rt.builtins-wasm32.a is missing: apt-get install libclang-rt-dev-wasm32" >&2; exit 1; }
+mkdir -p "$B" "$(dirname "$OUT")"
+
+FLAGS="-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -parse-as-library -Osize
+  -enforce-exclusivity=unchecked -Xcc -isystem -Xcc $WASI_SYSROOT/include/wasm32-wasi -Xcc -fmodule-map-file=wasm/libc/module.modulemap
+  -I wasm/libc -I $B -Xcc -D__wasi__ -Xfrontend -disable-stack-protector"
+
+module() {  # name, sources...
+  name=$1; shift
+  # shellcheck disable=SC2086
+  $SWIFTC $FLAGS -module-name "$name" -emit-module -emit-module-path "$B/$name.swiftmodule" -c "$@" -o "$B/$name.o"
+}
+module PindropCore $(find Sources/PindropCore -name '*.swift' | sort)
+module PindropSwiftIndex $(find Sources/PindropSwiftIndex -name '*.swift' | sort)
+# shellcheck disable=SC2086
+$SWIFTC $FLAGS -module-name Pindrop -I include -c $(find Sources/Pindrop -name '*.swift' | sort) -o "$B/Pindrop.o"
+
+# The exports: the functions of the header, so that functions added to it are exported with no
+# list to keep.
+sed -n 's/^[^#/ *].*[ *]\(pindrop_[a-z0-9_]*\)(.*/\1/p' include/pindrop.h | sort -u > "$B/exports.txt"
+EXPORTS=$(sed 's/^/--export=/' "$B/exports.txt")
+# shellcheck disable=SC2086
+"$TOOLCHAIN/wasm-ld" --no-entry --gc-sections --strip-all -O2 \
+  --export=malloc --export=free $EXPORTS \
+  -z stack-size=1048576 --initial-memory=2097152 \
+  "$B/PindropCore.o" "$B/PindropSwiftIndex.o" "$B/Pindrop.o" \
+  "$EMBEDDED/libswiftUnicodeDataTables.a" \
+  "$WASI_LIB/libc.a" "$WASI_LIB/libm.a" "$BUILTINS" \
+  -o "$OUT"
+echo "wrote $OUT ($(wc -c < "$OUT") bytes, $(gzip -9 -c "$OUT" | wc -c) gzipped; $(wc -l < "$B/exports.txt") pindrop_* exports)"
