@@ -333,7 +333,7 @@ function onPointer(e) {
       createMap(kindOf(e));  // pindrop's options are the map's: a hybrid device changes profile here
       announce(`${kindOf(e) === "touch" ? "Touch" : "Mouse"} input: ${kindOf(e) === "touch" ? "press and hold a tree to lift it" : "drag a tree to move it"}`);
     }
-    const owned = pd.touch(m === page.map ? m : page.map, e.pointerId, "down", x, y, now());
+    const owned = pd.touch(page.map, e.pointerId, "down", x, y, now());
     st = { owned, leaflet: !owned, x, y };
     page.pointers.set(e.pointerId, st);
     if (owned) {

@@ -52,6 +52,9 @@ class Chromium:
         self.console = []
         self.send("Page.enable")
         self.send("Runtime.enable")
+        # the viewport exactly width x height CSS pixels (the window's size includes no toolbar
+        # in headless mode, but the window manager's decorations may still take some)
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
 
     # -- the protocol --------------------------------------------------------------------------
     def send(self, method, **params):

@@ -6,6 +6,7 @@ let P = null;        // the package module
 
 export let PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16, PIN_FOCUSED = 32;
 export let CLUSTER_ONE_SPOT = 1, CLUSTER_STACK = 2;
+const constants = { PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID, PIN_FOCUSED, CLUSTER_ONE_SPOT, CLUSTER_STACK };
 
 function entryOf(pkg) {
   const e = pkg.exports;
@@ -13,10 +14,25 @@ function entryOf(pkg) {
   return (e && (pick(e["."]) || pick(e))) || pkg.browser || pkg.module || pkg.main || "index.js";
 }
 
+let memory = null;   // the module's linear memory, caught as the package instantiates it
+
 export async function init(base = "/pindrop/") {
+  if (P) return P;
   const pkg = await (await fetch(base + "package.json")).json();
   P = await import(base + entryOf(pkg).replace(/^\.\//, ""));
-  await P.load();
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async function (...args) {
+    const r = await instantiate.apply(this, args);
+    const inst = r instanceof WebAssembly.Instance ? r : r.instance;
+    if (inst && inst.exports.memory instanceof WebAssembly.Memory) memory = inst.exports.memory;
+    return r;
+  };
+  try { await P.load(); } finally { WebAssembly.instantiate = instantiate; }
+  for (const k of ["PIN_SELECTED", "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID", "PIN_FOCUSED",
+                   "CLUSTER_ONE_SPOT", "CLUSTER_STACK"]) {
+    if (typeof P[k] === "number") constants[k] = P[k];
+  }
+  ({ PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID, PIN_FOCUSED, CLUSTER_ONE_SPOT, CLUSTER_STACK } = constants);
   return P;
 }
 export const pkg = () => P;
@@ -48,32 +64,27 @@ export function callout(m, id, which) {
   return m.callout(id, which);
 }
 // [[id, metres], ...] nearest first
-export function nearby(m, lon, lat, radius) {
-  const r = m.nearby(lon, lat, radius);
-  if (Array.isArray(r)) return r.map((v) => (Array.isArray(v) ? v : [v.id, v.distanceM ?? v.distance]));
-  const out = [];
-  for (let i = 0; i < r.ids.length; i++) out.push([Number(r.ids[i]), r.distances ? r.distances[i] : r.distanceM[i]]);
-  return out;
+export function nearby(m, lon, lat, radius, limit = 16) {
+  return m.nearby(lon, lat, radius, limit).map((v) => [v.id, v.distanceM]);
 }
 
-// frame() and clusters() as accessors over the package's typed-array views
-const num = (v) => (typeof v === "bigint" ? Number(v) : v);
+// frame() and clusters() as accessors over the package's typed-array views ({count, id, x, ...},
+// reused by the next call). A field the package does not give (clusters' flags before 0.3) reads 0.
+const zero = () => 0;
 function viewOf(v, fields) {
-  const n = v.length ?? v.count ?? v.n;
-  const out = { n };
+  const out = { n: v.count };
   for (const [name, candidates] of Object.entries(fields)) {
-    const key = candidates.find((c) => v[c] !== undefined);
-    const arr = v[key];
-    out[name] = name === "key" ? (i) => arr[i] : (i) => num(arr[i]);
+    const key = candidates.find((c) => ArrayBuffer.isView(v[c]));
+    const arr = key === undefined ? null : v[key];
+    out[name] = arr === null ? zero : arr instanceof BigInt64Array || arr instanceof BigUint64Array ? (i) => Number(arr[i]) : (i) => arr[i];
   }
   return out;
 }
 export function frame(m, t) {
-  return viewOf(m.frame(t), { id: ["ids", "id"], x: ["x"], y: ["y"], ax: ["anchorX", "anchor_x"], ay: ["anchorY", "anchor_y"],
-                              lift: ["lift"], flags: ["flags"] });
+  return viewOf(m.frame(t), { id: ["id", "ids"], x: ["x"], y: ["y"], ax: ["anchorX"], ay: ["anchorY"], lift: ["lift"], flags: ["flags"] });
 }
 export function clusters(m, t) {
-  return viewOf(m.clusters(t), { key: ["keys", "key"], x: ["x"], y: ["y"], lon: ["lon"], lat: ["lat"], count: ["count", "counts"],
+  return viewOf(m.clusters(t), { key: ["key", "keys"], x: ["x"], y: ["y"], lon: ["lon"], lat: ["lat"], count: ["size", "counts"],
                                  flags: ["flags"] });
 }
 
@@ -84,8 +95,5 @@ export function keyLift(m, t) { m.keyLift(t); }
 export function keyDrop(m, t) { m.keyDrop(t); }
 
 export function hitTest(m, x, y) { return m.hitTest(x, y); }
-// The bytes of the module's linear memory (the wasm heap), when the package tells.
-export function wasmMemoryBytes() {
-  const mem = P.memory || (P.wasm && P.wasm.memory) || (P.instance && P.instance.exports.memory);
-  return mem ? mem.buffer.byteLength : null;
-}
+// The bytes of the module's linear memory (the wasm heap).
+export function wasmMemoryBytes() { return memory ? memory.buffer.byteLength : null; }
