@@ -156,16 +156,17 @@ async function ops(w) {
 
   // hit tests after a frame: per tap
   {
-    let total = 0, calls = 0;
+    let total = 0, calls = 0, found = 0;
     const per = w.hitXY.length / 2 / w.hitCams.length;
     for (let c = 0; c < w.hitCams.length; c++) {
       pd.setCamera(m, camera(w.hitCams[c]));
       m.frame(tnow());
       const t0 = performance.now();
-      for (let i = 0; i < per; i++) pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]);
+      for (let i = 0; i < per; i++) found += pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]) !== null;
       total += performance.now() - t0; calls += per;
     }
     out.hit_test = total / calls;
+    out.hits_found = found;
   }
 
   // set_position + the cluster update the next frame_clusters makes, per move
@@ -203,7 +204,110 @@ async function ops(w) {
   return out;
 }
 
+// ---- the same operations on the module's exports directly (no package in between) -----------
+// What the JavaScript wrapper costs shows as the difference between the two wasm columns.
+async function rawOps(w) {
+  await pd.init();
+  const X = pd.rawExports();
+  const heap = () => X.memory.buffer;
+  const f64 = () => new Float64Array(heap()), i64 = () => new BigInt64Array(heap()), u32 = () => new Uint32Array(heap());
+  const check = (r, what) => { if (r < 0) throw new Error(`${what}: status ${r}`); return r; };
+  const out = {};
+  // options: pindrop_options as the package lays it out on wasm32 (struct_size 152, 0.2's fields)
+  const o = X.malloc(152);
+  const outp = X.malloc(8), cam = X.malloc(48), ev = X.malloc(96), idp = X.malloc(8);
+  const mkMap = () => {
+    check(X.pindrop_options_init(o, 152), "options_init");
+    const dv = new DataView(heap());
+    dv.setFloat64(o + 8, OPTIONS.hitRadius, true); dv.setFloat64(o + 24, OPTIONS.liftDelayMs, true);
+    dv.setFloat64(o + 32, OPTIONS.liftHeight, true); dv.setInt32(o + 104, 2, true);
+    dv.setFloat64(o + 128, OPTIONS.clusterRadius, true); dv.setFloat64(o + 136, OPTIONS.clusterMaxZoom, true);
+    dv.setFloat64(o + 144, OPTIONS.spreadSpacing, true);
+    check(X.pindrop_map_create(o, outp), "map_create");
+    return u32()[outp >> 2];
+  };
+  const setCam = (h, c) => {
+    const a = f64(), b = cam >> 3;
+    a[b] = c[0]; a[b + 1] = c[1]; a[b + 2] = c[2]; a[b + 3] = 0; a[b + 4] = c[3]; a[b + 5] = c[4];
+    check(X.pindrop_map_set_camera(h, cam), "set_camera");
+  };
+  const n = data.n;
+  const pi = X.malloc(8 * n), pl = X.malloc(16 * n);
+  { const a = i64(); for (let i = 0; i < n; i++) a[(pi >> 3) + i] = BigInt(data.ids[i]); f64().set(data.lonlat, pl >> 3); }
+  let best = Infinity, h = 0;
+  for (let r = 0; r < w.addReps; r++) {
+    if (h) X.pindrop_map_destroy(h);
+    h = mkMap();
+    const t0 = performance.now();
+    check(X.pindrop_map_add_many(h, pi, pl, n), "add_many");
+    best = Math.min(best, performance.now() - t0);
+  }
+  out.add_many = best;
+  X.free(pi); X.free(pl);
+  const cap = 200000;
+  const pins = X.malloc(56 * cap), views = X.malloc(48 * cap);
+  let t = 1;
+  for (let z = 0; z < 17; z++) { setCam(h, [w.center[0], w.center[1], z, w.width, w.height]); X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap); }
+  const timed = (cams, f) => {
+    let total = 0, calls = 0;
+    for (const c of cams) {
+      setCam(h, c);
+      f();
+      const t0 = performance.now();
+      for (let r = 0; r < w.reps; r++) f();
+      total += performance.now() - t0; calls += w.reps;
+    }
+    return total / calls;
+  };
+  out.frame = timed(w.frameCams, () => X.pindrop_map_frame(h, (t += 0.001), pins, cap));
+  out.frame_clusters = timed(w.clusterCams, () => X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap));
+  {
+    let total = 0, calls = 0, found = 0;
+    const per = w.hitXY.length / 2 / w.hitCams.length;
+    for (let c = 0; c < w.hitCams.length; c++) {
+      setCam(h, w.hitCams[c]);
+      X.pindrop_map_frame(h, t, pins, cap);
+      const t0 = performance.now();
+      for (let i = 0; i < per; i++) found += X.pindrop_map_hit_test(h, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1], idp) === 0;
+      total += performance.now() - t0; calls += per;
+    }
+    out.hit_test = total / calls;
+    out.hits_found = found;
+  }
+  {
+    setCam(h, w.moveCam);
+    X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
+    const ids = w.moveIds.map((v) => BigInt(v));
+    const t0 = performance.now();
+    for (let i = 0; i < ids.length; i++) {
+      check(X.pindrop_map_set_position(h, ids[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]), "set_position");
+      X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
+    }
+    out.set_position_cluster_update = (performance.now() - t0) / ids.length;
+  }
+  {
+    setCam(h, w.dragCam);
+    X.pindrop_map_frame(h, t, pins, cap);
+    const [x0, y0] = w.dragStart;
+    out.drag_owned = X.pindrop_map_touch(h, 1, 0, x0, y0, (t += 1)) === 1;
+    X.pindrop_map_touch(h, 1, 1, x0 + 10, y0, (t += 1));
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    const k = w.dragPath.length / 2;
+    const t0 = performance.now();
+    for (let i = 0; i < k; i++) {
+      X.pindrop_map_touch(h, 1, 1, w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
+      while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    }
+    out.drag_move = (performance.now() - t0) / k;
+    X.pindrop_map_touch(h, 1, 2, w.dragPath[2 * k - 2], w.dragPath[2 * k - 1], (t += 1));
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+  }
+  for (const p of [o, outp, cam, ev, idp, pins, views]) X.free(p);
+  X.pindrop_map_destroy(h);
+  return out;
+}
+
 function wasmBytes() { return pd.wasmMemoryBytes(); }
 
 window.bench = { loadData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
-                 zoomChanges, ops, wasmBytes, ready: true };
+                 zoomChanges, ops, rawOps, wasmBytes, ready: true };

@@ -15,6 +15,7 @@ function entryOf(pkg) {
 }
 
 let memory = null;   // the module's linear memory, caught as the package instantiates it
+let wasmExports = null;
 
 export async function init(base = "/pindrop/") {
   if (P) return P;
@@ -24,7 +25,7 @@ export async function init(base = "/pindrop/") {
   WebAssembly.instantiate = async function (...args) {
     const r = await instantiate.apply(this, args);
     const inst = r instanceof WebAssembly.Instance ? r : r.instance;
-    if (inst && inst.exports.memory instanceof WebAssembly.Memory) memory = inst.exports.memory;
+    if (inst && inst.exports.memory instanceof WebAssembly.Memory) { memory = inst.exports.memory; wasmExports = inst.exports; }
     return r;
   };
   try { await P.load(); } finally { WebAssembly.instantiate = instantiate; }
@@ -97,3 +98,6 @@ export function keyDrop(m, t) { m.keyDrop(t); }
 export function hitTest(m, x, y) { return m.hitTest(x, y); }
 // The bytes of the module's linear memory (the wasm heap).
 export function wasmMemoryBytes() { return memory ? memory.buffer.byteLength : null; }
+// The module's own exports (the C contract, memory, malloc, free), for the benchmark's calls
+// without the package in between.
+export function rawExports() { return wasmExports; }
