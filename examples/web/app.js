@@ -273,9 +273,14 @@ function drain() {
       case "SELECTED": page.selected = e.id; fillCallout(); announce(`Selected ${treeTitle(e.id)}`); break;
       case "DESELECTED": if (page.selected === e.id) page.selected = null; fillCallout(); break;
       case "LIFTED": announce(`Lifted ${treeTitle(e.id)}`); break;
-      case "DRAGGED": page.lastDragged = { id: e.id, lon: e.lon, lat: e.lat }; break;
+      case "DRAGGED":
+        page.lastDragged = { id: e.id, lon: e.lon, lat: e.lat };
+        if (e.id === page.selected) {   // the callout shows where the tree would land now
+          calloutEl.querySelector(".callout-subtitle").textContent = `→ ${e.lat.toFixed(5)}, ${e.lon.toFixed(5)}`;
+        }
+        break;
       case "DROPPED": droppedId = e.id; break;
-      case "DRAG_CANCELLED": storePosition(e.id, e.lon, e.lat); announce(`Move cancelled: ${treeTitle(e.id)} is back where it was`); break;
+      case "DRAG_CANCELLED": storePosition(e.id, e.lon, e.lat); if (e.id === page.selected) fillCallout(); announce(`Move cancelled: ${treeTitle(e.id)} is back where it was`); break;
       case "MOVED": {
         page.lastMoved = e;
         if (e.id === droppedId) movedAfterDrop = true;

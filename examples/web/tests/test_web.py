@@ -25,6 +25,7 @@ import serve  # noqa: E402
 
 W, H = 1200, 800
 SHOT = HERE / "screenshot.png"
+SHOT_CLUSTERS = HERE / "screenshot-clusters.png"
 DEG = 1e-9            # Leaflet's and pindrop's projections agree to far better than this (~0.1 mm)
 
 
@@ -70,12 +71,13 @@ def position(browser, pin):
     return state(browser, f"p.pd.position(p.map, {pin})")
 
 
-def lone_pin(browser, margin=150, spacing=60):
-    """A drawn pin away from the edges with no other pin within `spacing` points."""
+def lone_pin(browser, margin=150, spacing=60, near=(W / 2, H / 2)):
+    """A drawn pin away from the edges with no other pin within `spacing` points, the nearest
+    such to `near`."""
     pins = state(browser, "p.drawnPins")
     assert pins, "the page drew no pins"
     pins = [q for q in pins if not q["flags"] & 8]
-    for q in sorted(pins, key=lambda q: (abs(q["x"] - W / 2) + abs(q["y"] - H / 2))):
+    for q in sorted(pins, key=lambda q: (abs(q["x"] - near[0]) + abs(q["y"] - near[1]))):
         if margin < q["x"] < W - margin and margin < q["y"] < H - margin and all(
                 math.hypot(o["x"] - q["x"], o["y"] - q["y"]) > spacing for o in pins if o["id"] != q["id"]):
             return q
@@ -252,16 +254,30 @@ def json_key(key):
     return f"{key}n" if isinstance(key, str) and key.isdigit() else repr(key)
 
 
-def test_screenshot(browser, server):
-    """The README's picture: the Lawndale trees spread around their stacks, one selected with
-    its callout, clusters further out."""
-    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.4&lat=33.8838&lon=-118.3466")
-    pin = lone_pin(browser, margin=200, spacing=30)
+def test_screenshots(browser, server):
+    """The README's pictures: the Lawndale trees spread around the spots they share, one lifted
+    mid-drag with its callout; and the same trees clustered further out."""
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=18.2&lat=33.8940&lon=-118.3570")
+    pin = lone_pin(browser, margin=200, spacing=40, near=(W * 0.3, H * 0.6))
     browser.click(pin["x"], pin["y"])
     browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
-    browser.sleep(0.5)
+    x, y = pin["x"], pin["y"]
+    browser.mouse("mousePressed", x, y)
+    for k in range(1, 9):
+        browser.sleep(0.016)
+        browser.mouse("mouseMoved", x + 9 * k, y - 5 * k)
+    browser.sleep(0.4)
+    lifted = next(q for q in state(browser, "p.drawnPins") if q["id"] == pin["id"])
+    assert lifted["lift"] > 0.99 and lifted["flags"] & 4, lifted
+    assert not browser.eval("document.getElementById('callout').hidden")
     browser.screenshot(str(SHOT))
+    browser.key("Escape")
+    browser.mouse("mouseReleased", x + 72, y - 40)
     assert SHOT.stat().st_size > 20_000
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=15.3&lat=33.8872&lon=-118.3526")
+    assert state(browser, "p.drawn.clusters") > 10
+    browser.screenshot(str(SHOT_CLUSTERS))
+    assert SHOT_CLUSTERS.stat().st_size > 20_000
     assert browser.exceptions == [], browser.exceptions
 
 
