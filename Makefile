@@ -291,7 +291,13 @@ wasm: wasm-deps
 	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
 	cp $(WASM) bindings/js/pindrop.wasm
 test-js: wasm build
-	$(NODE) --test bindings/js/test/
+	$(NODE) --test bindings/js/test/*.test.js
 	$(PYTHON) -m pytest -q Tests/web
 
+# pindrop.wasm in Node against the native library (Python) on the 916k LA trees (docs/web.md).
+.PHONY: bench-wasm
+bench-wasm: wasm build
+	$(PYTHON) benchmarks/bench_wasm.py
+
+# The web host (examples/web): its targets.
 -include examples/web/web.mk

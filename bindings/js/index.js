@@ -164,6 +164,9 @@ export function load(options = {}) {
   return loading;
 }
 
+/** The size in bytes of the module's linear memory (it only grows): for tests and monitoring. */
+export function __memoryBytes() { return need().memory.buffer.byteLength; }
+
 /** The version ("MAJOR.MINOR.PATCH") of the loaded module. */
 export function version() { return need().version; }
 

@@ -1,0 +1,173 @@
+"""A recorded session for the same-behaviour test: the Lawndale trees (stacks included), cameras,
+touches with explicit times (mouse drags, touch holds, taps, a cancel), host adds, moves and
+removals, spreading (ring and spiral maps), clusters, nudges, a placement and undo / redo.
+
+`make_session(seed)` returns the session as JSON-ready data; `replay(session, pindrop)` runs it
+through the Python package and returns the log that Tests/web/replay.mjs writes for the wasm
+module: every event (drained after each step), frames, clusters with their members, positions.
+"""
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def lawndale() -> tuple[list[int], list[float]]:
+    ids, lonlat = [], []
+    with open(ROOT / "examples" / "data" / "lawndale_trees.csv") as f:
+        for row in csv.DictReader(f):
+            ids.append(int(row["id"]))
+            lonlat += [float(row["lon"]), float(row["lat"])]
+    return ids, lonlat
+
+
+def make_session(seed: int, spread_mode: str) -> dict:
+    rng = random.Random(seed)
+    ids, lonlat = lawndale()
+    steps: list[list] = []
+    t = 0.0
+
+    def step(*s):
+        steps.append(list(s))
+
+    step("add_many", ids, lonlat)
+    centre = (-118.3526, 33.8870)
+    step("camera", centre[0], centre[1], 15.0, 800.0, 600.0)
+    step("frame", t)
+    step("clusters", t)
+    for k in range(120):
+        t += 100.0
+        kind = k % 8
+        if kind == 0:
+            z = rng.choice([12.0, 13.5, 15.0, 17.0, 18.0, 19.5])
+            step("camera", centre[0] + rng.uniform(-0.01, 0.01), centre[1] + rng.uniform(-0.01, 0.01), z, 800.0, 600.0)
+        elif kind in (1, 2):
+            # A drag from a pin's drawn position (found through a frame) to a random point.
+            step("drag_from_frame", rng.randrange(1 << 30), rng.uniform(50, 750), rng.uniform(50, 550), t)
+            t += 400.0
+        elif kind == 3:
+            # A touch hold that lifts after the delay, a move, then Esc or a drop.
+            step("hold_from_frame", rng.randrange(1 << 30), rng.uniform(50, 750), rng.uniform(50, 550), t,
+                 rng.random() < 0.5)
+            t += 1200.0
+        elif kind == 4:
+            k2 = rng.randrange(len(ids))
+            step("set_position", ids[k2], lonlat[2 * k2] + rng.uniform(-0.001, 0.001), lonlat[2 * k2 + 1] + rng.uniform(-0.001, 0.001))
+            new_id = 10_000_000 + k
+            step("add", new_id, lonlat[2 * k2], lonlat[2 * k2 + 1])   # onto a tree: a new stack
+            if rng.random() < 0.5:
+                step("remove", ids[rng.randrange(len(ids))])
+        elif kind == 5:
+            step("tap", rng.uniform(0, 800), rng.uniform(0, 600), t)
+            t += 400.0
+            step("nudge_selected", rng.choice([-10.0, 1.0, 10.0]), rng.choice([-1.0, 0.0, 10.0]), t)
+        elif kind == 6:
+            step("undo", t)
+            if rng.random() < 0.5:
+                t += 50.0
+                step("redo", t)
+        else:
+            step("place", 20_000_000 + k, centre[0] + rng.uniform(-0.002, 0.002), centre[1] + rng.uniform(-0.002, 0.002), t)
+            step("tap", rng.uniform(100, 700), rng.uniform(100, 500), t + 100)
+            step("commit", t + 600)
+            t += 700.0
+        t += 10.0
+        step("frame", t)
+        step("clusters", t)
+        if k % 10 == 9:
+            step("positions", ids[::50])
+    return {"options": {"cluster_radius": 60.0, "spread_mode": spread_mode}, "steps": steps}
+
+
+def replay(session: dict, pindrop) -> list:
+    """The log of a session replayed through the Python package (the native library)."""
+    o = session["options"]
+    m = pindrop.Map(cluster_radius=o["cluster_radius"],
+                    spread_mode={"ring": pindrop.SPREAD_RING, "spiral": pindrop.SPREAD_SPIRAL}[o["spread_mode"]])
+    log: list = []
+
+    def ev():
+        out = []
+        for e in m.events():
+            out.append([e.type, e.cause, e.id, e.other, e.lon, e.lat, e.from_lon, e.from_lat, e.dx, e.dy,
+                        e.distance_m, e.time_ms, e.request])
+        return out
+
+    def call(f, *a):
+        try:
+            return f(*a)
+        except pindrop.PindropError as e:
+            log.append(["error", type(e).__name__])
+            return None
+
+    def pick(seed, t):
+        views = m.frame(t)
+        if not views:
+            return None
+        v = views[seed % len(views)]
+        return v.x, v.y
+
+    for s in session["steps"]:
+        op, a = s[0], s[1:]
+        if op == "add_many":
+            call(m.add_many, a[0], a[1])
+        elif op == "camera":
+            call(m.set_camera, *a)
+        elif op == "frame":
+            views = m.frame(a[0])
+            log.append(["frame", [[v.id, v.x, v.y, v.anchor_x, v.anchor_y, v.lift, v.flags] for v in views]])
+        elif op == "clusters":
+            cs = m.clusters(a[0])
+            log.append(["clusters", [[c.key, c.x, c.y, c.lon, c.lat, c.count, sorted(m.cluster_members(c.key))] for c in cs]])
+        elif op == "drag_from_frame":
+            p = pick(a[0], a[3])
+            if p is not None:
+                t = a[3]
+                log.append(["owned", call(m.touch, 0, "down", p[0], p[1], t + 1)])
+                call(m.touch, 0, "move", (p[0] + a[1]) / 2, (p[1] + a[2]) / 2, t + 20)
+                call(m.touch, 0, "move", a[1], a[2], t + 40)
+                call(m.touch, 0, "up", a[1], a[2], t + 60)
+                m.advance(t + 400)
+        elif op == "hold_from_frame":
+            p = pick(a[0], a[3])
+            if p is not None:
+                t = a[3]
+                call(m.touch, 1, "down", p[0], p[1], t + 1)
+                m.advance(t + 300)
+                call(m.touch, 1, "move", a[1], a[2], t + 500)
+                if a[4]:
+                    call(m.cancel_gesture, t + 600)
+                call(m.touch, 1, "up", a[1], a[2], t + 700)
+                m.advance(t + 1200)
+        elif op == "tap":
+            call(m.touch, 2, "down", a[0], a[1], a[2])
+            call(m.touch, 2, "up", a[0], a[1], a[2] + 50)
+            m.advance(a[2] + 400)
+        elif op == "nudge_selected":
+            call(m.nudge, a[0], a[1], a[2])
+        elif op in ("undo", "redo", "commit"):
+            call(getattr(m, op), a[0])
+        elif op == "place":
+            call(m.place, *a)
+        elif op == "set_position":
+            call(m.set_position, *a)
+        elif op == "add":
+            call(m.add, *a)
+        elif op == "remove":
+            call(m.remove, *a)
+        elif op == "positions":
+            out = []
+            for i in a[0]:
+                try:
+                    out.append([i, *m.position(i), *m.display_position(i)])
+                except pindrop.NotFound:
+                    out.append([i, None])
+            log.append(["positions", out])
+        else:
+            raise ValueError(op)
+        log.append(["events", ev()])
+    m.close()
+    return log

@@ -1,0 +1,69 @@
+"""pindrop.wasm in Node against the native library through Python, in one run, on the 916k LA
+trees: add_many, frame_clusters and frame at zoom 10 and 16, 1,000 hit tests. Not a timed test."""
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import pindrop
+
+ROOT = Path(__file__).resolve().parents[1]
+CSV = (ROOT / ".." / "shared" / "data" / "la_trees.csv").resolve()
+
+
+def native() -> dict:
+    data = np.loadtxt(CSV, delimiter=",", skiprows=1, usecols=(2, 3))
+    n = len(data)
+    ids = np.arange(1, n + 1, dtype=np.int64)
+    lonlat = np.ascontiguousarray(data[:, ::-1])
+    out = {"pins": n}
+    m = pindrop.Map(cluster_radius=60)
+    t0 = time.perf_counter(); m.add_many(ids, lonlat); out["add_many"] = (time.perf_counter() - t0) * 1e3
+    t = [0.0]
+
+    def best(f, repeats=5):
+        b = float("inf")
+        for _ in range(repeats):
+            s = time.perf_counter(); f(); b = min(b, time.perf_counter() - s)
+        return b * 1e3
+
+    def tick():
+        t[0] += 1
+        return t[0]
+    m.set_camera(-118.35, 34.05, 10, 1280, 800)
+    t0 = time.perf_counter(); m.clusters(tick(), array=True); out["first_frame_clusters_z10"] = (time.perf_counter() - t0) * 1e3
+    out["frame_clusters_z10"] = best(lambda: m.clusters(tick(), array=True))
+    out["frame_z10"] = best(lambda: m.frame(tick(), array=True))
+    m.set_camera(-118.35, 34.05, 16, 1280, 800)
+    out["frame_clusters_z16"] = best(lambda: m.clusters(tick(), array=True))
+    out["frame_z16"] = best(lambda: m.frame(tick(), array=True))
+    out["frame_z16_pins"] = len(m.frame(tick(), array=True))
+    out["hit_tests_1000_z16"] = best(lambda: [m.hit_test((i * 37) % 1280, (i * 53) % 800) for i in range(1000)])
+    m.close()
+    return out
+
+
+def main() -> None:
+    wasm = ROOT / "bindings" / "js" / "pindrop.wasm"
+    raw = wasm.read_bytes()
+    print(f"pindrop.wasm: {len(raw):,} bytes, {len(gzip.compress(raw, 9)):,} gzipped")
+    w = json.loads(subprocess.run(["node", str(ROOT / "benchmarks" / "bench_wasm_node.mjs"), str(CSV)],
+                                  check=True, capture_output=True, text=True).stdout)
+    nat = native()
+    print(f"{'operation (ms)':28} {'native':>10} {'wasm':>10} {'ratio':>7}")
+    for k in nat:
+        if k in ("pins", "frame_z16_pins"):
+            print(f"{k:28} {nat[k]:>10} {w[k]:>10}")
+            continue
+        print(f"{k:28} {nat[k]:>10.2f} {w[k]:>10.2f} {w[k] / nat[k]:>7.2f}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+// Type declarations of the pindrop package (index.js). See docs/web.md.
+
+export type Id = number | bigint;
+export type Phase = "down" | "move" | "up" | "cancel";
+export type EventType = "SELECTED" | "DESELECTED" | "LIFTED" | "DRAGGED" | "DROPPED" | "DRAG_CANCELLED" |
+  "MOVED" | "GEOCODE_REQUEST" | "CALLOUT_CHANGED" | "NEARBY" | "AUTOPAN" | "CLUSTER_TAPPED";
+export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP" | "NUDGE";
+
+export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16;
+export const EVENT_TYPES: readonly EventType[];
+export const CAUSES: readonly Cause[];
+
+export interface LoadOptions {
+  /** The module: a URL, a path (Node) or its bytes. Default: pindrop.wasm beside index.js. */
+  source?: string | URL | ArrayBuffer | ArrayBufferView;
+  /** Load a new module even if one is loaded (after an InternalError). */
+  fresh?: boolean;
+}
+/** Loads the WebAssembly module once; resolves to its version. */
+export function load(options?: LoadOptions | string | URL | ArrayBuffer | ArrayBufferView): Promise<string>;
+export function version(): string;
+
+export interface MapOptions {
+  hitRadius?: number; dragThreshold?: number; liftDelayMs?: number; liftHeight?: number;
+  liftDurationMs?: number; dropDurationMs?: number; tapMaxMs?: number; doubleTapMs?: number;
+  doubleTapSlop?: number; autopanMargin?: number; autopanSpeed?: number; minSpacingM?: number;
+  spreadMode?: "ring" | "spiral" | "off"; spreadToleranceM?: number;
+  outsidePolicy?: "revert" | "snap"; clusterRadius?: number; clusterMaxZoom?: number; spreadSpacing?: number;
+  /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). */
+  bigintIds?: boolean;
+}
+
+export interface Camera {
+  centerLon: number; centerLat: number; zoom: number; width: number; height: number; bearingDeg?: number;
+}
+
+/** One event; fields that do not apply to its type are null. */
+export interface PindropEvent {
+  type: EventType;
+  /** MOVED only. */
+  cause: Cause | null;
+  id: Id | null;
+  /** NEARBY: the pin already there. */
+  other: Id | null;
+  lon: number | null; lat: number | null;
+  fromLon: number | null; fromLat: number | null;
+  /** AUTOPAN: screen points to move the camera centre by. */
+  dx: number | null; dy: number | null;
+  distanceM: number | null;
+  timeMs: number;
+  /** GEOCODE_REQUEST: the request to answer; CLUSTER_TAPPED: the cluster's key. */
+  request: number | bigint | null;
+  /** CLUSTER_TAPPED only: the cluster's key. */
+  key?: number;
+}
+
+/** What frame() returns: views into buffers the next call reuses. */
+export interface Frame {
+  count: number;
+  id: Float64Array | BigInt64Array;
+  x: Float64Array; y: Float64Array;
+  anchorX: Float64Array; anchorY: Float64Array;
+  lift: Float64Array;
+  flags: Uint32Array;
+}
+
+/** What clusters() returns: views into buffers the next call reuses. */
+export interface Clusters {
+  count: number;
+  key: Float64Array;
+  x: Float64Array; y: Float64Array;
+  lon: Float64Array; lat: Float64Array;
+  size: Uint32Array;
+}
+
+export class Map {
+  constructor(options?: MapOptions);
+  dispose(): void;
+  readonly disposed: boolean;
+  [Symbol.dispose](): void;
+  lastError(): string;
+
+  setCamera(centerLon: number, centerLat: number, zoom: number, width: number, height: number, bearingDeg?: number): void;
+  setCamera(camera: Camera): void;
+  toScreen(lon: number, lat: number): [number, number];
+  toLonLat(x: number, y: number): [number, number];
+
+  add(id: Id, lon: number, lat: number): void;
+  addMany(ids: ArrayLike<Id> | BigInt64Array, lonlat: Float64Array | ArrayLike<number>): void;
+  remove(id: Id): void;
+  setPosition(id: Id, lon: number, lat: number): void;
+  position(id: Id): [number, number];
+  displayPosition(id: Id): [number, number];
+  setDraggable(id: Id, draggable: boolean): void;
+  readonly count: number;
+  readonly size: number;
+
+  hitTest(x: number, y: number): Id | null;
+  hitTestMany(xy: Float64Array | ArrayLike<number>): (Id | null)[];
+  nearby(lon: number, lat: number, radiusM: number, limit?: number): { id: Id; distanceM: number }[];
+
+  frame(timeMs: number): Frame;
+  clusters(timeMs: number): Clusters;
+  clusterMembers(key: number | bigint): Id[];
+  clusterExpansionZoom(key: number | bigint): number;
+
+  touch(pointer: number, phase: Phase, x: number, y: number, timeMs: number): boolean;
+  tick(timeMs: number): void;
+  nextDeadline(): number;
+  advance(timeMs: number): void;
+  cancelGesture(timeMs: number): void;
+  pollEvent(): PindropEvent | null;
+  events(): PindropEvent[];
+
+  place(id: Id, lon: number, lat: number, timeMs: number): void;
+  edit(id: Id, timeMs: number): void;
+  commit(timeMs: number): void;
+  cancelEdit(timeMs: number): void;
+  select(id: Id | null): void;
+  selected(): Id | null;
+  nudge(dx: number, dy: number, timeMs: number): void;
+
+  setTitle(id: Id, title: string | null): void;
+  answerGeocode(request: number | bigint, subtitle: string): boolean;
+  callout(id: Id, which?: "title" | "subtitle"): string;
+  title(id: Id): string;
+  subtitle(id: Id): string;
+
+  setAllowedArea(area: string | object | null): void;
+  undo(timeMs: number): void;
+  redo(timeMs: number): void;
+}
+
+export interface SpreadOptions { toleranceM?: number; layout?: "ring" | "spiral"; spacing?: number; zoom?: number; }
+export function spread(lonlat: Float64Array | ArrayLike<number>, options?: SpreadOptions): Float64Array;
+
+export class PindropError extends Error {
+  constructor(message: string, status?: number, fn?: string);
+  /** The pindrop_status (negative). */
+  status: number;
+  /** The C function that failed. */
+  function: string;
+}
+export class InvalidArgument extends PindropError {}
+export class NotFound extends PindropError {}
+export class DuplicateId extends PindropError {}
+export class ParseError extends PindropError {}
+export class StateError extends PindropError {}
+export class GeosError extends PindropError {}
+export class NoMemory extends PindropError {}
+export class InternalError extends PindropError {}
+export function __memoryBytes(): number;

@@ -1,0 +1,80 @@
+// The module's exports are the C contract: every function include/pindrop.h declares (read from
+// the header here, so functions added to it are covered), plus memory, malloc and free, and
+// nothing else. Its imports are only WASI functions the package's shim provides.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, existsSync } from "node:fs";
+
+const wasmPath = new URL("../pindrop.wasm", import.meta.url);
+const headerPath = new URL("../../../include/pindrop.h", import.meta.url);
+
+/** The functions the header declares: declarations (comments removed) of the form `... name(`. */
+export function headerFunctions(text) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").replace(/^#.*$/gm, "");
+  const names = new Set();
+  for (const statement of code.split(";")) {
+    const s = statement.trim();
+    if (/^typedef\b/.test(s) || /^enum\b/.test(s) || /^(extern|})/.test(s) && !/\(/.test(s)) continue;
+    const m = /\b(pindrop_[A-Za-z0-9_]+)\s*\(/.exec(s);
+    if (m && !/\(\s*\*\s*pindrop_/.test(s)) names.add(m[1]);
+  }
+  return names;
+}
+
+test("the module exports exactly the header's functions, memory, malloc and free", { skip: !existsSync(headerPath) && "no header beside the package" }, () => {
+  const declared = headerFunctions(readFileSync(headerPath, "utf8"));
+  assert.ok(declared.size >= 40, `the header declares ${declared.size} functions`);
+  assert.ok(declared.has("pindrop_map_create") && declared.has("pindrop_spread_spiral") && !declared.has("pindrop_project_fn"));
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const exports = WebAssembly.Module.exports(module);
+  const functions = new Set(exports.filter((e) => e.kind === "function").map((e) => e.name));
+  const missing = [...declared].filter((n) => !functions.has(n));
+  assert.deepEqual(missing, [], "declared in pindrop.h but not exported");
+  const extra = [...functions].filter((n) => !declared.has(n) && n !== "malloc" && n !== "free");
+  assert.deepEqual(extra, [], "exported but not in pindrop.h");
+  assert.ok(functions.has("malloc") && functions.has("free"));
+  assert.deepEqual(exports.filter((e) => e.kind === "memory").map((e) => e.name), ["memory"]);
+});
+
+test("the module imports only WASI functions the package shims", () => {
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const imports = WebAssembly.Module.imports(module);
+  const shimmed = new Set(["fd_write", "fd_close", "fd_seek", "random_get"]);
+  for (const i of imports) {
+    assert.equal(i.module, "wasi_snapshot_preview1", `${i.module}.${i.name}`);
+    assert.ok(shimmed.has(i.name), `${i.name} is shimmed by index.js`);
+  }
+});
+
+test("the options struct layout the package writes matches the module's pindrop_options_init", async () => {
+  const { load } = await import("../index.js");
+  await load();
+  // Instantiate a second copy to read the raw defaults at the offsets index.js uses.
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const stub = () => 52;
+  const imports = { wasi_snapshot_preview1: Object.fromEntries(WebAssembly.Module.imports(module).map((i) => [i.name, stub])) };
+  const { exports: x } = new WebAssembly.Instance(module, imports);
+  const p = x.malloc(256);
+  assert.equal(x.pindrop_options_init(p, 152), 0);
+  const dv = new DataView(x.memory.buffer);
+  const f = (o) => dv.getFloat64(p + o, true);
+  assert.equal(dv.getUint32(p, true), 152);
+  assert.deepEqual([f(8), f(16), f(24), f(32), f(40), f(48), f(56), f(64), f(72), f(80), f(88), f(96)],
+    [22, 5, 250, 40, 200, 250, 250, 300, 40, 40, 600, 0], "hit_radius .. min_spacing_m");
+  assert.equal(dv.getInt32(p + 104, true), 1, "spread_mode RING");
+  assert.equal(f(112), 0);
+  assert.equal(dv.getInt32(p + 120, true), 0, "outside_policy REVERT");
+  assert.deepEqual([f(128), f(136), f(144)], [0, 17, 25], "cluster_radius, cluster_max_zoom, spread_spacing");
+  // Event and view sizes: a poll into a buffer whose tail is marked leaves the mark past 96 bytes.
+  assert.equal(x.pindrop_map_create(0, p), 0);
+  const map = dv.getUint32(p, true);
+  assert.equal(x.pindrop_map_add(map, 1n, 0, 0), 0);
+  assert.equal(x.pindrop_map_select(map, 1n), 0);
+  const e = x.malloc(128);
+  new Uint8Array(x.memory.buffer, e, 128).fill(0xAB);
+  assert.equal(x.pindrop_map_poll_event(map, e), 1);
+  const bytes = new Uint8Array(x.memory.buffer, e, 128);
+  assert.equal(bytes[96], 0xAB);
+  assert.equal(new DataView(x.memory.buffer).getBigInt64(e + 8, true), 1n, "id at offset 8");
+  x.pindrop_map_destroy(map);
+});
