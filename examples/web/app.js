@@ -74,6 +74,7 @@ async function loadTrees(which) {
     const pretty = (s) => s.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
     return {
       name: `LA county street trees (${n.toLocaleString("en-US")})`, ids, lonlat, count: n,
+      categories: Uint32Array.from(city), categoryName: (c) => pretty(cities[c]), categoryKind: "cities",
       rowOf: (id) => (Number.isInteger(id) && id >= 0 && id < n ? id : -1),
       title: (row) => `Tree #${row} · ${pretty(cities[city[row]])}`,
       place: (row) => pretty(cities[city[row]]),
@@ -85,14 +86,18 @@ async function loadTrees(which) {
   const lines = (await res.text()).split("\n").slice(1).filter((l) => l.length > 0);
   const n = lines.length;
   const ids = new Float64Array(n), lonlat = new Float64Array(2 * n), species = new Array(n);
-  const rows = new Map();
+  const rows = new Map(), categories = new Uint32Array(n), speciesIndex = new Map(), speciesNames = [];
   lines.forEach((line, i) => {
     const [id, lon, lat, sp] = line.split(",");
     ids[i] = +id; lonlat[2 * i] = +lon; lonlat[2 * i + 1] = +lat; species[i] = sp || "unknown species";
     rows.set(+id, i);
+    let c = speciesIndex.get(species[i]);
+    if (c === undefined) { c = speciesNames.length; speciesNames.push(species[i]); speciesIndex.set(species[i], c); }
+    categories[i] = c;
   });
   return {
     name: `Lawndale street trees (${n.toLocaleString("en-US")})`, ids, lonlat, count: n,
+    categories, categoryName: (c) => speciesNames[c] ?? "mixed", categoryKind: "species",
     rowOf: (id) => rows.get(id) ?? -1,
     title: (row) => `${species[row]} #${ids[row]}`,
     place: () => "Lawndale",
@@ -126,8 +131,13 @@ function optionsFor(profile) {
 let nextNewId = 0;
 function createMap(profile) {
   if (page.map) page.map.dispose();
-  const m = pd.createMap(optionsFor(profile));
+  // Stacks collapsed until tapped (behaviour 22), as Leaflet.markercluster spiderfies, when the
+  // package has it and ?stacks=spread does not ask for them always spread.
+  const m = params.get("stacks") === "spread" ? pd.createMap(optionsFor(profile))
+    : pd.createMapWith(optionsFor(profile), { spreadOnTap: true });
   pd.addMany(m, page.trees.ids, page.trees.lonlat);
+  // The species (Lawndale) or the city (LA) as the pins' category: clusters say what they hold.
+  if (pd.hasSummaries(m)) pd.setCategories(m, page.trees.ids, page.trees.categories);
   page.map = m;
   page.profile = profile;
   syncCamera();
@@ -182,7 +192,7 @@ function draw(t) {
     if (lift !== 0 || (flags & pd.PIN_DRAGGING)) animating = true;
   }
   page.drawnClusters = drawnClusters;
-  if (focus && focus.kind === 2) {
+  if (focus && focus.kind === "cluster") {
     const c = drawnClusters.find((k) => k.key === focus.key);
     if (c) focusRing(ctx, c.x, c.y, clusterRadius(c.count) + 9);
   }
@@ -192,9 +202,51 @@ function draw(t) {
   if (pd.nextDeadline(m) < Infinity) animating = true;
 }
 
-// A cluster's colour by its members' dominant category, when the package has summaries.
+// A cluster's colour by its members' dominant category, when the package has summaries: a hue
+// per category, pale when the first category holds less than half of the members.
 function clusterColour(C) {
-  return null;
+  const m = page.map;
+  if (!pd.hasSummaries(m)) return null;
+  return (i) => {
+    let cats;
+    try { cats = pd.clusterCategories(m, C.key(i)); } catch (_) { return null; }
+    if (!cats.length) return null;
+    const [cat, count] = cats[0];
+    const hue = (cat * 137.508) % 360, share = count / C.count(i);
+    const sat = share >= 0.5 ? 65 : 30;
+    return [`hsla(${hue},${sat}%,60%,.45)`, `hsla(${hue},${sat}%,50%,.9)`];
+  };
+}
+
+function describeCluster(c) {
+  const m = page.map;
+  let text = `${c.count.toLocaleString("en-US")} trees`;
+  if (pd.hasSummaries(m)) {
+    try {
+      const cats = pd.clusterCategories(m, c.key);
+      if (cats.length) {
+        const [cat, n] = cats[0];
+        text += cats.length === 1 ? ` · all ${page.trees.categoryName(cat)}`
+          : ` · ${Math.round((100 * n) / c.count)}% ${page.trees.categoryName(cat)} · ${cats.length} ${page.trees.categoryKind}`;
+      }
+      const sum = pd.clusterSummary(m, c.key);
+      if (sum && (sum.flags & pd.CLUSTER_ONE_SPOT)) text += " · all on one spot";
+    } catch (_) { /* a key gone stale since the drawing */ }
+  }
+  if (c.flags & pd.CLUSTER_STACK) text += " · tap to open";
+  return text;
+}
+
+// A tooltip over the cluster under a hovering mouse.
+const tipEl = document.createElement("div");
+tipEl.className = "cluster-tip"; tipEl.hidden = true;
+shell.appendChild(tipEl);
+function hoverTip(x, y) {
+  const c = page.drawnClusters.find((k) => Math.hypot(k.x - x, k.y - y) <= clusterRadius(k.count) + 5);
+  if (!c) { tipEl.hidden = true; return; }
+  tipEl.textContent = describeCluster(c);
+  tipEl.style.left = c.x + "px"; tipEl.style.top = c.y + "px";
+  tipEl.hidden = false;
 }
 
 // ---- callouts ---------------------------------------------------------------------------------
@@ -262,6 +314,14 @@ function metres(lon1, lat1, lon2, lat2) {
   return 2 * R * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 const fmtM = (d) => (d < 10 ? d.toFixed(1) : d.toFixed(0)) + " m";
+// The compass direction of the initial bearing from one coordinate to another.
+function direction(lon1, lat1, lon2, lat2) {
+  const r = Math.PI / 180;
+  const y = Math.sin((lon2 - lon1) * r) * Math.cos(lat2 * r);
+  const x = Math.cos(lat1 * r) * Math.sin(lat2 * r) - Math.sin(lat1 * r) * Math.cos(lat2 * r) * Math.cos((lon2 - lon1) * r);
+  const deg = (Math.atan2(y, x) / r + 360) % 360;
+  return ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"][Math.round(deg / 45) % 8];
+}
 
 function drain() {
   const m = page.map;
@@ -291,7 +351,7 @@ function drain() {
                       KEYBOARD: "Dropped", UNDO: "Undone:", REDO: "Redone:" }[e.cause] || "Moved";
         if (e.cause === "UNDO") announce(`Undone: ${what} is back where it was, ${fmtM(d)} away`);
         else if (e.cause === "PLACE") announce(`Placed ${what}`);
-        else announce(`${how} ${what}: moved ${fmtM(d)}`);
+        else announce(`${how} ${what}: moved ${fmtM(d)}${d > 0 ? " " + direction(e.fromLon, e.fromLat, e.lon, e.lat) : ""}`);
         if (e.id === page.selected) fillCallout();
         break;
       }
@@ -346,7 +406,11 @@ function onPointer(e) {
       try { mapEl.setPointerCapture(e.pointerId); } catch (_) { /* synthetic pointers */ }
     }
   } else {
-    if (!st) return;             // a hover is not a touch
+    if (!st) {                   // a hover is not a touch
+      if (phase === "move" && e.pointerType === "mouse") hoverTip(x, y);
+      return;
+    }
+    tipEl.hidden = true;
     const owned = pd.touch(page.map, e.pointerId, phase, x, y, now());
     if (!st.leaflet) {
       e.stopPropagation(); e.preventDefault();
@@ -417,12 +481,12 @@ function keyHandlers(e, m, t) {
   if (!pd.hasKeyboard(m)) return false;
   if (e.key === "Tab" && mapEl.contains(document.activeElement)) {
     focus = pd.focusStep(m, e.shiftKey ? -1 : 1);
-    if (focus && focus.kind === 1) {
+    if (focus.kind === "pin") {
       tryCall(() => pd.select(m, focus.id), "");
-      announce(`${treeTitle(focus.id)} — Alt+Space lifts it`);
-    } else if (focus && focus.kind === 2) {
+      announce(`${treeTitle(focus.id)} — Alt+Space lifts it, arrows nudge it`);
+    } else if (focus.kind === "cluster") {
       const c = page.drawnClusters.find((k) => k.key === focus.key);
-      announce(`Cluster of ${c ? c.count : "several"} trees — Enter zooms in`);
+      announce(c ? `Cluster: ${describeCluster(c)} — Enter zooms in` : "A cluster — Enter zooms in");
     }
     return true;
   }
@@ -435,7 +499,7 @@ function keyHandlers(e, m, t) {
     keyboardDrag = false;
     return true;
   }
-  if (e.key === "Enter" && focus && focus.kind === 2) {
+  if (e.key === "Enter" && focus && focus.kind === "cluster") {
     zoomIntoCluster({ request: focus.key, lon: page.drawnClusters.find((k) => k.key === focus.key)?.lon ?? page.camera.centerLon,
                       lat: page.drawnClusters.find((k) => k.key === focus.key)?.lat ?? page.camera.centerLat });
     return true;

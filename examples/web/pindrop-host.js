@@ -89,11 +89,38 @@ export function clusters(m, t) {
                                  flags: ["flags"] });
 }
 
-// Behaviour 20 (keyboard focus, lift and drop), when the package has it.
+// Behaviour 20 (keyboard focus, lift and drop), when the package has it. A focus comes back as
+// { kind: "none" | "pin" | "cluster", id, key, x, y }.
 export function hasKeyboard(m) { return typeof m.focusStep === "function" && typeof m.keyLift === "function"; }
-export function focusStep(m, step) { return m.focusStep(step); }
+export function focusStep(m, step) {
+  const f = m.focusStep(step);
+  if (!f) return { kind: "none", id: null, key: null };
+  const kind = typeof f.kind === "string" ? f.kind : ["none", "pin", "cluster"][f.kind] || "none";
+  return { kind, id: f.id ?? null, key: f.key ?? null, x: f.x, y: f.y };
+}
 export function keyLift(m, t) { m.keyLift(t); }
 export function keyDrop(m, t) { m.keyDrop(t); }
+
+// Behaviour 19 (what a cluster holds), when the package has it.
+export function hasSummaries(m) { return typeof m.clusterCategories === "function" && typeof m.setAttributes === "function"; }
+export function setCategories(m, ids, categories) { m.setAttributes(ids, null, categories); }
+// [[category, count], ...] most members first
+export function clusterCategories(m, key) {
+  const r = m.clusterCategories(key);
+  if (Array.isArray(r)) return r.map((v) => (Array.isArray(v) ? v : [v.category, v.count]));
+  if (r && ArrayBuffer.isView(r.categories)) return Array.from(r.categories, (c, i) => [c, r.counts[i]]);
+  if (r instanceof Map) return [...r.entries()];
+  return Object.entries(r || {}).map(([c, n]) => [+c, n]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+}
+export function clusterSummary(m, key) { return typeof m.clusterSummary === "function" ? m.clusterSummary(key) : null; }
+
+// Behaviour 22 (stacks that open on demand): the option, when the package knows it.
+export function createMapWith(options, extra) {
+  try { return new P.Map({ ...options, ...extra }); } catch (err) {
+    if (err instanceof TypeError) return new P.Map(options);
+    throw err;
+  }
+}
 
 export function hitTest(m, x, y) { return m.hitTest(x, y); }
 // The bytes of the module's linear memory (the wasm heap).
