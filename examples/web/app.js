@@ -141,6 +141,7 @@ function createMap(profile) {
   page.map = m;
   page.profile = profile;
   syncCamera();
+  if (page.ready) draw(now());   // the new map's first frame: what a touch right after will hit
 }
 
 // True coordinates the page keeps (updated by MOVED): a change of input profile rebuilds the

@@ -126,19 +126,22 @@ async function ops(w) {
   await pd.init();
   const out = {};
   // add_many into a fresh map, best of w.addReps
-  let best = Infinity, mm = null;
+  let bestAdd = Infinity, mm = null;
   for (let r = 0; r < w.addReps; r++) {
     if (mm) mm.dispose();
     mm = pd.createMap(OPTIONS);
     const t0 = performance.now();
     pd.addMany(mm, data.ids, data.lonlat);
-    best = Math.min(best, performance.now() - t0);
+    bestAdd = Math.min(bestAdd, performance.now() - t0);
   }
-  out.add_many = best;
+  out.add_many = bestAdd;
   m = mm;
   // every level once (untimed: the build is measured as the clustering figure)
   for (let z = 0; z < 17; z++) { pd.setCamera(m, camera([w.center[0], w.center[1], z, w.width, w.height])); pd.clusters(m, tnow()); }
 
+  // Each figure is the best of w.trials trials, as on the native side.
+  const T = w.trials;
+  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
   // frame: for each camera one untimed call, then w.reps timed calls
   const timed = (cams, f) => {
     let total = 0, calls = 0;
@@ -151,11 +154,11 @@ async function ops(w) {
     }
     return total / calls;
   };
-  out.frame = timed(w.frameCams, () => m.frame(tnow()));
-  out.frame_clusters = timed(w.clusterCams, () => m.clusters(tnow()));
+  out.frame = best(() => timed(w.frameCams, () => m.frame(tnow())));
+  out.frame_clusters = best(() => timed(w.clusterCams, () => m.clusters(tnow())));
 
   // hit tests after a frame: per tap
-  {
+  out.hit_test = best(() => {
     let total = 0, calls = 0, found = 0;
     const per = w.hitXY.length / 2 / w.hitCams.length;
     for (let c = 0; c < w.hitCams.length; c++) {
@@ -165,42 +168,50 @@ async function ops(w) {
       for (let i = 0; i < per; i++) found += pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]) !== null;
       total += performance.now() - t0; calls += per;
     }
-    out.hit_test = total / calls;
     out.hits_found = found;
-  }
+    return total / calls;
+  });
 
-  // set_position + the cluster update the next frame_clusters makes, per move
-  {
+  // set_position + the cluster update the next frame_clusters makes, per move; each trial
+  // moves its own slice of the pins
+  const chunk = Math.floor(w.moveIds.length / T);
+  out.set_position_cluster_update = best((k) => {
     pd.setCamera(m, camera(w.moveCam));
     m.clusters(tnow());
     const t0 = performance.now();
-    for (let i = 0; i < w.moveIds.length; i++) {
+    for (let i = k * chunk; i < (k + 1) * chunk; i++) {
       m.setPosition(w.moveIds[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]);
       m.clusters(tnow());
     }
-    out.set_position_cluster_update = (performance.now() - t0) / w.moveIds.length;
-  }
+    return (performance.now() - t0) / chunk;
+  });
 
-  // a drag's MOVE (and draining its DRAGGED event), mouse profile
-  {
+  // a drag's MOVE (and draining its DRAGGED event), mouse profile; each trial's drag ends where
+  // the next one presses
+  out.drag_move = best(() => {
     pd.setCamera(m, camera(w.dragCam));
     m.frame(tnow());
     const [x0, y0] = w.dragStart;
-    let t = tnow();
+    let t = tnow() + 1000;           // the last drag's drop animation and double-tap window are over
+    m.tick(t);
+    for (const e of m.events()) void e;
     const owned = m.touch(1, "down", x0, y0, t);
+    if (!owned) throw new Error("the drag's press missed the pin");
     m.touch(1, "move", x0 + 10, y0, (t += 1));
     for (const e of m.events()) void e;
+    const k = w.dragPath.length / 2;
     const t0 = performance.now();
-    for (let i = 0; i < w.dragPath.length / 2; i++) {
+    for (let i = 0; i < k; i++) {
       m.touch(1, "move", w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
       for (const e of m.events()) void e;
     }
-    out.drag_move = (performance.now() - t0) / (w.dragPath.length / 2);
-    out.drag_owned = !!owned;
-    m.touch(1, "up", w.dragPath[w.dragPath.length - 2], w.dragPath[w.dragPath.length - 1], (t += 1));
-    out.drag_landed = pd.position(m, w.dragTree);
+    const dt = (performance.now() - t0) / k;
+    m.touch(1, "up", w.dragPath[2 * k - 2], w.dragPath[2 * k - 1], (t += 1));
+    for (const e of m.events()) void e;
     clock = t;
-  }
+    return dt;
+  });
+  out.drag_landed = pd.position(m, w.dragTree);
   return out;
 }
 
@@ -234,15 +245,15 @@ async function rawOps(w) {
   const n = data.n;
   const pi = X.malloc(8 * n), pl = X.malloc(16 * n);
   { const a = i64(); for (let i = 0; i < n; i++) a[(pi >> 3) + i] = BigInt(data.ids[i]); f64().set(data.lonlat, pl >> 3); }
-  let best = Infinity, h = 0;
+  let bestAdd = Infinity, h = 0;
   for (let r = 0; r < w.addReps; r++) {
     if (h) X.pindrop_map_destroy(h);
     h = mkMap();
     const t0 = performance.now();
     check(X.pindrop_map_add_many(h, pi, pl, n), "add_many");
-    best = Math.min(best, performance.now() - t0);
+    bestAdd = Math.min(bestAdd, performance.now() - t0);
   }
-  out.add_many = best;
+  out.add_many = bestAdd;
   X.free(pi); X.free(pl);
   const cap = 200000;
   const pins = X.malloc(56 * cap), views = X.malloc(48 * cap);
@@ -259,9 +270,11 @@ async function rawOps(w) {
     }
     return total / calls;
   };
-  out.frame = timed(w.frameCams, () => X.pindrop_map_frame(h, (t += 0.001), pins, cap));
-  out.frame_clusters = timed(w.clusterCams, () => X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap));
-  {
+  const T = w.trials;
+  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
+  out.frame = best(() => timed(w.frameCams, () => X.pindrop_map_frame(h, (t += 0.001), pins, cap)));
+  out.frame_clusters = best(() => timed(w.clusterCams, () => X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap)));
+  out.hit_test = best(() => {
     let total = 0, calls = 0, found = 0;
     const per = w.hitXY.length / 2 / w.hitCams.length;
     for (let c = 0; c < w.hitCams.length; c++) {
@@ -271,25 +284,29 @@ async function rawOps(w) {
       for (let i = 0; i < per; i++) found += X.pindrop_map_hit_test(h, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1], idp) === 0;
       total += performance.now() - t0; calls += per;
     }
-    out.hit_test = total / calls;
     out.hits_found = found;
-  }
-  {
+    return total / calls;
+  });
+  const ids = w.moveIds.map((v) => BigInt(v));
+  const chunk = Math.floor(ids.length / T);
+  out.set_position_cluster_update = best((k) => {
     setCam(h, w.moveCam);
     X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
-    const ids = w.moveIds.map((v) => BigInt(v));
     const t0 = performance.now();
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = k * chunk; i < (k + 1) * chunk; i++) {
       check(X.pindrop_map_set_position(h, ids[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]), "set_position");
       X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
     }
-    out.set_position_cluster_update = (performance.now() - t0) / ids.length;
-  }
-  {
+    return (performance.now() - t0) / chunk;
+  });
+  out.drag_move = best(() => {
     setCam(h, w.dragCam);
+    t += 1000;                       // the last drag's drop animation and double-tap window are over
+    X.pindrop_map_tick(h, t);
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
     X.pindrop_map_frame(h, t, pins, cap);
     const [x0, y0] = w.dragStart;
-    out.drag_owned = X.pindrop_map_touch(h, 1, 0, x0, y0, (t += 1)) === 1;
+    if (X.pindrop_map_touch(h, 1, 0, x0, y0, (t += 1)) !== 1) throw new Error("the drag's press missed the pin");
     X.pindrop_map_touch(h, 1, 1, x0 + 10, y0, (t += 1));
     while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
     const k = w.dragPath.length / 2;
@@ -298,10 +315,11 @@ async function rawOps(w) {
       X.pindrop_map_touch(h, 1, 1, w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
       while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
     }
-    out.drag_move = (performance.now() - t0) / k;
+    const dt = (performance.now() - t0) / k;
     X.pindrop_map_touch(h, 1, 2, w.dragPath[2 * k - 2], w.dragPath[2 * k - 1], (t += 1));
     while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
-  }
+    return dt;
+  });
   for (const p of [o, outp, cam, ev, idp, pins, views]) X.free(p);
   X.pindrop_map_destroy(h);
   return out;

@@ -47,6 +47,7 @@ W, H = 1200, 800
 CENTER = (33.8979, -118.0751)      # lat, lon: the view of the zoom changes (the densest 0.01 deg cell)
 ZOOMS = list(range(8, 17))
 ROUNDS = 4                          # up and down the zooms, twice each
+TRIALS = 5                          # each operation's figure is the best of this many trials, on both sides
 
 
 def load_trees():
@@ -81,13 +82,11 @@ def workload(lonlat, seed=19):
     dist_deg = rng.uniform(0, 0.002, len(move_ids))
     move_ll = np.stack([pts[move_ids, 0] + dist_deg * np.cos(ang), pts[move_ids, 1] + dist_deg * np.sin(ang)], 1)
     drag_tree = int(rng.choice(n))
-    k = np.arange(5000)
-    path = np.stack([W / 2 + 10 + 120 * np.sin(k / 200), H / 2 + 120 * (1 - np.cos(k / 200))], 1)
-    return dict(center=[CENTER[1], CENTER[0]], width=W, height=H, addReps=3, reps=20,
+    return dict(center=[CENTER[1], CENTER[0]], width=W, height=H, addReps=3, reps=20, trials=TRIALS,
                 frameCams=frame_cams, clusterCams=cluster_cams, hitCams=hit_cams, hitXY=hit_xy.tolist(),
                 moveCam=[CENTER[1], CENTER[0], 12.0, float(W), float(H)], moveIds=move_ids.tolist(),
                 moveLonLat=move_ll.reshape(-1).tolist(), dragTree=drag_tree,
-                dragCam=cam(drag_tree, 17.5), dragPath=path.reshape(-1).tolist())
+                dragCam=cam(drag_tree, 17.5))
 
 
 # ---- native ------------------------------------------------------------------------------------
@@ -138,34 +137,51 @@ def native(ids, lonlat, w):
         m.set_camera(w["center"][0], w["center"][1], zz, W, H)
         lib.nl_frames(m._as_parameter_, cams([[w["center"][0], w["center"][1], zz, W, H]]).ctypes.data, 1, 0, 1,
                       pins, views, cap, ctypes.byref(t))
+    T = w["trials"]
     fc = cams(w["frameCams"])
-    out["frame"] = lib.nl_frames(m._as_parameter_, fc.ctypes.data, len(fc), w["reps"], 0, pins, views, cap, ctypes.byref(t)) * 1e3
+    out["frame"] = min(lib.nl_frames(m._as_parameter_, fc.ctypes.data, len(fc), w["reps"], 0, pins, views, cap,
+                                     ctypes.byref(t)) for _ in range(T)) * 1e3
     cc = cams(w["clusterCams"])
-    out["frame_clusters"] = lib.nl_frames(m._as_parameter_, cc.ctypes.data, len(cc), w["reps"], 1, pins, views, cap,
-                                          ctypes.byref(t)) * 1e3
+    out["frame_clusters"] = min(lib.nl_frames(m._as_parameter_, cc.ctypes.data, len(cc), w["reps"], 1, pins, views, cap,
+                                              ctypes.byref(t)) for _ in range(T)) * 1e3
     hc = cams(w["hitCams"])
     xy = np.array(w["hitXY"], dtype=np.float64)
     found = ctypes.c_size_t()
     per = len(xy) // 2 // len(hc)
-    out["hit_test"] = lib.nl_hits(m._as_parameter_, hc.ctypes.data, len(hc), xy.ctypes.data, per, pins, cap,
-                                  t.value, ctypes.byref(found)) * 1e3
+    out["hit_test"] = min(lib.nl_hits(m._as_parameter_, hc.ctypes.data, len(hc), xy.ctypes.data, per, pins, cap,
+                                      t.value, ctypes.byref(found)) for _ in range(T)) * 1e3
     out["hits_found"] = found.value
     mc = cams([w["moveCam"]])
     mid = np.array(w["moveIds"], dtype=np.int64)
     mll = np.array(w["moveLonLat"], dtype=np.float64)
     failed = ctypes.c_size_t()
-    out["set_position_cluster_update"] = lib.nl_moves(m._as_parameter_, mc.ctypes.data, mid.ctypes.data, mll.ctypes.data,
-                                                      len(mid), views, cap, ctypes.byref(t), ctypes.byref(failed)) * 1e3
-    assert failed.value == 0
+    chunk = len(mid) // T
+    best = float("inf")
+    for k in range(T):   # each trial moves its own slice of the pins
+        ids_k, ll_k = mid[k * chunk:(k + 1) * chunk], mll[2 * k * chunk:2 * (k + 1) * chunk]
+        best = min(best, lib.nl_moves(m._as_parameter_, mc.ctypes.data, ids_k.ctypes.data, ll_k.ctypes.data, len(ids_k),
+                                      views, cap, ctypes.byref(t), ctypes.byref(failed)))
+        assert failed.value == 0
+    out["set_position_cluster_update"] = best * 1e3
     dc = cams([w["dragCam"]])
     m.set_camera(*w["dragCam"][:3], W, H)
     lon, lat = m.display_position(w["dragTree"])
     x0, y0 = m.to_screen(lon, lat)
     w["dragStart"] = [x0, y0]
-    path = np.array(w["dragPath"], dtype=np.float64)
+    # one turn of a circle of radius 120 points from 10 points right of the pin, then back onto the
+    # point pressed: each trial's drag ends where the next one presses
+    k = np.arange(1257)
+    path = np.concatenate([np.stack([x0 + 10 + 120 * np.sin(k / 200), y0 + 120 * (1 - np.cos(k / 200))], 1),
+                           [[x0, y0]]]).reshape(-1)
+    w["dragPath"] = path.tolist()
     owned = ctypes.c_int()
-    out["drag_move"] = lib.nl_drag(m._as_parameter_, dc.ctypes.data, x0, y0, path.ctypes.data, len(path) // 2, pins, cap,
-                                   ctypes.byref(t), ctypes.byref(owned)) * 1e3
+    drags = []
+    for _ in range(T):
+        drags.append(lib.nl_drag(m._as_parameter_, dc.ctypes.data, x0, y0, path.ctypes.data, len(path) // 2, pins, cap,
+                                 ctypes.byref(t), ctypes.byref(owned)))
+        assert owned.value == 1, ("the drag's press missed the pin", len(drags), m.hit_test(x0, y0),
+                                  m.to_screen(*m.display_position(w["dragTree"])))
+    out["drag_move"] = min(drags) * 1e3
     out["drag_owned"] = bool(owned.value)
     out["drag_landed"] = list(m.position(w["dragTree"]))
     m.close()
@@ -313,6 +329,7 @@ def main():
             over.append(label)
         print(f"  {label:36} {fmt_ms(nat[key]):>10} {fmt_ms(wops[key]):>10} {r:7.2f}x {fmt_ms(raw[key]):>11} {rr:7.2f}x")
     print(f"  every operation <= 2x native: {'met' if not over else 'NOT met (' + ', '.join(over) + ')'}")
+    print(f"  (each figure the best of {TRIALS} trials on both sides)")
     print(f"  hit tests that found a pin: native {nat['hits_found']}, wasm (JS) {wops['hits_found']}, wasm (raw) {raw['hits_found']}")
     same = np.allclose(nat["drag_landed"], wops["drag_landed"], rtol=0, atol=1e-9)
     print(f"  the drag landed at the same coordinate in both: {same} ({nat['drag_landed']} / {wops['drag_landed']})")

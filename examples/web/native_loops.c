@@ -87,6 +87,9 @@ double nl_drag(pindrop_map *map, const pindrop_camera *cam, double x0, double y0
   size_t i;
   double t0, dt;
   if (pindrop_map_set_camera(map, cam) != PINDROP_OK) return -1;
+  *t += 1000; /* the last drag's drop animation and double-tap window are over */
+  (void)pindrop_map_tick(map, *t);
+  while (pindrop_map_poll_event(map, &e)) {}
   (void)pindrop_map_frame(map, *t, pins, cap);
   *owned = pindrop_map_touch(map, 1, PINDROP_TOUCH_DOWN, x0, y0, *t);
   *t += 1;

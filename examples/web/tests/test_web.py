@@ -253,6 +253,18 @@ def test_clusters_and_tap_to_zoom(browser, server):
     # the camera pindrop draws with followed Leaflet's view
     assert abs(state(browser, "p.camera.zoom") - expansion) < 1e-9
     assert any("Zoomed in" in a for a in state(browser, "p.announcements"))
+    # a finger's tap on a cluster zooms in too (the page's first touch also switches it to the
+    # touch profile, rebuilding the map from the positions it keeps)
+    browser.wait_for("pindropPage.drawnClusters.some(c => c.x > 80 && c.x < 1120 && c.y > 80 && c.y < 720)", timeout=5)
+    clusters = state(browser, "p.drawnClusters")
+    c2 = max((c for c in clusters if 80 < c["x"] < W - 80 and 80 < c["y"] < H - 80), key=lambda c: c["count"])
+    n1 = state(browser, "p.events.length")
+    browser.touch("touchStart", [(c2["x"], c2["y"])])
+    browser.sleep(0.05)
+    browser.touch("touchEnd", [])
+    browser.wait_for(f"pindropPage.events.slice({n1}).some(e => e.type === 'CLUSTER_TAPPED')", timeout=10)
+    assert state(browser, "p.profile") == "touch"
+    browser.wait_for(f"pindropPage.leaflet.getZoom() > {new_zoom}", timeout=5)
 
 
 def json_key(key):
