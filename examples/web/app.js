@@ -34,6 +34,7 @@ const page = {
   drawnPins: [],        // [{ id, x, y, ax, ay, lift, flags }] of the last drawing (up to 5000)
   camera: null,
   pointers: new Map(),  // pointerId -> { owned, leaflet, x, y }
+  added: new Map(),     // id -> [lon, lat] of the trees placed on the page
 };
 page.pd = pd;
 window.pindropPage = page;
@@ -136,12 +137,14 @@ function createMap(profile) {
   const m = params.get("stacks") === "spread" ? pd.createMap(optionsFor(profile))
     : pd.createMapWith(optionsFor(profile), { spreadOnTap: true });
   pd.addMany(m, page.trees.ids, page.trees.lonlat);
+  for (const [id, [lon, lat]] of page.added) pd.add(m, id, lon, lat);   // trees placed on the page
   // The species (Lawndale) or the city (LA) as the pins' category: clusters say what they hold.
   if (pd.hasSummaries(m)) pd.setCategories(m, page.trees.ids, page.trees.categories);
   page.map = m;
   page.profile = profile;
   syncCamera();
-  if (page.ready) draw(now());   // the new map's first frame: what a touch right after will hit
+  if (page.selected !== null) tryCall(() => pd.select(m, page.selected), "");
+  if (page.ready) { drain(); draw(now()); }   // the new map's first frame: what a touch right after will hit
 }
 
 // True coordinates the page keeps (updated by MOVED): a change of input profile rebuilds the
@@ -149,6 +152,7 @@ function createMap(profile) {
 function storePosition(id, lon, lat) {
   const row = page.trees.rowOf(id);
   if (row >= 0) { page.trees.lonlat[2 * row] = lon; page.trees.lonlat[2 * row + 1] = lat; }
+  else page.added.set(id, [lon, lat]);
 }
 
 // ---- Leaflet and the camera -------------------------------------------------------------------
@@ -399,7 +403,10 @@ function onPointer(e) {
       createMap(kindOf(e));  // pindrop's options are the map's: a hybrid device changes profile here
       announce(`${kindOf(e) === "touch" ? "Touch" : "Mouse"} input: ${kindOf(e) === "touch" ? "press and hold a tree to lift it" : "drag a tree to move it"}`);
     }
-    const owned = pd.touch(page.map, e.pointerId, "down", x, y, now());
+    let owned = false;
+    try { owned = pd.touch(page.map, e.pointerId, "down", x, y, now()); } catch (err) {
+      announce(err.name === "StateError" ? "Drop the tree being moved with the keyboard first (Space or Enter)" : err.message);
+    }
     st = { owned, leaflet: !owned, x, y };
     page.pointers.set(e.pointerId, st);
     if (owned) {
@@ -412,7 +419,8 @@ function onPointer(e) {
       return;
     }
     tipEl.hidden = true;
-    const owned = pd.touch(page.map, e.pointerId, phase, x, y, now());
+    let owned = false;
+    try { owned = pd.touch(page.map, e.pointerId, phase, x, y, now()); } catch (err) { console.warn("touch", err); }
     if (!st.leaflet) {
       e.stopPropagation(); e.preventDefault();
       // pindrop gave the gesture back (a finger that moved before the hold lifted): pan by hand,
@@ -454,8 +462,7 @@ document.addEventListener("keydown", (e) => {
       tryCall(() => pd.cancelGesture(m, t), "");
       keyboardDrag = false;
     } else if (page.editing !== null) {
-      tryCall(() => pd.cancelEdit(m, t), "");
-      page.editing = null; fillCallout(); announce("Editing cancelled");
+      cancelEditing(m, t);
     } else {
       tryCall(() => pd.cancelGesture(m, t), "");  // closes an open stack
     }
@@ -508,6 +515,17 @@ function keyHandlers(e, m, t) {
   return false;
 }
 
+// An edit ends without keeping it: a tree placed on the page goes away, an edited one goes back.
+function cancelEditing(m, t) {
+  const id = page.editing;
+  tryCall(() => pd.cancelEdit(m, t), "");
+  if (page.trees.rowOf(id) < 0) {
+    page.added.delete(id);
+    if (page.selected === id) page.selected = null;
+  }
+  page.editing = null; fillCallout(); announce("Editing cancelled");
+}
+
 // ---- buttons ----------------------------------------------------------------------------------
 document.getElementById("undo").onclick = () => { tryCall(() => pd.undo(page.map, now()), "Nothing to undo"); drain(); };
 document.getElementById("redo").onclick = () => { tryCall(() => pd.redo(page.map, now()), "Nothing to redo"); drain(); };
@@ -534,7 +552,7 @@ calloutEl.addEventListener("click", (e) => {
   } else if (act === "commit") {
     tryCall(() => pd.commit(m, t), ""); page.editing = null; announce("Saved");
   } else if (act === "cancel-edit") {
-    tryCall(() => pd.cancelEdit(m, t), ""); page.editing = null; announce("Editing cancelled");
+    cancelEditing(m, t);
   }
   drain(); fillCallout(); dirty = true;
 });
