@@ -15,7 +15,7 @@ export function clusterStyle(count) {
   return ["rgba(253,156,115,.6)", "rgba(241,128,23,.85)"];
 }
 
-export const clusterRadius = (count) => 13 + 4 * Math.log10(count);
+export const clusterRadius = (count) => 10 + 3.2 * Math.log10(count);
 
 export function shortCount(n) {
   if (n < 1000) return String(n);

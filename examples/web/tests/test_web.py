@@ -26,6 +26,7 @@ import serve  # noqa: E402
 W, H = 1200, 800
 SHOT = HERE / "screenshot.png"
 SHOT_CLUSTERS = HERE / "screenshot-clusters.png"
+SHOT_LA = HERE / "screenshot-la.png"
 DEG = 1e-9            # Leaflet's and pindrop's projections agree to far better than this (~0.1 mm)
 
 
@@ -224,8 +225,9 @@ def test_clusters_and_tap_to_zoom(browser, server):
     # The LA county inventory at zoom 10 when it is here; otherwise the bundled Lawndale trees at
     # zoom 13, where they cluster too (the test runs either way, and says which).
     if LA.exists() or os.environ.get("PINDROP_LA_TREES"):
-        open_page(browser, server, "data=la&input=mouse&zoom=10&lat=34.0219&lon=-118.3&", timeout=300)
+        open_page(browser, server, "data=la&input=mouse&zoom=10&lat=34.04&lon=-118.27", timeout=300)
         zoom, least_members = 10, 500_000
+        browser.screenshot(str(SHOT_LA))
     else:
         print("the LA trees are not at ../shared/data/la_trees.csv: clusters of the Lawndale trees instead")
         open_page(browser, server, "data=lawndale&input=mouse&zoom=13&lat=33.8872&lon=-118.3526")
