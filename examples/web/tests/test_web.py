@@ -218,6 +218,62 @@ def test_nudge_with_arrows_and_undo(browser, server):
     assert position(browser, pin["id"]) == after
 
 
+def button_centre(browser, selector):
+    return browser.eval(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect(); "
+                        f"return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+
+
+def test_tap_to_move_while_editing(browser, server):
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
+    pin = lone_pin(browser)
+    before = position(browser, pin["id"])
+    browser.click(pin["x"], pin["y"])
+    browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
+    browser.click(*button_centre(browser, '[data-act="edit"]'))          # "Move…"
+    browser.wait_for(f"pindropPage.editing === {pin['id']}", timeout=3)
+    n0 = state(browser, "p.events.length")
+    tap = (pin["x"] - 210.5, pin["y"] + 95.25)
+    browser.click(*tap)
+    # moved once the double-tap window has passed, to exactly the tapped point
+    browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'MOVED' && e.cause === 'TAP')", timeout=5)
+    after = position(browser, pin["id"])
+    assert close(after, lonlat_of(browser, *tap), DEG), (after, lonlat_of(browser, *tap))
+    browser.click(*button_centre(browser, '[data-act="commit"]'))        # "Done"
+    browser.wait_for("pindropPage.editing === null", timeout=3)
+    # a tap on the map now only deselects: nothing moves
+    browser.click(pin["x"] + 150, pin["y"] - 120)
+    browser.sleep(0.6)
+    assert position(browser, pin["id"]) == after
+    browser.key("z", modifiers=2)
+    browser.sleep(0.1)
+    assert position(browser, pin["id"]) == before
+
+
+def test_drag_to_the_edge_pans_the_map(browser, server):
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
+    pin = lone_pin(browser)
+    camera = state(browser, "p.camera")
+    x, y = pin["x"], pin["y"]
+    browser.mouse("mouseMoved", x, y, buttons=0)
+    browser.mouse("mousePressed", x, y)
+    edge = W - 10
+    for k in range(1, 21):
+        browser.sleep(0.016)
+        browser.mouse("mouseMoved", x + (edge - x) * k / 20, y)
+    browser.wait_for("pindropPage.events.filter(e => e.type === 'AUTOPAN').length >= 10", timeout=10)
+    moved = state(browser, "p.camera")
+    assert moved["centerLon"] > camera["centerLon"]               # the view moved right, towards the pin
+    # the pin stays under the pointer while the map slides (within 1e-4 points: each pan's camera
+    # goes through Leaflet's latitude and longitude of the new centre and back)
+    drawn = drawn_when(browser, pin["id"], "(q.flags & 4) !== 0")
+    assert abs(drawn["x"] - edge) < 1e-4 and abs(drawn["y"] - y) < 1e-4, drawn
+    browser.mouse("mouseReleased", edge, y)
+    browser.wait_for("pindropPage.events.some(e => e.type === 'MOVED')", timeout=5)
+    after = position(browser, pin["id"])
+    assert after == [state(browser, "p.lastDragged.lon"), state(browser, "p.lastDragged.lat")]
+    assert close(after, lonlat_of(browser, edge, y), DEG), (after, lonlat_of(browser, edge, y))
+
+
 LA = ROOT.parent / "shared" / "data" / "la_trees.csv"
 
 
