@@ -4,6 +4,7 @@
 //
 // URL parameters: ?data=lawndale (default, bundled) | la (the 916k LA trees), ?input=mouse|touch
 // (default: the device's primary pointer), ?tiles=URL (an {z}/{x}/{y} tile server of your own),
+// ?spread=spiral|ring|off (how trees sharing a spot are drawn), ?stacks=spread (always spread),
 // ?lat=&lon=&zoom= (the first view).
 
 import * as pd from "./pindrop-host.js";
@@ -123,7 +124,7 @@ function optionsFor(profile) {
     liftHeight: mouse ? 0 : 40,      // touch: the pin marks a point above the finger
     clusterRadius: 60,
     clusterMaxZoom: 17,
-    spreadMode: "spiral",
+    spreadMode: ["ring", "spiral", "off"].includes(params.get("spread")) ? params.get("spread") : "spiral",
     spreadSpacing: 25,
     minSpacingM: 1,
   };
@@ -335,7 +336,11 @@ function drain() {
     page.events.push(e);
     dirty = true;
     switch (e.type) {
-      case "SELECTED": page.selected = e.id; fillCallout(); announce(`Selected ${treeTitle(e.id)}`); break;
+      case "SELECTED":
+        page.selected = e.id;
+        if (!pd.callout(m, e.id, "title")) tryCall(() => pd.setTitle(m, e.id, treeTitle(e.id)), "");
+        fillCallout(); announce(`Selected ${treeTitle(e.id)}`);
+        break;
       case "DESELECTED": if (page.selected === e.id) page.selected = null; fillCallout(); break;
       case "LIFTED": announce(`Lifted ${treeTitle(e.id)}`); break;
       case "DRAGGED":

@@ -41,6 +41,7 @@ export const pkg = () => P;
 export function createMap(options) { return new P.Map(options); }
 export function addMany(m, ids, lonlat) { m.addMany(ids, lonlat); }
 export function add(m, id, lon, lat) { m.add(id, lon, lat); }
+export function setTitle(m, id, title) { m.setTitle(id, title); }
 export function setCamera(m, cam) { m.setCamera(cam); }
 export function touch(m, pointer, phase, x, y, t) { return !!m.touch(pointer, phase, x, y, t); }
 export function tick(m, t) { m.tick(t); }
