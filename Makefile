@@ -46,7 +46,7 @@ test-c: build
 	  echo "== $$n"; .build/ctests/$$n; \
 	done
 
-test-python: build
+test-python: build python-deps
 	$(PYTHON) -m pytest -q bindings/python/tests
 
 # Installs into a scratch prefix and builds a program the way a user would, with pkg-config.
@@ -272,6 +272,34 @@ test-gtk: build deps-gtk
 	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
+
+# The Python package's tests and API reference need more than the package's NumPy: its optional GIS
+# peers (shapely, GeoPandas reading files with pyogrio), the type checkers of its users (mypy, and
+# pyright through basedpyright, whose PyPI wheel carries pyright and a Node runtime: no npm) and
+# pdoc, pinned so that the reference built here is the one checked in. `make docs` writes the
+# reference into docs/python/; test-docs builds it again, refuses any warning and any difference.
+PY_TEST_PACKAGES = shapely geopandas pyogrio mypy basedpyright
+PDOC_VERSION = 16.0.0
+PDOC = $(PYTHON) -W error -m pdoc -d markdown --no-show-source --no-search --footer-text "pindrop $(PINDROP_VERSION)" pindrop pindrop.geo
+.PHONY: python-deps docs test-docs
+test-examples: python-deps  # examples/tests/test_python_gis.py runs the GIS example
+python-deps: deps
+	@missing=""; for p in $(PY_TEST_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	$(PYTHON) -c "import pdoc, sys; sys.exit(pdoc.__version__ != '$(PDOC_VERSION)')" >/dev/null 2>&1 || missing="$$missing pdoc==$(PDOC_VERSION)"; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
+docs: build python-deps
+	@rm -rf docs/python.new && mkdir -p .build
+	$(PDOC) -o docs/python.new 2>.build/pdoc.log || { cat .build/pdoc.log; exit 1; }
+	@if [ -s .build/pdoc.log ]; then cat .build/pdoc.log; echo "pdoc warned: fix the docstrings"; rm -rf docs/python.new; exit 1; fi
+	@rm -rf docs/python && mv docs/python.new docs/python && echo "docs/python: the Python API reference"
+test: test-docs
+test-docs: build python-deps
+	@rm -rf .build/docs-python && mkdir -p .build
+	$(PDOC) -o .build/docs-python 2>.build/pdoc.log || { cat .build/pdoc.log; exit 1; }
+	@if [ -s .build/pdoc.log ]; then cat .build/pdoc.log; echo "pdoc warned: fix the docstrings"; exit 1; fi
+	@diff -r docs/python .build/docs-python >/dev/null || { diff -r docs/python .build/docs-python | head -20; \
+	  echo "docs/python is not the reference of this code: run make docs"; exit 1; }
+	@echo "docs/python: built without a warning, up to date"
 
 # WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package

@@ -98,6 +98,14 @@ typedef struct pindrop_options {
   double cluster_radius;      /* points, default 0 = off; >= 0 (60 is typical) */
   double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
+  /* Since 0.3.0 (an 0.2-size struct gets the defaults below). */
+  uint32_t cluster_min_points;  /* default 2; >= 2: a cluster that would hold fewer pins is not formed
+                                   at that level and its items stay separate (supercluster's minPoints) */
+  uint32_t cluster_by_category; /* 0 (default) or 1: only pins of one category are clustered together
+                                   (each category its own hierarchy, MapKit's clusteringIdentifier) */
+  uint32_t spread_on_tap;       /* 0 (default: groups always spread, as with 0.2) or 1: each group of
+                                   two or more pins is drawn collapsed, one stack item, until tapped
+                                   open (see "Stacks that open on demand" below) */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
@@ -240,10 +248,12 @@ typedef struct pindrop_pin_view {
 
 enum { PINDROP_PIN_SELECTED = 1, PINDROP_PIN_EDITING = 2, PINDROP_PIN_DRAGGING = 4,
        PINDROP_PIN_SPREAD = 8, PINDROP_PIN_INVALID = 16 };
+enum { PINDROP_PIN_FOCUSED = 32 };  /* since 0.3.0: has the keyboard focus (pindrop_map_focus_step);
+                                       drawn after the other unselected pins, so none hides it */
 
 /* The pins whose drawn position is inside the viewport grown by hit_radius, with their animation
    state at time_ms, in drawing order: by screen y (lower on screen drawn later, on top), then id;
-   the selected pin after those, the dragged pin last. Returns how many there are; min(capacity,
+   the focused pin after those (since 0.3.0), then the selected pin, the dragged pin last. Returns how many there are; min(capacity,
    total) are written to out (out may be NULL when capacity is 0). Bad arguments return 0 and set
    the last error. time_ms follows the rule of never decreasing. */
 size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out, size_t capacity);
@@ -257,21 +267,24 @@ size_t pindrop_map_frame(pindrop_map *map, double time_ms, pindrop_pin_view *out
    pindrop_map_frame_clusters. Hit tests and touches see what is drawn: a clustered pin cannot be
    touched, a touch on a cluster is PINDROP_EVENT_CLUSTER_TAPPED (a tap) or the host's (a move). */
 typedef struct pindrop_cluster_view {
-  uint64_t key;           /* names the cluster in the calls below until pins or the view change */
+  uint64_t key;           /* names the cluster in the calls below while its members stay the same
+                             (since 0.3.0; see "Clusters that say what they hold") */
   double x, y;            /* screen point: the members' mean Web Mercator point */
   double lon, lat;        /* the same point on the map (degrees) */
   uint32_t count;         /* members, >= 2 */
-  uint32_t flags;         /* none yet: 0 */
+  uint32_t flags;         /* since 0.3.0: PINDROP_CLUSTER_ONE_SPOT, PINDROP_CLUSTER_STACK for a collapsed stack */
 } pindrop_cluster_view;
 
 /* The clusters whose drawn point is inside the viewport grown by cluster_radius, for the view at
    time_ms (the time follows the rule of never decreasing; pass the frame's). Returns how many
    there are (0 when clustering is off or the zoom is at or above cluster_max_zoom); min(capacity,
    total) are written to out (NULL when capacity is 0). Bad arguments return 0 and set the last
-   error. Since 0.2.0. */
+   error. With spread_on_tap (since 0.3.0) the collapsed stacks inside the viewport grown by
+   hit_radius follow the clusters, flagged PINDROP_CLUSTER_STACK, clustering on or off. Since 0.2.0. */
 size_t pindrop_map_frame_clusters(pindrop_map *map, double time_ms, pindrop_cluster_view *out, size_t capacity);
 
-/* The ids of a cluster's members. Returns how many there are; min(capacity, total) are written to
+/* The ids of a cluster's members (in ascending id order since 0.3.0; see
+   pindrop_map_cluster_members_from to page). Returns how many there are; min(capacity, total) are written to
    out_ids (NULL when capacity is 0). An unknown or stale key returns 0 and sets the last error
    (PINDROP_ERR_NOT_FOUND's message). Since 0.2.0. */
 size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *out_ids, size_t capacity);
@@ -280,6 +293,90 @@ size_t pindrop_map_cluster_members(pindrop_map *map, uint64_t key, pindrop_id *o
    cluster_max_zoom): where a tap on it should take the camera. PINDROP_ERR_NOT_FOUND for an
    unknown or stale key; out_zoom NULL: PINDROP_ERR_INVALID_ARGUMENT. Since 0.2.0. */
 pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key, double *out_zoom);
+
+/* Clusters that say what they hold (since 0.3.0, behaviour 19). Each pin carries a value (a double,
+   e.g. a trunk diameter; NaN = none, the default) and a category (a uint32_t, e.g. a species code;
+   default 0). Every cluster's summary, category counts and members follow every add, remove, move
+   and attribute change, kept up to date incrementally as the counts are.
+
+   Keys never name another cluster: a key (from pindrop_map_frame_clusters or a
+   PINDROP_EVENT_CLUSTER_TAPPED event) stays valid while its cluster's members stay the same (the
+   members moving does not change them) and the view's level exists; once a member joins or leaves,
+   or the cluster dissolves, the key is stale (PINDROP_ERR_NOT_FOUND), even when the same members
+   form a cluster again later (it then has another key). A rebuild of the levels (a bulk change of
+   more than max(4096, n/32) pins between two frames) makes every key of the levels it rebuilds
+   stale. */
+#define PINDROP_CATEGORY_MIXED UINT32_MAX  /* a summary's category when its members' categories differ;
+                                              not a category a pin may have */
+enum { PINDROP_CLUSTER_ONE_SPOT = 1 };     /* pindrop_cluster_view.flags and the summary's flags: all
+                                              members share one point (the same Web Mercator point, so
+                                              the same coordinate; beyond ±85.0511° the world's edge):
+                                              zooming in cannot separate them, spread them instead */
+
+/* Sets the values and/or categories of n pins: ids[i] gets values[i] (finite, or NaN = none) and
+   categories[i] (any uint32_t but PINDROP_CATEGORY_MIXED). values or categories may be NULL: that
+   attribute is left as it is. All-or-nothing: an unknown id is PINDROP_ERR_NOT_FOUND, an infinite
+   value or a category of PINDROP_CATEGORY_MIXED PINDROP_ERR_INVALID_ARGUMENT, and nothing changes.
+   A repeated id takes its last entry. n = 0 is OK (pointers may then be NULL); ids NULL with n > 0
+   is PINDROP_ERR_INVALID_ARGUMENT. A pin added later starts with NaN and 0; a removed pin's
+   attributes go with it. Clustered or not, the map keeps them. */
+pindrop_status pindrop_map_set_attributes(pindrop_map *map, const pindrop_id *ids, const double *values,
+                                          const uint32_t *categories, size_t n);
+
+typedef struct pindrop_cluster_summary {
+  uint32_t count, valued;               /* members; members with a value (not NaN)               */
+  uint32_t category, flags;             /* common category or PINDROP_CATEGORY_MIXED; ONE_SPOT     */
+  double value_sum, value_min, value_max; /* over the valued members; NaN when valued == 0       */
+} pindrop_cluster_summary;
+
+/* A cluster's summary, written to *out. The sum is kept incrementally as a double-double (a pair
+   of doubles): it is within 1e-12 of the sum of the members' absolute values of the exact sum.
+   PINDROP_ERR_NOT_FOUND for an unknown or stale key; out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_cluster_summary(pindrop_map *map, uint64_t key, pindrop_cluster_summary *out);
+
+/* The members' categories with their member counts, most members first, ties by lower category.
+   Returns how many categories there are; min(capacity, total) pairs are written to out_categories
+   and out_counts (both NULL when capacity is 0). A stale or unknown key returns 0 and sets the
+   last error (PINDROP_ERR_NOT_FOUND's message); so do NULL buffers with capacity > 0
+   (PINDROP_ERR_INVALID_ARGUMENT's). */
+size_t pindrop_map_cluster_categories(pindrop_map *map, uint64_t key, uint32_t *out_categories,
+                                      uint32_t *out_counts, size_t capacity);
+
+/* The cluster's members in ascending id order from `offset` (supercluster's getLeaves offset):
+   returns the total number of members and writes min(capacity, total - offset) ids to out_ids
+   (none when offset >= total; out_ids NULL only when capacity is 0). Paging through a cluster with
+   the same key lists each member once, as long as the key stays valid. A stale or unknown key
+   returns 0 and sets the last error (PINDROP_ERR_NOT_FOUND's message). */
+size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t offset,
+                                        pindrop_id *out_ids, size_t capacity);
+/* Stacks that open on demand (since 0.3.0). With spread_on_tap = 1 (and spreading on), each group
+   of two or more pins (pins at one coordinate, or within spread_tolerance_m of the group's first
+   pin: the groups of PINDROP_SPREAD_RING and _SPIRAL) is drawn collapsed: one item at the group's
+   centre, returned by pindrop_map_frame_clusters with count = the group's size and flags =
+   PINDROP_CLUSTER_STACK, whether clustering is on or off (where a cluster holds the group's pins,
+   the cluster is drawn instead). pindrop_map_frame does not return a collapsed group's pins,
+   hit tests do not find them (pindrop_map_display_position gives the group's centre), and a touch
+   on the item is like a touch on a cluster: a press never lifts a pin, a finger that moves from
+   it pans (touch returns 0), a tap opens it (PINDROP_EVENT_STACK_OPENED). An open stack is drawn
+   spread as without spread_on_tap, every pin touchable. One stack is open at a time: it closes
+   (PINDROP_EVENT_STACK_CLOSED) when another opens, when the map is tapped off every pin, cluster
+   and stack, on pindrop_map_close_stack, on pindrop_map_cancel_gesture with no gesture under way
+   (Esc), and when its group dissolves. A pin dragged out of the open stack leaves its group; the
+   rest stay open. The group of the selected, the edited or the held pin is drawn spread (open)
+   whatever the open stack is. A stack's key (bit 63 set; cluster keys never have it) names the
+   group's membership: it goes stale when a pin joins or leaves the group, not when the view
+   changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
+   pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
+enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
+
+/* Opens the stack that key names (from pindrop_map_frame_clusters, flags PINDROP_CLUSTER_STACK):
+   STACK_CLOSED for the stack open before it, then STACK_OPENED. Opening the open stack again is OK
+   and emits nothing. PINDROP_ERR_NOT_FOUND for a key that names no stack now (unknown, stale, or
+   spread_on_tap off); time_ms follows the rule of never decreasing. Since 0.3.0. */
+pindrop_status pindrop_map_open_stack(pindrop_map *map, uint64_t key, double time_ms);
+
+/* Closes the open stack (STACK_CLOSED). OK, emitting nothing, when none is open. Since 0.3.0. */
+pindrop_status pindrop_map_close_stack(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
  * Input (sans-IO: no threads, no timers inside)
@@ -305,8 +402,10 @@ pindrop_status pindrop_map_tick(pindrop_map *map, double time_ms);
 /* When the next tick is due (ms, same clock), INFINITY when nothing is pending (also for NULL). */
 double pindrop_map_next_deadline(const pindrop_map *map);
 
-/* Cancels the gesture in progress (e.g. the Esc key): a lifted pin goes back to its original
-   coordinate, nothing is saved. OK (and nothing happens) when there is no gesture. */
+/* Cancels the gesture in progress (e.g. the Esc key): a lifted pin (by a finger or, since 0.3.0,
+   by the keyboard) goes back to its original coordinate, nothing is saved. OK (and nothing
+   happens) when there is no gesture; with spread_on_tap, it then closes the open stack (since
+   0.3.0). */
 pindrop_status pindrop_map_cancel_gesture(pindrop_map *map, double time_ms);
 
 /* ------------------------------------------------------------------------------------------------
@@ -327,8 +426,13 @@ typedef enum pindrop_event_type {
   PINDROP_EVENT_AUTOPAN,        /* please move the camera centre by dx,dy screen points (dx > 0: the
                                    view moves right, the map content slides left), then update the
                                    camera */
-  PINDROP_EVENT_CLUSTER_TAPPED = 11 /* since 0.2.0: request = the cluster's key, lon/lat = its
+  PINDROP_EVENT_CLUSTER_TAPPED = 11, /* since 0.2.0: request = the cluster's key, lon/lat = its
                                    position, id = PINDROP_NO_ID */
+  PINDROP_EVENT_STACK_OPENED = 12, /* since 0.3.0: a collapsed stack opened (a tap on it, or
+                                   pindrop_map_open_stack): request = its key, lon/lat = the group's
+                                   centre, id = PINDROP_NO_ID */
+  PINDROP_EVENT_STACK_CLOSED = 13  /* since 0.3.0: the open stack closed; request, lon/lat as its
+                                   STACK_OPENED said, id = PINDROP_NO_ID */
 } pindrop_event_type;
 
 typedef struct pindrop_event {
@@ -342,6 +446,7 @@ typedef struct pindrop_event {
 enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PINDROP_CAUSE_PLACE = 3,
        PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
 enum { PINDROP_CAUSE_NUDGE = 7 };  /* since 0.2.0 */
+enum { PINDROP_CAUSE_KEYBOARD = 8 };  /* since 0.3.0: the drop of a keyboard drag (pindrop_map_key_drop) */
 
 /* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
 int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);
@@ -416,12 +521,85 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    PINDROP_CAUSE_NUDGE (PINDROP_CAUSE_SNAP when the allowed area snaps it), the callout, a
    geocode request and NEARBY warnings. Nudges of one pin less than 1000 ms apart are one undo
    step (a run of key presses is taken back by one undo); any other move, undo, redo or commit in
-   between starts a new step. (0, 0) moves nothing. Returns PINDROP_ERR_STATE when no pin is
+   between starts a new step. (0, 0) moves nothing. While the keyboard holds a pin
+   (pindrop_map_key_lift, since 0.3.0) a nudge moves that pin as a drag instead (DRAGGED only). Returns PINDROP_ERR_STATE when no pin is
    selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
    non-finite dx or dy, a time earlier than the last, a pin or target the view cannot place, or a
    target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
    Since 0.2.0. */
 pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);
+
+/* ------------------------------------------------------------------------------------------------
+ * Keyboard focus and the keyboard drag (behaviour 20; since 0.3.0). The whole drag has a keyboard
+ * path, as Google Maps' draggable markers have: Tab / Shift+Tab move the focus
+ * (pindrop_map_focus_step), Alt+Space lifts the selected pin (select the focused one first),
+ * arrows nudge it (1 point, 10 with Shift), Space or Enter drops it, Esc cancels
+ * (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
+ * what a host must do for each WCAG 2.2 criterion; docs/gestures.md the keyboard machine.
+ * ---------------------------------------------------------------------------------------------- */
+
+/* What has the keyboard focus: a pin, a cluster, or nothing. */
+enum { PINDROP_FOCUS_NONE = 0, PINDROP_FOCUS_PIN = 1, PINDROP_FOCUS_CLUSTER = 2 };  /* pindrop_focus.kind */
+typedef struct pindrop_focus {
+  int32_t kind;                         /* 0 none, 1 pin, 2 cluster (PINDROP_FOCUS_*)            */
+  int32_t reserved;                     /* 0                                                     */
+  pindrop_id id;                        /* the pin, or PINDROP_NO_ID                             */
+  uint64_t key;                         /* the cluster's key, or 0                               */
+  double x, y;                          /* its drawn screen point (points) in the last frame     */
+} pindrop_focus;
+
+/* Moves the keyboard focus one step through what the last pindrop_map_frame drew: the pins and
+   clusters whose drawn point lies inside the viewport (not its margin: their point is off the
+   screen), in reading order — by row floor(drawn y / hit_radius), then drawn x, then pins before
+   clusters, then id (signed) or key (unsigned) — wrapping at either end. step is +1 (next, Tab)
+   or -1 (previous, Shift+Tab); with nothing focused, +1 takes the first item and -1 the last. The
+   new focus is written to *out (kind 0 when the last frame drew nothing focusable, or no frame was
+   drawn yet). The focus stays on an item while the frames draw it (its pin view flagged
+   PINDROP_PIN_FOCUSED); when a frame no longer draws it (it left the view, joined a cluster, was
+   removed, a cluster's members changed), that frame moves it to the next item in reading order
+   from where it was last drawn. The focus never changes the selection: to lift the focused pin,
+   select it (pindrop_map_select) and call pindrop_map_key_lift. PINDROP_ERR_INVALID_ARGUMENT,
+   changing nothing: step other than +1 or -1, out NULL. */
+pindrop_status pindrop_map_focus_step(pindrop_map *map, int32_t step, pindrop_focus *out);
+
+/* The current keyboard focus, as the last frame left it (after a frame moved it on, or a key
+   lift put it on the lifted pin): what a host draws its focus ring around and announces.
+   out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_focused(const pindrop_map *map, pindrop_focus *out);
+
+/* Lifts the selected pin by keyboard, as a held finger would: LIFTED (its true coordinate), drawn
+   lifted where it was (pindrop_pin_view.lift rises over lift_duration_ms; lift_height is not
+   applied: nothing hides it), flagged PINDROP_PIN_DRAGGING, and given the keyboard focus. While
+   the keyboard holds it, pindrop_map_nudge moves it as a drag: each nudge moves the screen point
+   it marks by (dx, dy) and reports DRAGGED with the coordinate under that point (no MOVED, no
+   history); near the viewport's edge it asks for AUTOPAN on pindrop_map_tick as a finger drag
+   does, and stays at its screen point while the host's camera moves (DRAGGED). Then
+   pindrop_map_key_drop drops it, pindrop_map_cancel_gesture puts it back (DRAG_CANCELLED, its
+   coordinate unchanged), removing it cancels the drag. Undo, redo and tap-to-move do not apply to
+   it while it is held. Returns PINDROP_ERR_STATE, changing nothing, when nothing is selected, the
+   keyboard already holds a pin, a pointer is down (a finger on a pin, or the host's pan: lift
+   once it is up), the selected pin is not draggable, or a tap on the map due by time_ms would
+   clear the selection; PINDROP_ERR_INVALID_ARGUMENT for a time earlier than the last. While the
+   keyboard holds a pin, pindrop_map_touch returns PINDROP_ERR_STATE and changes nothing. */
+pindrop_status pindrop_map_key_lift(pindrop_map *map, double time_ms);
+
+/* Drops the pin the keyboard holds: DROPPED at its last DRAGGED coordinate, then MOVED (from, to)
+   with cause PINDROP_CAUSE_KEYBOARD (PINDROP_CAUSE_SNAP when the allowed area snaps it; none when
+   PINDROP_OUTSIDE_REVERT refuses it and it glides back) and the follow-ups of a user move: the
+   callout, a GEOCODE_REQUEST, NEARBY warnings. The whole keyboard drag is one undo step. A pin
+   lifted and never nudged falls back where it was (DROPPED, no MOVED). PINDROP_ERR_STATE when the
+   keyboard holds no pin; PINDROP_ERR_INVALID_ARGUMENT for a time earlier than the last. */
+pindrop_status pindrop_map_key_drop(pindrop_map *map, double time_ms);
+
+/* The facts of an announcement ("moved 12 m north-east"): the great-circle distance in metres
+   between two coordinates on pindrop's sphere (radius 6378137 m, as every distance pindrop
+   reports, NEARBY's included), and, when out_bearing_deg is not NULL, the initial bearing from the
+   first to the second in degrees clockwise from north, in [0, 360) (0 for the same point). A host
+   measures a keyboard or finger drag from LIFTED's coordinate to DRAGGED's, a drop from MOVED's
+   from_lon/from_lat to lon/lat. PINDROP_ERR_INVALID_ARGUMENT for a coordinate that is not finite
+   or out of range, or out_distance_m NULL (the thread's last error says which). No map involved. */
+pindrop_status pindrop_distance(double from_lon, double from_lat, double to_lon, double to_lat,
+                                double *out_distance_m, double *out_bearing_deg);
 
 /* ------------------------------------------------------------------------------------------------
  * Batch spreading for GIS tools

@@ -41,7 +41,10 @@ private func cOptions(_ o: Options) -> pindrop_options {
         double_tap_ms: o.doubleTapMs, double_tap_slop: o.doubleTapSlop, autopan_margin: o.autopanMargin,
         autopan_speed: o.autopanSpeed, min_spacing_m: o.minSpacingM, spread_mode: o.spreadMode.rawValue,
         spread_tolerance_m: o.spreadToleranceM, outside_policy: o.outsidePolicy.rawValue,
-        cluster_radius: o.clusterRadius, cluster_max_zoom: o.clusterMaxZoom, spread_spacing: o.spreadSpacing)
+        cluster_radius: o.clusterRadius, cluster_max_zoom: o.clusterMaxZoom, spread_spacing: o.spreadSpacing,
+        cluster_min_points: o.clusterMinPoints,
+        cluster_by_category: o.clusterByCategory ? 1 : 0,
+        spread_on_tap: o.spreadOnTap ? 1 : 0)
 }
 
 @_cdecl("pindrop_options_init")
@@ -85,6 +88,15 @@ private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropErro
         throw PindropError(.invalidArgument, "options.outside_policy \(c.outside_policy) is not PINDROP_OUTSIDE_REVERT or _SNAP")
     }
     o.spreadMode = mode; o.outsidePolicy = policy
+    o.clusterMinPoints = c.cluster_min_points
+    guard c.cluster_by_category <= 1 else {
+        throw PindropError(.invalidArgument, "options.cluster_by_category \(c.cluster_by_category) is not 0 or 1")
+    }
+    o.clusterByCategory = c.cluster_by_category == 1
+    guard c.spread_on_tap <= 1 else {
+        throw PindropError(.invalidArgument, "options.spread_on_tap \(c.spread_on_tap) is not 0 or 1")
+    }
+    o.spreadOnTap = c.spread_on_tap == 1
     return o
 }
 

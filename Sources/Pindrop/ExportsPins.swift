@@ -193,6 +193,8 @@ func flatten(_ t: TimedEvent) -> pindrop_event {
         out.id = id; out.dx = dx; out.dy = dy
     case .clusterTapped(let key, let p):
         put(p); out.request = key
+    case .stackOpened(let key, let p), .stackClosed(let key, let p):
+        put(p); out.request = key
     }
     return out
 }

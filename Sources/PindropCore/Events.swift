@@ -10,9 +10,12 @@ public struct PinFlags: OptionSet, Sendable, Equatable {
     public static let spread = PinFlags(rawValue: 8)
     /// Held over a point outside the allowed area.
     public static let invalid = PinFlags(rawValue: 16)
+    /// Has the keyboard focus (`Map.focusStep`; behaviour 20).
+    public static let focused = PinFlags(rawValue: 32)
     /// Every flag, for the test that reads the header.
     public static let all: [(name: String, flag: PinFlags)] = [
         ("SELECTED", .selected), ("EDITING", .editing), ("DRAGGING", .dragging), ("SPREAD", .spread), ("INVALID", .invalid),
+        ("FOCUSED", .focused),
     ]
 }
 
@@ -48,13 +51,20 @@ public enum Event: Sendable, Equatable {
     case autopan(id: Int64, dx: Double, dy: Double)
     /// A tap on the cluster `key`, drawn at `at`.
     case clusterTapped(key: UInt64, at: LonLat)
+    /// A collapsed stack opened (a tap, or open_stack): `key` its key, `at` the group's centre.
+    case stackOpened(key: UInt64, at: LonLat)
+    /// The open stack closed; `key` and `at` as its STACK_OPENED said.
+    case stackClosed(key: UInt64, at: LonLat)
 
     public enum Kind: Int32, Sendable, CaseIterable {
         case selected = 0, deselected, lifted, dragged, dropped, dragCancelled, moved,
-             geocodeRequest, calloutChanged, nearby, autopan, clusterTapped
+             geocodeRequest, calloutChanged, nearby, autopan, clusterTapped,
+             stackOpened, stackClosed
     }
     public enum Cause: Int32, Sendable, CaseIterable {
         case none = 0, drag, tap, place, undo, redo, snap, nudge
+        /// A keyboard drag's drop (`Map.keyDrop`; behaviour 20).
+        case keyboard
     }
 
     public var kind: Kind {
@@ -71,6 +81,8 @@ public enum Event: Sendable, Equatable {
         case .nearby: .nearby
         case .autopan: .autopan
         case .clusterTapped: .clusterTapped
+        case .stackOpened: .stackOpened
+        case .stackClosed: .stackClosed
         }
     }
 }

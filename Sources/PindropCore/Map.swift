@@ -37,6 +37,14 @@ public final class Map {
     let clusters: ClusterRoom?
     /// The clusters of the last `frameClusters` call.
     public internal(set) var clusterViews: [ClusterView] = []
+    /// Scratch buffers of the stacks (behaviour 22, MapStacks.swift).
+    var keptScratch: [Int32] = []
+    var stackGroups: [Int32] = []
+    var stackScratch: [Int32] = []
+    /// The pins' values and categories (behaviour 19), read by the cluster room.
+    public let attributes = PinAttributes()
+    /// The members of the cluster last listed in id order, and its key (`clusterMembers`).
+    var sortedMembers: (key: UInt64, ids: [Int64]) = (0, [])
 
     public init(options: Options = Options(), factory: IndexFactory) throws(PindropError) {
         try options.validate()
@@ -48,7 +56,9 @@ public final class Map {
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
         self.spread = SpreadLayout(options: options, view: view)
-        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom)
+        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom,
+                                    attributes: attributes, byCategory: options.clusterByCategory,
+                                    minPoints: Int(options.clusterMinPoints))
     }
 
     // MARK: - Time
@@ -182,7 +192,10 @@ public final class Map {
     }
 
     public func displayPosition(id: Int64) throws(PindropError) -> (lon: Double, lat: Double) {
-        drawnPosition(try slot(id))
+        let s = try slot(id)
+        syncStacks()
+        if let g = spread.collapsedGroup(of: s) { let c = spread.centre(g); return (c.lon, c.lat) }  // a collapsed stack
+        return drawnPosition(s)
     }
 
     public func setDraggable(id: Int64, _ draggable: Bool) throws(PindropError) {
@@ -193,19 +206,25 @@ public final class Map {
 
     func pinAdded(_ slot: Int32) {
         version &+= 1
+        spread.stackWillChange(slot)
         spread.pinAdded(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinAdded(slot, id: pins.id(slot), mercator: pins.mercator(slot))
     }
     /// A bulk add (add_many): the spreading groups the batch in ascending id order.
     func pinsAdded(_ slots: [Int32]) {
         version &+= 1
+        spread.stackWillChange(-1)
         spread.pinsAdded(slots, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinsAdded(slots, pins)
     }
     func pinMoved(_ slot: Int32) {
         version &+= 1
         gesture.pinMoved(slot)
+        spread.stackWillChange(slot)
         spread.pinMoved(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         editing.pinMoved(id: pins.id(slot))
         clusters?.pinMoved(slot, mercator: pins.mercator(slot))
     }
@@ -213,8 +232,11 @@ public final class Map {
         version &+= 1
         gesture.pinWillBeRemoved(slot, self)
         editing.pinWillBeRemoved(id: pins.id(slot))
+        spread.stackWillChange(slot)
         spread.pinWillBeRemoved(slot, pins, index)
+        spread.stackDidChange(); reportLostStack()
         clusters?.pinWillBeRemoved(slot)
+        attributes.reset(slot)
     }
 
     /// Where a pin is drawn (lon, lat): where a gesture holds it, else its place in a spread
@@ -261,6 +283,7 @@ public final class Map {
     public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
         try checkTime(time)
         guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+        if gesture.keyboardSlot != nil { return try keyNudge(dx: dx, dy: dy, time: time) }
         guard selectedID != noID, let s = pins.slot(of: selectedID) else {
             throw PindropError(.state, "nothing is selected: select a pin to nudge it")
         }
@@ -310,6 +333,7 @@ public final class Map {
             guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
         }
         try checkTime(time)
+        try checkNoKeyboardDrag(touch: phase)
         let isDown = gesture.isDown(pointer)
         switch phase {
         case .down:
@@ -329,10 +353,8 @@ public final class Map {
             let input: GestureMachine.Input
             if let id = hit(x, y), let slot = pins.slot(of: id) {
                 input = .downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y)
-            } else if let c = clusterHit(x, y) {
-                input = .downOnCluster(pointer: pointer, cluster: c, x: x, y: y)
             } else {
-                input = .downOffPins(pointer: pointer, x: x, y: y)
+                input = offPinsInput(pointer: pointer, x: x, y: y)  // a cluster, a stack, or the map
             }
             return gesture.down(input, pointer: pointer, x: x, y: y, self)
         case .move:
@@ -363,7 +385,9 @@ public final class Map {
         version &+= 1  // hit grid glue: a gesture may change where pins are drawn
         try advance(to: time)
         gesture.runTimeouts(self)
+        let underWay = gesture.isUnderWay
         gesture.cancelGesture(self)
+        if !underWay { closeOpenStack() }  // Esc with no gesture closes the open stack
     }
 
     /// The transitions of both gesture machines, for debugging (nil: off).
@@ -521,6 +545,7 @@ public final class Map {
 
     func hit(_ x: Double, _ y: Double) -> Int64? {
         let r = options.hitRadius, r2 = r * r
+        syncStacks()
         if frame.hits.covers(x, y, version: version) {
             // Inside the viewport of a frame drawn since the last change: its grid holds the same
             // pins at the same screen points as the index path would find.
@@ -541,6 +566,7 @@ public final class Map {
         found.removeAll(keepingCapacity: true)
         // A clustered view draws (and so offers) only the unclustered pins and the kept-out ones.
         if !clusterPins(near: x, y, radius: r, into: &found) { drawnCandidates(box, into: &found) }
+        removeCollapsed(&found)  // a collapsed stack is one target, not its pins
         var best: Int32 = -1
         var bestD2 = r2
         @inline(__always) func consider(_ s: Int32, _ q: (x: Double, y: Double)) {
@@ -618,12 +644,15 @@ public final class Map {
         }
         try advance(to: time)  // only once nothing can fail: a failed call changes nothing
         candidates.removeAll(keepingCapacity: true)
+        syncStacks()
         let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
         if !clustered { drawnCandidates(box, into: &candidates) }
+        removeCollapsed(&candidates)  // drawn as stack items (frameClusters)
         // The hit grid holds the views' pins: not when clusters stand for some of them.
         let camera: Bool = if case .camera = view { true } else { false }
         frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
                     grid: camera && !clustered, version: version)
+        settleFocus(width: w, height: h)
         index.maintain(inserts: Map.maintainPerFrame)
         return frame.views.count
     }
@@ -657,6 +686,7 @@ public final class Map {
             if let s = pins.slot(of: id) { out.append(s) }
         }
         if let s = gesture.fingerSlot { out.append(s) }
+        if let s = gesture.keyboardSlot { out.append(s) }
         room.setExcluded(out)
     }
 
@@ -690,7 +720,8 @@ public final class Map {
 
     /// Fills `clusterViews` with the clusters drawn in the viewport (grown by cluster_radius) at
     /// `time`, the view and time of the frame whose pins are then the unclustered ones; returns
-    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom).
+    /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom). With
+    /// spread_on_tap the collapsed stacks follow them (`ClusterFlags.stack`, MapStacks.swift).
     @discardableResult
     public func frameClusters(time: Double) throws(PindropError) -> Int {
         try checkTime(time)
@@ -700,23 +731,35 @@ public final class Map {
         }
         try advance(to: time)
         clusterViews.removeAll(keepingCapacity: true)
-        var scratch: [Int32] = []
-        _ = clusterFrame(margin: r, box: box, pins: &scratch)
+        syncStacks()
+        var scratch = stackScratch
+        stackScratch = []
+        scratch.removeAll(keepingCapacity: true)
+        let clustered = clusterFrame(margin: r, box: box, pins: &scratch)
+        appendStacks(box: box, margin: r, singles: clustered ? scratch : nil)
+        stackScratch = scratch
         return clusterViews.count
     }
 
-    /// The ids of a cluster's pins (a key from the latest frame).
+    /// The ids of a cluster's pins in ascending order. A key names the same pins for as long as it
+    /// is valid, so the list of the last key asked for is kept for the next page.
     public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
+        if let ids = stackMembers(key) { return ids }  // a stack (behaviour 22)
         var slots: [Int32] = []
         syncClusterExclusions()
         guard let room = clusters, room.members(key, into: &slots) else {
-            throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
+            throw PindropError(.notFound, "no cluster with key \(key) (a key is stale once its cluster's members change)")
         }
-        return slots.map { pins.id($0) }
+        if sortedMembers.key == key && sortedMembers.ids.count == slots.count { return sortedMembers.ids }
+        var ids = slots.map { pins.id($0) }
+        ids.sort()
+        sortedMembers = (key, ids)
+        return ids
     }
 
     /// The lowest zoom at which a cluster's pins are no longer one cluster (<= cluster_max_zoom).
     public func clusterExpansionZoom(key: UInt64) throws(PindropError) -> Double {
+        if let z = stackExpansionZoom(key) { return z }  // a stack (behaviour 22)
         syncClusterExclusions()
         guard let room = clusters, let z = room.expansionZoom(key) else {
             throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")
@@ -772,6 +815,8 @@ extension Map: GestureContext {
         case .emit(let e): emit(e)
         case .select(let id): setSelected(id)
         case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        case .openStack(let key): openStackByTap(key)
+        case .closeStack: closeOpenStack()
         }
         return true
     }

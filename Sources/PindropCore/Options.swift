@@ -24,6 +24,13 @@ public struct Options: Sendable, Equatable {
     public var clusterMaxZoom = 17.0
     /// Points between pins of a spiral layout (`SpreadMode.spiral`); > 0.
     public var spreadSpacing = 25.0
+    /// The fewest pins a cluster may hold (supercluster's minPoints); >= 2.
+    public var clusterMinPoints: UInt32 = 2
+    /// Only pins of one category are clustered together (each category its own hierarchy).
+    public var clusterByCategory = false
+    /// Groups of two or more pins are drawn collapsed, one stack item each, until tapped open
+    /// (behaviour 22, docs/spreading.md).
+    public var spreadOnTap = false
 
     public init() {}
 
@@ -46,5 +53,8 @@ public struct Options: Sendable, Equatable {
         guard hitRadius > 0 else { throw .invalid("options.hit_radius must be > 0 (got \(hitRadius))") }
         guard clusterMaxZoom <= 30 else { throw .invalid("options.cluster_max_zoom must be in [0, 30] (got \(clusterMaxZoom))") }
         guard spreadSpacing > 0 else { throw .invalid("options.spread_spacing must be > 0 (got \(spreadSpacing))") }
+        guard clusterMinPoints >= 2 else {
+            throw .invalid("options.cluster_min_points must be >= 2 (got \(clusterMinPoints))")
+        }
     }
 }

@@ -85,7 +85,11 @@ final class ClusterTests: XCTestCase {
         var free: [Int32] = []
         var nextSlot: Int32 = 0
 
-        init(radius: Double, maxZoom: Double) { levels = ClusterLevels(radius: radius, maxZoom: maxZoom) }
+        init(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false,
+             minPoints: Int = 2) {
+            levels = ClusterLevels(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory,
+                                   minPoints: minPoints)
+        }
 
         func add(_ id: Int64, _ x: Double, _ y: Double, excluded ex: Bool = false) {
             let s = free.popLast() ?? { nextSlot += 1; return nextSlot - 1 }()

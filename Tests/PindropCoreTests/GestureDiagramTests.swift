@@ -197,6 +197,75 @@ final class GestureDiagramTests: XCTestCase {
             s.up(303, 600, at: t + 20, pointer: 1); s.up(110, 100, at: t + 30)
         }
 
+        // The keyboard machine (behaviour 20): pin 1 selected, lifted by key, nudged, dropped,
+        // cancelled, removed; a camera change and another pin's removal while it is held; a
+        // key lift that closes a waiting tap window.
+        func keyStory(_ body: (Story) -> Void) {
+            story { s in try! s.map.select(id: 1); body(s) }
+        }
+        keyStory { s in
+            try! s.map.keyLift(time: 0); try! s.map.setCamera(panned); removeAnother(s)
+            try! s.map.keyDrop(time: 10)
+        }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.cancelGesture(time: 10) }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.remove(id: 1) }
+        keyStory { s in
+            try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 10, dy: 0, time: 10)
+            try! s.map.nudge(dx: 570, dy: 0, time: 20); s.tick(100); try! s.map.setCamera(camera)
+            removeAnother(s); try! s.map.keyDrop(time: 110)
+        }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 1, dy: 0, time: 10); try! s.map.cancelGesture(time: 20) }
+        keyStory { s in try! s.map.keyLift(time: 0); try! s.map.nudge(dx: 1, dy: 0, time: 10); try! s.map.remove(id: 1) }
+        keyStory { s in
+            s.down(900, 700, at: 0); s.up(900, 700, at: 50)   // a tap on the map: its window is open
+            try! s.map.keyLift(time: 100); try! s.map.keyDrop(time: 110)
+        }
+        // Stacks (spread_on_tap; zoom 16, cluster radius 20, tolerance 100 m): pins 1 and 2, 40
+        // points apart, are a stack drawn at (580, 400), pins 3 and 4 another at (300, 600); pins 5
+        // and 6 are a cluster near (902, 200); pin 7 at (100, 100) is alone.
+        func stackStory(_ body: (Story) -> Void) {
+            let s = Story({ $0.spreadOnTap = true; $0.clusterRadius = 20; $0.spreadToleranceM = 100 }, zoom: 16)
+            s.addPin(1, atScreen: 560, 400); s.addPin(2, atScreen: 600, 400)
+            s.addPin(3, atScreen: 280, 600); s.addPin(4, atScreen: 320, 600)
+            s.addPin(5, atScreen: 900, 200); s.addPin(6, atScreen: 905, 200)
+            s.addPin(7, atScreen: 100, 100)
+            s.map.gestureTrace = { t in
+                seen.insert(Transition(machine: "\(t.machine)", from: "\(t.from)", input: "\(t.input)", to: "\(t.to)"))
+            }
+            body(s)
+        }
+        stackStory { s in s.down(580, 400, at: 0); s.move(581, 400, at: 10); removeFar(s); s.up(581, 400, at: 50) }
+        stackStory { s in s.down(580, 400, at: 0); s.cancel(at: 10); try! s.map.cancelGesture(time: 20) }
+        stackStory { s in s.down(580, 400, at: 0); s.move(650, 400, at: 10); s.up(650, 400, at: 20) }
+        for second in [(100.0, 100.0), (1000, 700), (902, 200), (300, 600)] {
+            stackStory { s in
+                s.down(580, 400, at: 0); s.down(second.0, second.1, at: 10, pointer: 1)
+                s.up(580, 400, at: 20); s.up(second.0, second.1, at: 30, pointer: 1)
+            }
+        }
+        stackStory { s in
+            s.down(580, 400, at: 0); try! s.map.cancelGesture(time: 10)
+            s.down(300, 600, at: 20, pointer: 1); s.up(300, 600, at: 30, pointer: 1); s.up(580, 400, at: 40)
+        }
+        for first in [(100.0, 100.0), (1000, 700), (902, 200)] {
+            stackStory { s in
+                s.down(first.0, first.1, at: 0); s.down(300, 600, at: 10, pointer: 1)
+                s.up(first.0, first.1, at: 20); s.up(300, 600, at: 30, pointer: 1)
+            }
+        }
+        stackStory { s in
+            s.down(100, 100, at: 0); s.tick(250); s.down(300, 600, at: 260, pointer: 1)
+            s.up(300, 600, at: 270, pointer: 1); s.up(100, 100, at: 300)
+        }
+        stackStory { s in
+            let t = s.liftAndStartDrag(100, 100, at: 0); s.down(300, 600, at: t + 10, pointer: 1)
+            s.up(300, 600, at: t + 20, pointer: 1); s.up(110, 100, at: t + 30)
+        }
+        stackStory { s in
+            s.down(1000, 700, at: 0); s.move(1090, 700, at: 10); s.down(300, 600, at: 20, pointer: 1)
+            s.up(1090, 700, at: 30); s.up(300, 600, at: 40, pointer: 1)
+        }
+
         let doc = try documented()
         XCTAssertGreaterThan(doc.count, 50, "the diagram was read")
         for t in seen.subtracting(doc).sorted(by: { $0.description < $1.description }) {

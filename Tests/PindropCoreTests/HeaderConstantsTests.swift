@@ -90,11 +90,31 @@ final class HeaderConstantsTests: XCTestCase {
                        "one bit each")
     }
 
+    func testClusterFlags() {
+        check("PINDROP_CLUSTER_", ClusterFlags.all.map { ($0.name, Int($0.flag.rawValue)) })
+        XCTAssertEqual(ClusterFlags.all.reduce(ClusterFlags()) { $0.union($1.flag) }.rawValue.nonzeroBitCount,
+                       ClusterFlags.all.count, "one bit each")
+    }
+
     func testModesPhasesAndCalloutParts() {
         check("PINDROP_SPREAD_", Options.SpreadMode.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
         check("PINDROP_OUTSIDE_", Options.OutsidePolicy.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
         check("PINDROP_TOUCH_", TouchPhase.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
         let parts = Map.CalloutPart.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) }
         for (name, value) in parts { XCTAssertEqual(Self.header["PINDROP_" + name], value, name) }
+    }
+
+    func testFocusKinds() {
+        check("PINDROP_FOCUS_", Focus.Kind.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
+    }
+
+    /// Behaviour 19's constants: the cluster flags, and PINDROP_CATEGORY_MIXED (a #define).
+    func testClusterFlagsAndMixedCategory() throws {
+        XCTAssertEqual(ClusterSummary.oneSpot, ClusterFlags.oneSpot.rawValue)
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../include/pindrop.h").standardized
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains("#define PINDROP_CATEGORY_MIXED UINT32_MAX"))
+        XCTAssertEqual(PinAttributes.mixed, UInt32.max)
     }
 }

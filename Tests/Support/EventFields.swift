@@ -27,6 +27,7 @@ public struct EventFields: Equatable {
         case .nearby(let pin, let near, let p, let metres): (id, other, at, distanceM) = (pin, near, p, metres)
         case .autopan(let pin, let x, let y): (id, dx, dy) = (pin, x, y)
         case .clusterTapped(let key, let p): (request, at) = (key, p)
+        case .stackOpened(let key, let p), .stackClosed(let key, let p): (request, at) = (key, p)
         }
         if let at { (lon, lat) = (at.lon, at.lat) }
     }

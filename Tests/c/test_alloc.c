@@ -1,6 +1,7 @@
 /* Allocation counts on the hot paths, counted by wrapping the C allocator of the whole process
    (the library, the Swift runtime and GEOS all allocate through it): once warmed up, a frame of
-   an unchanged view and each drag MOVE (with polling its event) allocate nothing. */
+   an unchanged view and each drag MOVE (with polling its event) allocate nothing, and so do focus
+   steps, the frames that flag the focused pin, and each nudge of a keyboard drag. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,7 +102,88 @@ int main(void) {
   CHECK(pindrop_map_touch(m, 0, PINDROP_TOUCH_UP, x + 250, y + 125, t + 600) == 1);
   (void)drain(m);
 
+  /* A keyboard drag (behaviour 20): the focus moved to a pin, which is selected and lifted by key;
+     each nudge is then a drag move (one DRAGGED) and, once warmed, allocates nothing; nor do
+     focus steps and the frames that flag the focused pin. */
+  {
+    pindrop_focus f;
+    t += 1000;
+    CHECK(pindrop_map_frame(m, t, views, CAP) > 100);
+    for (i = 0; i < 10; i++) CHECK(pindrop_map_focus_step(m, 1, &f) == PINDROP_OK && f.kind == 1);
+    for (i = 0; i < 10; i++) (void)pindrop_map_frame(m, t, views, CAP);
+    before = allocations;
+    for (i = 0; i < 100; i++) CHECK(pindrop_map_focus_step(m, (i % 3) ? 1 : -1, &f) == PINDROP_OK);
+    for (i = 0; i < 10; i++) (void)pindrop_map_frame(m, t, views, CAP);
+    CHECK(allocations == before);
+    if (allocations != before) fprintf(stderr, "100 focus steps and 10 frames made %lu allocations\n", allocations - before);
+
+    CHECK(pindrop_map_select(m, f.id) == PINDROP_OK);
+    CHECK(pindrop_map_key_lift(m, t + 10) == PINDROP_OK);
+    for (i = 1; i <= 50; i++) {
+      CHECK(pindrop_map_nudge(m, (i % 2) ? 1 : -1, 0, t + 10 + (double)i) == PINDROP_OK);
+      (void)drain(m);
+    }
+    before = allocations;
+    for (i = 51; i <= 250; i++) {
+      CHECK(pindrop_map_nudge(m, (i % 2) ? 1 : -1, (i % 4) ? 0 : 10, t + 10 + (double)i) == PINDROP_OK);
+      CHECK(drain(m) == 1);  /* one DRAGGED event */
+    }
+    CHECK(allocations == before);
+    if (allocations != before) fprintf(stderr, "200 keyboard nudges made %lu allocations\n", allocations - before);
+    CHECK(pindrop_map_key_drop(m, t + 300) == PINDROP_OK);
+    (void)drain(m);
+  }
+
   pindrop_map_destroy(m);
+
+  /* Stacks that open on demand (0.3): with spread_on_tap, a warmed frame and frame_clusters, with
+     clustering off (zoom 17) and on (zoom 14, radius 60), allocate nothing, and neither does
+     either with a stack open. */
+  {
+    static pindrop_cluster_view items[CAP];
+    pindrop_options o;
+    size_t stacks = 0, k;
+    int clustered;
+    for (clustered = 0; clustered < 2; clustered++) {
+      CHECK(pindrop_options_init(&o, sizeof o) == PINDROP_OK);
+      o.spread_on_tap = 1;
+      if (clustered) o.cluster_radius = 60;
+      m = NULL;
+      CHECK(pindrop_map_create(&o, &m) == PINDROP_OK);
+      if (!m) return 1;
+      CHECK(pindrop_map_add_many(m, ids, lonlat, N) == PINDROP_OK);
+      cam.zoom = clustered ? 14 : 17;
+      CHECK(pindrop_map_set_camera(m, &cam) == PINDROP_OK);
+      t = 0;
+      for (i = 0; i < 400; i++) {
+        (void)pindrop_map_frame(m, t, views, CAP);
+        stacks = pindrop_map_frame_clusters(m, t, items, CAP);
+      }
+      CHECK(stacks > 10 && stacks < CAP);
+      for (k = 0; k < stacks && !(items[k].flags & PINDROP_CLUSTER_STACK); k++) {}
+      CHECK(clustered || k < stacks);
+      before = allocations;
+      for (i = 0; i < 10; i++) {
+        (void)pindrop_map_frame(m, t, views, CAP);
+        (void)pindrop_map_frame_clusters(m, t, items, CAP);
+      }
+      CHECK(allocations == before);
+      if (allocations != before) fprintf(stderr, "spread_on_tap (clustered %d): 10 frames made %lu allocations\n", clustered, allocations - before);
+      if (k < stacks) {
+        CHECK(pindrop_map_open_stack(m, items[k].key, t) == PINDROP_OK);
+        (void)drain(m);
+        for (i = 0; i < 20; i++) { (void)pindrop_map_frame(m, t, views, CAP); (void)pindrop_map_frame_clusters(m, t, items, CAP); }
+        before = allocations;
+        for (i = 0; i < 10; i++) {
+          (void)pindrop_map_frame(m, t, views, CAP);
+          (void)pindrop_map_frame_clusters(m, t, items, CAP);
+        }
+        CHECK(allocations == before);
+        if (allocations != before) fprintf(stderr, "spread_on_tap, a stack open: 10 frames made %lu allocations\n", allocations - before);
+      }
+      pindrop_map_destroy(m);
+    }
+  }
   if (!COUNTING) printf("allocation counts: skipped (not glibc)\n");
   if (failures) { fprintf(stderr, "%d allocation checks failed\n", failures); return 1; }
   printf("allocation tests passed\n");

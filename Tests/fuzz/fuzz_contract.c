@@ -6,7 +6,11 @@
  * times, editing, selection, callouts with arbitrary bytes, allowed areas from arbitrary text,
  * undo / redo, spreading, frames and queries with small and absurd capacities; and maps made
  * anew with the 0.2 option fields (cluster radius and zoom, spiral spreading) at any value, and
- * their clusters (frame_clusters, members, expansion zoom).
+ * their clusters (frame_clusters, members, expansion zoom); and the 0.3 keyboard calls (focus steps
+ * of any step, the focus, key lift and key drop at any time, nudges while the keyboard holds a pin);
+ * and (0.3) maps with spread_on_tap whose collapsed stacks are opened by key, closed, and asked
+ * about with any key; and (0.3) maps with cluster_min_points and cluster_by_category at any value,
+ * pins' values and categories, and what clusters hold (summaries, categories, member pages).
  *
  * After every call the harness checks invariants against a small model it keeps itself:
  *  - the status is one of the enum (touch: 0, 1 or one of them);
@@ -14,7 +18,10 @@
  *    messages say something;
  *  - true positions change only as the host asked (add, set_position) or as MOVED events say
  *    (from = the model's position before, to = after); the count is the model's;
- *  - a drop commits exactly the last DRAGGED coordinate of that pin (MOVED cause DRAG);
+ *  - a drop commits exactly the last DRAGGED coordinate of that pin (MOVED cause DRAG, or cause
+ *    KEYBOARD for a keyboard drag);
+ *  - while the keyboard holds a pin, touches and a second key lift are refused; a focus names
+ *    nothing, a pin on the map or a cluster, and a step other than +1 or -1 is refused;
  *  - frames: points finite and inside the viewport grown by hit_radius, ids known and distinct;
  *  - queries: screen points, display positions and nearby distances finite, ids known.
  * A violated invariant aborts (a finding). Build: `make fuzz-build`; run: `make fuzz`.
@@ -118,6 +125,10 @@ static double hit_radius = 22;
 /* The last DRAGGED event: a MOVED with cause DRAG must land exactly there. */
 static pindrop_id dragged_id = PINDROP_NO_ID;
 static double dragged_lon, dragged_lat;
+/* A key lift succeeded and no DROPPED or DRAG_CANCELLED has ended it yet (0.3). */
+static int key_holding;
+/* The key of the open stack as STACK_OPENED said (0: none); STACK_CLOSED must name it. */
+static uint64_t open_key;
 
 static void finding(const char *what, long detail) {
   fprintf(stderr, "FINDING: %s (%ld)\n", what, detail);
@@ -154,14 +165,20 @@ static void drain(pindrop_map *m) {
   int guard = 0;
   while (pindrop_map_poll_event(m, &e) == 1) {
     INVARIANT(++guard < 100000, guard);
-    INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_AUTOPAN + 1, e.type);
+    INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_STACK_CLOSED, e.type);
+    if (e.type == PINDROP_EVENT_STACK_OPENED || e.type == PINDROP_EVENT_STACK_CLOSED) {
+      INVARIANT(e.id == PINDROP_NO_ID && e.request >> 63 == 1 && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.type);
+      if (e.type == PINDROP_EVENT_STACK_OPENED) { INVARIANT(open_key == 0, e.type); open_key = e.request; }
+      else { INVARIANT(open_key == e.request, e.type); open_key = 0; }
+    }
     if (e.type == PINDROP_EVENT_GEOCODE_REQUEST) requests[nrequests++ % 8] = e.request;
     if (e.type == PINDROP_EVENT_LIFTED) dragged_id = PINDROP_NO_ID;
     if (e.type == PINDROP_EVENT_DRAGGED) {
       INVARIANT(isfinite(e.lon) && isfinite(e.lat) && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.id);
       dragged_id = e.id; dragged_lon = e.lon; dragged_lat = e.lat;
     }
-    if (e.type == PINDROP_EVENT_MOVED && e.cause == PINDROP_CAUSE_DRAG) {
+    if (e.type == PINDROP_EVENT_DROPPED || e.type == PINDROP_EVENT_DRAG_CANCELLED) key_holding = 0;
+    if (e.type == PINDROP_EVENT_MOVED && (e.cause == PINDROP_CAUSE_DRAG || e.cause == PINDROP_CAUSE_KEYBOARD)) {
       INVARIANT(dragged_id == e.id && e.lon == dragged_lon && e.lat == dragged_lat, e.id);
     }
     if (e.type == PINDROP_EVENT_MOVED) {
@@ -284,7 +301,12 @@ static void clusters_check(pindrop_map *m, input *in) {
     size_t n;
     INVARIANT(v->count >= 2 && isfinite(v->x) && isfinite(v->y) && isfinite(v->lon) && isfinite(v->lat), v->count);
     INVARIANT(fabs(v->lon) <= 180 && fabs(v->lat) <= 90, 0);
-    INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
+    if (v->flags == PINDROP_CLUSTER_STACK) { /* a collapsed stack: within hit_radius of the viewport */
+      INVARIANT(v->key >> 63 == 1 && v->x >= -hit_radius - 1e-6 && v->x <= view_w + hit_radius + 1e-6, 0);
+    } else {
+      INVARIANT(v->flags == 0 && v->key >> 63 == 0, v->flags);
+      INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
+    }
     sum += v->count;
     n = pindrop_map_cluster_members(m, v->key, members, MAXPINS);
     INVARIANT(n == v->count, n);
@@ -309,8 +331,127 @@ static void clusters_check(pindrop_map *m, input *in) {
 }
 
 static void reset_model(void) {
-  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0;
+  model_n = 0; placing = PINDROP_NO_ID; dragged_id = PINDROP_NO_ID; nrequests = 0; key_holding = 0;
+  open_key = 0;
   view_w = 256; view_h = 256; proj_mode = 0;
+}
+
+/* What clusters hold (0.3, behaviour 19), and the 0.3 options. Sub-operation k: a new map with
+   cluster_min_points and cluster_by_category at any value (create refuses m < 2 and a by_category
+   other than 0/1, with a message); set_attributes with known, unknown and repeated ids, finite,
+   NaN and infinite values and any category (an unknown id, an infinite value or
+   PINDROP_CATEGORY_MIXED fail and change nothing); or every drawn cluster's summary, categories
+   and member pages, which must agree with each other, the view and the members' positions. */
+static pindrop_map *recreate_03(pindrop_map *old, input *in) {
+  pindrop_options o;
+  pindrop_map *m = NULL;
+  uint8_t j = u8(in);
+  int made;
+  pindrop_map_destroy(old);
+  reset_model();
+  pindrop_options_init(&o, sizeof o);
+  o.lift_delay_ms = 0;
+  o.cluster_radius = (double)(u8(in) % 128);
+  o.cluster_max_zoom = (double)(u8(in) % 31);
+  o.cluster_min_points = (j & 1) ? u32(in) : 2 + (uint32_t)(u8(in) % 6);
+  o.cluster_by_category = (j & 2) ? u32(in) : (uint32_t)((j >> 2) & 1);
+  made = pindrop_map_create(&o, &m) == PINDROP_OK;
+  if (!made) {
+    INVARIANT(m == NULL && pindrop_last_error()[0] != '\0', 0);
+    INVARIANT(o.cluster_min_points < 2 || o.cluster_by_category > 1, o.cluster_min_points);
+    if (pindrop_map_create(NULL, &m) != PINDROP_OK) finding("default create failed", 0);
+    hit_radius = 22; cluster_radius = 0;
+  } else {
+    INVARIANT(o.cluster_by_category <= 1, o.cluster_by_category);
+    hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
+  }
+  return m;
+}
+
+static void summaries_check(pindrop_map **mp, input *in) {
+  pindrop_map *m = *mp;
+  uint8_t k = u8(in);
+  if (k < 24) { *mp = recreate_03(m, in); return; }
+  if (k < 128) {
+    pindrop_id ids[20];
+    double values[20];
+    uint32_t cats[20];
+    size_t n = u8(in) % 20, i, before = pindrop_map_count(m);
+    int bad = 0, s;
+    static const double vals[] = {0, 1, -2.5, 1e300, -1e-300, 31.75, NAN, INFINITY, -INFINITY};
+    for (i = 0; i < n; i++) {
+      uint8_t v = u8(in);
+      ids[i] = any_id(in);
+      values[i] = vals[v % 9];
+      cats[i] = v < 250 ? (uint32_t)(u8(in) % 5) : (v == 250 ? PINDROP_CATEGORY_MIXED : u32(in));
+      if (find(ids[i]) == NULL || (v % 9 >= 7 && !(k & 1)) || (cats[i] == PINDROP_CATEGORY_MIXED && !(k & 2))) bad = 1;
+    }
+    s = pindrop_map_set_attributes(m, n ? ids : NULL, (k & 1) ? NULL : values, (k & 2) ? NULL : cats, n);
+    if (bad && n > 0) INVARIANT(s == PINDROP_ERR_NOT_FOUND || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    else INVARIANT(s == PINDROP_OK, s);
+    INVARIANT(pindrop_map_count(m) == before, s);
+    after(m, s, __LINE__);
+    return;
+  }
+  {
+    pindrop_cluster_view views[MAXPINS];
+    pindrop_id members[MAXPINS], page[MAXPINS];
+    uint32_t cats[MAXPINS], counts[MAXPINS];
+    double t = any_time(in);
+    size_t total = pindrop_map_frame_clusters(m, t, views, MAXPINS), i, j;
+    for (i = 0; i < total && i < MAXPINS; i++) {
+      const pindrop_cluster_view *v = &views[i];
+      pindrop_cluster_summary sum;
+      size_t n, nc, off, got;
+      uint32_t all = 0;
+      INVARIANT(pindrop_map_cluster_summary(m, v->key, &sum) == PINDROP_OK, 0);
+      INVARIANT(sum.count == v->count && sum.valued <= sum.count && (sum.flags & ~1u) == 0, sum.count);
+      INVARIANT(sum.flags == v->flags, sum.flags);
+      if (sum.valued == 0) INVARIANT(isnan(sum.value_sum) && isnan(sum.value_min) && isnan(sum.value_max), 0);
+      else INVARIANT(isfinite(sum.value_min) && isfinite(sum.value_max) && sum.value_min <= sum.value_max, 0);
+      nc = pindrop_map_cluster_categories(m, v->key, cats, counts, MAXPINS);
+      INVARIANT(nc >= 1 && nc <= sum.count, nc);
+      for (j = 0; j < nc && j < MAXPINS; j++) {
+        all += counts[j];
+        INVARIANT(counts[j] > 0 && cats[j] != PINDROP_CATEGORY_MIXED, counts[j]);
+        if (j > 0) INVARIANT(counts[j] < counts[j - 1] || (counts[j] == counts[j - 1] && cats[j] > cats[j - 1]), j);
+      }
+      INVARIANT(all == sum.count, all);
+      INVARIANT((sum.category == PINDROP_CATEGORY_MIXED) == (nc > 1), nc);
+      if (nc == 1) INVARIANT(cats[0] == sum.category, 0);
+      n = pindrop_map_cluster_members(m, v->key, members, MAXPINS);
+      INVARIANT(n == sum.count, n);
+      for (j = 1; j < n && j < MAXPINS; j++) INVARIANT(members[j] > members[j - 1], j);
+      if (sum.flags & PINDROP_CLUSTER_ONE_SPOT)
+        for (j = 1; j < n && j < MAXPINS; j++) {
+          double lon0, lat0, lon1, lat1;
+          INVARIANT(pindrop_map_position(m, members[0], &lon0, &lat0) == PINDROP_OK, 0);
+          INVARIANT(pindrop_map_position(m, members[j], &lon1, &lat1) == PINDROP_OK, 0);
+          INVARIANT(lon0 == lon1 && (lat0 == lat1 || fabs(lat0) >= 85.0511), j);
+        }
+      {  /* a page from any offset: the members list's slice, nothing written past it */
+        size_t cap = u8(in) % 5;
+        off = u8(in) % (n + 2);
+        for (j = 0; j < MAXPINS; j++) page[j] = PINDROP_NO_ID;
+        got = pindrop_map_cluster_members_from(m, v->key, off, page, cap);
+        INVARIANT(got == n, got);
+        for (j = 0; j < cap; j++)
+          INVARIANT(off + j < n && off + j < MAXPINS ? page[j] == members[off + j] : page[j] == PINDROP_NO_ID, j);
+      }
+    }
+    {
+      uint64_t key = u64(in);
+      pindrop_cluster_summary sum;
+      int s = pindrop_map_cluster_summary(m, key, &sum);
+      size_t nc = pindrop_map_cluster_categories(m, key, cats, counts, any_capacity(in) % (MAXPINS + 1));
+      INVARIANT(s == PINDROP_OK || s == PINDROP_ERR_NOT_FOUND, s);
+      if (s != PINDROP_OK) INVARIANT(nc == 0 && pindrop_map_last_error(m)[0] != '\0', nc);
+      INVARIANT(pindrop_map_cluster_summary(m, key, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+      INVARIANT(pindrop_map_cluster_members_from(m, key, 0, NULL, 3) == 0, 0);
+    }
+    drain(m);
+    check_positions(m, __LINE__);
+  }
 }
 
 /* A new map with the 0.2 option fields (clusters, spiral spreading) at any value: create refuses
@@ -334,6 +475,115 @@ static pindrop_map *recreate(pindrop_map *old, input *in) {
   } else {
     hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
   }
+  return m;
+}
+
+/* A focus names nothing, a pin on the map, or a cluster, at a finite point. */
+static void focus_check(const pindrop_focus *f) {
+  INVARIANT(f->kind >= 0 && f->kind <= 2 && f->reserved == 0, f->kind);
+  if (f->kind == 0) INVARIANT(f->id == PINDROP_NO_ID && f->key == 0, 0);
+  if (f->kind == 1) INVARIANT(find(f->id) != NULL && f->key == 0 && isfinite(f->x) && isfinite(f->y), f->id);
+  if (f->kind == 2) INVARIANT(f->id == PINDROP_NO_ID && isfinite(f->x) && isfinite(f->y), 0);
+}
+
+/* The keyboard (0.3): focus steps (mostly +1 / -1, sometimes any number), key lift, key drop. */
+static void keyboard(pindrop_map *m, input *in) {
+  pindrop_focus f;
+  uint8_t k = u8(in);
+  int s;
+  if (k < 96) {
+    int32_t by = u8(in) < 224 ? ((k & 1) ? 1 : -1) : (int32_t)u32(in);
+    s = pindrop_map_focus_step(m, by, &f);
+    after(m, s, __LINE__);
+    INVARIANT(s == ((by == 1 || by == -1) ? PINDROP_OK : PINDROP_ERR_INVALID_ARGUMENT), by);
+    if (s == PINDROP_OK) focus_check(&f);
+  } else if (k < 176) {
+    int held = key_holding;
+    s = pindrop_map_key_lift(m, any_time(in));
+    if (held) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    if (s == PINDROP_OK) key_holding = 1;
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(key_holding, 0);  /* LIFTED, not ended in the same call */
+  } else {
+    int held = key_holding;
+    s = pindrop_map_key_drop(m, any_time(in));
+    if (!held) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(!key_holding, 0);  /* DROPPED */
+  }
+  INVARIANT(pindrop_map_focused(m, &f) == PINDROP_OK, 0);
+  focus_check(&f);
+}
+
+/* Stacks (0.3): a new map with spread_on_tap (any value: create refuses all but 0 and 1), or
+   the collapsed stacks of frame_clusters opened by key (STACK_OPENED names it, and it is no longer
+   collapsed), closed, and any key asked for (OK or NOT_FOUND with a message). */
+static pindrop_map *stacks_step(pindrop_map *m, input *in) {
+  pindrop_cluster_view views[MAXPINS];
+  uint8_t k = u8(in);
+  int s;
+  double t = any_time(in);
+  if (k < 40) {
+    pindrop_options o;
+    pindrop_map *fresh = NULL;
+    pindrop_map_destroy(m);
+    reset_model();
+    pindrop_options_init(&o, sizeof o);
+    o.lift_delay_ms = (k & 1) ? 0 : 250;
+    o.spread_on_tap = (k & 2) ? u32(in) : 1;
+    if (k & 4) o.spread_tolerance_m = (double)u8(in);
+    if (k & 8) o.spread_mode = PINDROP_SPREAD_SPIRAL;
+    if (k & 16) o.cluster_radius = (double)u8(in);
+    if (k & 32) o.cluster_min_points = u32(in);
+    if (pindrop_map_create(&o, &fresh) != PINDROP_OK) {
+      INVARIANT(fresh == NULL && pindrop_last_error()[0] != '\0', 0);
+      INVARIANT(o.spread_on_tap > 1 || o.cluster_min_points < 2, o.spread_on_tap);
+      if (pindrop_map_create(NULL, &fresh) != PINDROP_OK) finding("default create failed", 0);
+      hit_radius = 22; cluster_radius = 0;
+    } else {
+      hit_radius = o.hit_radius; cluster_radius = o.cluster_radius;
+    }
+    return fresh;
+  }
+  if (k < 120) {
+    size_t n = pindrop_map_frame_clusters(m, t, views, MAXPINS), i, stacks = 0;
+    drain(m);
+    if (n == 0 && pindrop_map_last_error(m)[0] != '\0') return m;  /* a refused time */
+    for (i = 0; i < n && i < MAXPINS; i++) {
+      if (views[i].flags != PINDROP_CLUSTER_STACK) continue;
+      if (stacks++ != (size_t)(k % 4)) continue;
+      s = pindrop_map_open_stack(m, views[i].key, t);
+      INVARIANT(s == PINDROP_OK, s);
+      drain(m);
+      INVARIANT(open_key == views[i].key, 0);
+      {
+        uint64_t key = views[i].key;
+        size_t j, again = pindrop_map_frame_clusters(m, t, views, MAXPINS);
+        for (j = 0; j < again && j < MAXPINS; j++) INVARIANT(views[j].key != key, j);  /* open: not collapsed */
+      }
+      break;
+    }
+    drain(m);
+    check_positions(m, __LINE__);
+    return m;
+  }
+  if (k < 160) {
+    s = pindrop_map_close_stack(m, t);
+    after(m, s, __LINE__);
+    if (s == PINDROP_OK) INVARIANT(open_key == 0, 0);
+    return m;
+  }
+  if (k < 200) {
+    uint64_t key = u8(in) < 128 ? ((uint64_t)1 << 63) | u64(in) : u64(in);
+    uint64_t before = open_key;
+    s = pindrop_map_open_stack(m, key, t);
+    INVARIANT(s == PINDROP_OK || s == PINDROP_ERR_NOT_FOUND || s == PINDROP_ERR_INVALID_ARGUMENT, s);
+    after(m, s, __LINE__);
+    if (s != PINDROP_OK) INVARIANT(open_key == before, s);
+    return m;
+  }
+  s = pindrop_map_cancel_gesture(m, t);  /* Esc */
+  after(m, s, __LINE__);
   return m;
 }
 
@@ -413,6 +663,7 @@ static void step(pindrop_map **mp, input *in) {
     t = any_time(in);
     s = pindrop_map_touch(m, pointer, phase, x, y, t);
     INVARIANT(s == 0 || s == 1 || s < 0, s);
+    if (key_holding) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
     after(m, s == 1 ? 0 : s, __LINE__);
     break;
   }
@@ -588,6 +839,7 @@ static void step(pindrop_map **mp, input *in) {
       after(m, s, __LINE__);
       break;
     }
+    if (which >= 200 && which < 216) { *mp = stacks_step(m, in); break; }  /* 0.3: stacks */
     if (which < 200) { /* batch spiral of the model's pins at any zoom and spacing, aliased or not */
       double ll[2 * MAXPINS + 2], out[2 * MAXPINS + 2];
       size_t i, n = model_n;
@@ -605,10 +857,17 @@ static void step(pindrop_map **mp, input *in) {
         for (i = 0; i < n; i++) INVARIANT(fabs(dst[2 * i]) <= 180 && fabs(dst[2 * i + 1]) <= 90, (int)i);
       break;
     }
+    if (which >= 240) { summaries_check(mp, in); break; }  /* since 0.3 */
+    if (which >= 216 && which < 232) { keyboard(m, in); break; }  /* since 0.3 */
     INVARIANT(pindrop_map_add(NULL, 1, 0, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_frame(NULL, 0, NULL, 0) == 0, 0);
     INVARIANT(pindrop_map_to_screen(m, 0, 0, NULL, &x) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     INVARIANT(pindrop_map_position(m, any_id(in), NULL, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focus_step(NULL, 1, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focus_step(m, 1, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_focused(m, NULL) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_key_lift(NULL, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
+    INVARIANT(pindrop_map_key_drop(NULL, 0) == PINDROP_ERR_INVALID_ARGUMENT, 0);
     after(m, PINDROP_OK, __LINE__);
     break;
   }

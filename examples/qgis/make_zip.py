@@ -44,8 +44,8 @@ def main(library: str, out_dir: str) -> Path:
                 if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
                     add(zf, f"pindrop_drag/{path.relative_to(PLUGIN).as_posix()}", path.read_bytes())
             add(zf, "pindrop_drag/README.md", (HERE / "README.md").read_bytes())
-            for name in ("__init__.py", "_ffi.py", "py.typed"):
-                add(zf, f"pindrop_drag/ext/pindrop/{name}", (PACKAGE / name).read_bytes())
+            for module in sorted(PACKAGE.glob("*.py")) + [PACKAGE / "py.typed"]:  # every module of the package
+                add(zf, f"pindrop_drag/ext/pindrop/{module.name}", module.read_bytes())
             add(zf, "pindrop_drag/ext/pindrop/libpindrop.so", stripped.read_bytes(), executable=True)
     print(out)
     return out

@@ -33,6 +33,14 @@ public final class ClusterLevels {
     public let maxZoom: Double
     /// Levels 0..<levelCount are clustered; `levelCount` is the base.
     public let levelCount: Int
+    /// What each clustered item holds (values, categories, the box of its points) and its
+    /// generation, kept by the same passes (`ClusterSummaries`).
+    let summaries: ClusterSummaries
+    /// Only items of one category are clustered together (`cluster_by_category`).
+    public let byCategory: Bool
+    /// The fewest pins a cluster may hold (`cluster_min_points`, supercluster's minPoints). Above
+    /// 2 the levels are rebuilt after changes instead of kept (docs/clusters.md).
+    public let minPoints: Int
 
     final class Level {
         /// Per slot: point, order key, parent and grid link side by side (`ClusterItem`, 32 bytes,
@@ -80,6 +88,9 @@ public final class ClusterLevels {
     struct Change {
         var slot: UInt32; var x: Double; var y: Double; var parent: UInt32
         var dx: Int64 = 0, dy: Int64 = 0, dn: Int64 = 0
+        /// Its summary before and after, and `ClusterSummaries.cats`/`.members` when its counts per
+        /// category or its pins changed (not for a new item: it joins whole).
+        var was = ItemSummary.empty, now = ItemSummary.empty, flags: UInt32 = 0
     }
 
     /// Fixed point of a normalised coordinate: units of 2^-32 of the world (under 1 cm). Sums of
@@ -131,11 +142,15 @@ public final class ClusterLevels {
     private var extraCells: [UInt64: [UInt32]] = [:]
 
     /// `radius` > 0 points; levels for the integer zooms below `maxZoom` (at most 30).
-    public init(radius: Double, maxZoom: Double) {
+    public init(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false,
+                minPoints: Int = 2) {
         precondition(radius > 0 && radius.isFinite, "cluster radius must be > 0")
         self.radius = radius
         self.maxZoom = maxZoom
+        self.byCategory = byCategory
+        self.minPoints = Swift.max(2, minPoints)
         levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
+        summaries = ClusterSummaries(levels: levelCount, attributes: attributes)
         levels = []
         for z in 0...levelCount { levels.append(Level(cell: cellSide(z))) }
         deferred = Array(repeating: [], count: Swift.max(0, levelCount - 1))
@@ -205,7 +220,7 @@ public final class ClusterLevels {
 
     private func record(_ c: Change) {
         if needsRebuild { return }
-        if pending.count >= rebuildThreshold {
+        if pending.count >= rebuildThreshold || minPoints > 2 {
             needsRebuild = true
             pending = []
             return
@@ -263,7 +278,32 @@ public final class ClusterLevels {
         if p == Self.excluded { return }
         if !baseGridStale { b.grid.remove(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
         record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: p,
-                      dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1))
+                      dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1,
+                      was: summaries.pin(UInt32(i), b.items[i].x, b.items[i].y), flags: Self.left))
+    }
+
+    /// `ClusterSummaries.cats | .members`: what a pin leaving or a cluster dissolving changes.
+    static let left = ClusterSummaries.cats | ClusterSummaries.members
+
+    /// A pin's value or category is about to change (the attributes still hold the old ones).
+    /// With `byCategory`, a pin that changes category leaves its hierarchy and joins another.
+    public func attributesWillChange(slot: Int32, value: Double, category: UInt32) {
+        guard contains(slot: slot) else { return }
+        let i = Int(slot), b = base
+        let p = b.items[i].parent
+        guard p != Self.excluded else { return }
+        let old = summaries.pin(UInt32(i), b.items[i].x, b.items[i].y)
+        if byCategory && category != old.category {
+            let key = b.items[i].key, x = b.items[i].x, y = b.items[i].y
+            remove(slot: slot)
+            insert(slot: slot, key: key, x: x, y: y)
+            return
+        }
+        guard p != Self.unassigned else { return }
+        let new = summaries.pin(value: value, category: category, b.items[i].x, b.items[i].y)
+        if new.same(old) { return }
+        record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: p, was: old, now: new,
+                      flags: category != old.category ? ClusterSummaries.cats : 0))
     }
 
     public func move(slot: Int32, x: Double, y: Double) {
@@ -280,7 +320,8 @@ public final class ClusterLevels {
             b.grid.insert(UInt32(i), x: nx, y: ny, &b.items)
         }
         record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
-                      dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0))
+                      dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0,
+                      was: summaries.pin(UInt32(i), ox, oy), now: summaries.pin(UInt32(i), nx, ny)))
     }
 
     /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
@@ -294,7 +335,8 @@ public final class ClusterLevels {
             if !baseGridStale { b.grid.remove(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
             b.items[i].parent = Self.excluded
             record(Change(slot: UInt32(i), x: b.items[i].x, y: b.items[i].y, parent: p,
-                          dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1))
+                          dx: -Self.fixed(b.items[i].x), dy: -Self.fixed(b.items[i].y), dn: -1,
+                          was: summaries.pin(UInt32(i), b.items[i].x, b.items[i].y), flags: Self.left))
         } else {
             b.items[i].parent = Self.unassigned
             if !baseGridStale { b.grid.insert(UInt32(i), x: b.items[i].x, y: b.items[i].y, &b.items) }
@@ -420,8 +462,9 @@ public final class ClusterLevels {
     /// (`pushCapturable`). Members it still reaches keep it: it is still the earliest seed near
     /// them unless it is demoted, which re-decides them from its new point. One walk of the 3×3
     /// cells when both points are in the same cell, as a small move nearly always is.
-    private func pushAroundMovedSeed(_ up: Level, _ lv: Level, of p: UInt32, from x0: Double, _ y0: Double,
+    private func pushAroundMovedSeed(_ z: Int, _ up: Level, _ lv: Level, of p: UInt32, from x0: Double, _ y0: Double,
                                      to x1: Double, _ y1: Double, key: UInt64, _ r2: Double) {
+        let cat = byCategory ? category(z + 1, lv.sums[Int(p)].seed) : 0
         @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
             let i = Int(k)
             let ix = up.items[i].x, iy = up.items[i].y
@@ -434,7 +477,8 @@ public final class ClusterLevels {
                 if dx * dx + dy * dy <= r2 { push(k, up.items[i].key) }
             } else if captured && reaches {
                 let kk = up.items[i].key
-                if kk > key && (q >= Self.excluded || lv.items[Int(q)].key > key) { push(k, kk) }
+                if kk > key && (q >= Self.excluded || lv.items[Int(q)].key > key)
+                    && (!byCategory || category(z + 1, k) == cat) { push(k, kk) }
             }
         }
         if up.grid.sameCell(x0, y0, x1, y1) {
@@ -447,7 +491,8 @@ public final class ClusterLevels {
 
     /// Marks the items of `up` within the radius of a seed at (x, y) with key `key` that it would
     /// win: later than it, and unplaced or held by a later seed.
-    private func pushCapturable(_ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64, _ r2: Double) {
+    private func pushCapturable(_ z: Int, _ up: Level, _ lv: Level, near x: Double, _ y: Double, key: UInt64,
+                                category cat: UInt32, _ r2: Double) {
         up.forEachNear(x, y) { k in
             let i = Int(k)
             let kk = up.items[i].key
@@ -455,7 +500,9 @@ public final class ClusterLevels {
             let p = up.items[i].parent
             guard p >= Self.excluded || lv.items[Int(p)].key > key else { return }
             let dx = up.items[i].x - x, dy = up.items[i].y - y
-            if dx * dx + dy * dy <= r2 { push(k, kk) }
+            guard dx * dx + dy * dy <= r2 else { return }
+            if byCategory && category(z + 1, k) != cat { return }
+            push(k, kk)
         }
     }
 
@@ -467,7 +514,7 @@ public final class ClusterLevels {
     /// `extras`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
     /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
     private func earliestSeed(_ up: Level, _ lv: Level, _ z: Int, near x: Double, _ y: Double,
-                              before: UInt64, held: UInt32, _ r2: Double) -> UInt32 {
+                              before: UInt64, held: UInt32, category cat: UInt32, _ r2: Double) -> UInt32 {
         var best = ClusterGrid.end, bestKey = before
         if held < Self.excluded && lv.items[Int(held)].parent != Self.dead {
             let h = Int(held), kk = lv.items[h].key
@@ -480,6 +527,7 @@ public final class ClusterLevels {
             guard kk < bestKey else { return }
             let dx = up.items[i].x - x, dy = up.items[i].y - y
             guard dx * dx + dy * dy <= r2, isSeed(up, lv, k) else { return }
+            if byCategory && category(z + 1, k) != cat { return }
             best = k; bestKey = kk
         }
         lv.forEachNear(x, y) { p in
@@ -489,6 +537,7 @@ public final class ClusterLevels {
             // Not a number (a seed gone or demoted in this pass) fails the test.
             let dx = lv.seedAt[i].x - x, dy = lv.seedAt[i].y - y
             guard dx * dx + dy * dy <= r2 else { return }
+            if byCategory && summaries.category(z, p) != cat { return }
             best = lv.sums[i].seed; bestKey = kk
         }
         if extras.count <= SlotSet.small {
@@ -516,9 +565,10 @@ public final class ClusterLevels {
         extraCells[ClusterGrid.hash(lv.grid.coordinate(up.items[i].x), lv.grid.coordinate(up.items[i].y)), default: []].append(k)
     }
 
-    private func allocate(_ lv: Level, seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
+    private func allocate(_ z: Int, _ lv: Level, seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
         lv.alive += 1
         if let f = lv.free.popLast() {
+            summaries.allocate(z, f)
             let i = Int(f)
             lv.sums[i] = ClusterSums(sx: 0, sy: 0, count: 0, seed: seed)
             lv.seedAt[i] = SeedPoint(x: x, y: y)
@@ -528,7 +578,20 @@ public final class ClusterLevels {
         lv.items.append(ClusterItem(x: 0, y: 0, key: key, parent: Self.unassigned, next: ClusterGrid.end))
         lv.sums.append(ClusterSums(sx: 0, sy: 0, count: 0, seed: seed))
         lv.seedAt.append(SeedPoint(x: x, y: y))
+        summaries.allocate(z, UInt32(lv.items.count - 1))
         return UInt32(lv.items.count - 1)
+    }
+
+    /// The category of item i of level z (`byCategory`: an item's pins all share one).
+    @inline(__always)
+    func category(_ z: Int, _ i: UInt32) -> UInt32 {
+        z == levelCount ? summaries.attributes.category(Int32(bitPattern: i)) : summaries.category(z, i)
+    }
+
+    /// The summary of item i of level z: for a pin, made from its attributes and point.
+    @inline(__always)
+    func childSummary(_ z: Int, _ i: UInt32) -> ItemSummary {
+        z == levelCount ? summaries.pin(i, base.items[Int(i)].x, base.items[Int(i)].y) : summaries.item(z, i)
     }
 
     @inline(__always)
@@ -542,9 +605,10 @@ public final class ClusterLevels {
 
     /// Notes that item p of `lv` is about to change in this pass (first time: its sums as they were).
     @inline(__always)
-    private func touch(_ lv: Level, _ p: UInt32) {
+    private func touch(_ z: Int, _ lv: Level, _ p: UInt32) {
         if touched.insert(p) {
             let i = Int(p), t = touched.count - 1
+            summaries.touch(z, p, t)
             // Entries past `touched.count` are stale (kept to avoid clearing the array).
             if t < touchedWas.count { touchedWas[t] = (lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count) } else {
                 touchedWas.append((lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count))
@@ -574,13 +638,20 @@ public final class ClusterLevels {
         // the sums of the item that held it is settled first.
         for c in changes {
             let p = c.parent
+            let si = Int(c.slot)
+            // In the same place, with the same weight and the same parent: only what it holds
+            // changed (its values or categories, or pins that left and came at the same point),
+            // which decides nothing.
+            let inPlace = c.dn == 0 && p < Self.excluded && isAlive(up, c.slot) && up.items[si].parent == p
+                && up.items[si].x == c.x && up.items[si].y == c.y
             if p < Self.excluded {
-                touch(lv, p)
+                touch(z, lv, p)
                 let i = Int(p)
                 lv.sums[i].sx &+= c.dx; lv.sums[i].sy &+= c.dy
                 lv.sums[i].count = UInt32(truncatingIfNeeded: Int64(lv.sums[i].count) + c.dn)
+                summaries.replace(z, p, old: c.was, new: c.now, flags: c.flags)
+                if inPlace { continue }
                 if lv.sums[i].seed == c.slot {
-                    let si = Int(c.slot)
                     // Still the seed of p (alive and held by p): it moved. Otherwise it went, or
                     // its slot was emptied and filled again between two updates.
                     if isAlive(up, c.slot) && up.items[si].parent == p {
@@ -588,7 +659,7 @@ public final class ClusterLevels {
                         // The only item of its level: alone, it stays the seed and nothing is
                         // re-decided; only the sums change (the coarsest levels hold one item each).
                         if up.alive == 1 { continue }
-                        pushAroundMovedSeed(up, lv, of: p, from: c.x, c.y, to: up.items[si].x, up.items[si].y,
+                        pushAroundMovedSeed(z, up, lv, of: p, from: c.x, c.y, to: up.items[si].x, up.items[si].y,
                                             key: up.items[si].key, r2)
                     } else {
                         lv.seedAt[i] = .gone
@@ -608,7 +679,8 @@ public final class ClusterLevels {
             lastPopped = up.items[ji].key
             let jx = up.items[ji].x, jy = up.items[ji].y, jk = up.items[ji].key
             let old = up.items[ji].parent
-            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, held: old, r2)
+            let cat = byCategory ? category(z + 1, j) : 0
+            let best = earliestSeed(up, lv, z, near: jx, jy, before: jk, held: old, category: cat, r2)
             let wasSeed = isSeed(up, lv, j)
             let mine = contribution(z + 1, up, ji)
             var target: UInt32
@@ -616,20 +688,21 @@ public final class ClusterLevels {
                 if wasSeed {
                     target = old
                 } else {
-                    target = allocate(lv, seed: j, key: jk, at: jx, jy)
+                    target = allocate(z, lv, seed: j, key: jk, at: jx, jy)
                     addExtra(up, lv, j)
                 }
                 // A new seed may capture later items from later seeds (a seed that moved has
                 // marked those already, with the members it left: `pushAroundMovedSeed`).
-                if !wasSeed { pushCapturable(up, lv, near: jx, jy, key: jk, r2) }
+                if !wasSeed { pushCapturable(z, up, lv, near: jx, jy, key: jk, category: cat, r2) }
             } else {
                 target = up.items[Int(best)].parent
                 // A demoted seed's members must find new seeds.
                 if wasSeed { lv.seedAt[Int(old)] = .gone; pushMembers(up, of: old, near: jx, jy, r2) }
             }
             if target != old {
-                if old < Self.excluded { touch(lv, old); add(lv, old, mine, -1) }
-                touch(lv, target); add(lv, target, mine, 1)
+                let summary = childSummary(z + 1, j)
+                if old < Self.excluded { touch(z, lv, old); add(lv, old, mine, -1); summaries.leave(z, old, summary, child: j) }
+                touch(z, lv, target); add(lv, target, mine, 1); summaries.join(z, target, summary, child: j)
                 up.items[ji].parent = target
             }
         }
@@ -648,15 +721,26 @@ public final class ClusterLevels {
                     lv.grid.remove(p, x: lv.items[pi].x, y: lv.items[pi].y, &lv.items)
                     if below {
                         out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
-                                          dx: -was.x, dy: -was.y, dn: -Int64(was.n)))
+                                          dx: -was.x, dy: -was.y, dn: -Int64(was.n),
+                                          was: summaries.touched(t), flags: Self.left))
                     }
                 }
                 lv.items[pi].parent = Self.dead; lv.sums[pi].count = 0; lv.sums[pi].sx = 0; lv.sums[pi].sy = 0
                 lv.free.append(p); lv.alive -= 1
+                summaries.free(z, p)
                 continue
             }
             let n = lv.sums[pi].count
-            if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y { continue }
+            let (summaryChanged, flags) = summaries.settle(z, p, t) { visit in
+                forEachChild(level: z, slot: p) { c in visit(c, childSummary(z + 1, c)) }
+            }
+            if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y {
+                if summaryChanged && below {
+                    out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
+                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
+                }
+                continue
+            }
             let (nx, ny) = point(z, pi)
             if isNew {
                 lv.items[pi].x = nx; lv.items[pi].y = ny
@@ -666,7 +750,8 @@ public final class ClusterLevels {
                 let ox = lv.items[pi].x, oy = lv.items[pi].y
                 if below {
                     out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
-                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n)))
+                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n),
+                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
                 }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
                     lv.grid.remove(p, x: ox, y: oy, &lv.items)
@@ -713,10 +798,15 @@ public final class ClusterLevels {
         while z >= 0 {
             let lv = Level(cell: cellSide(z))
             levels[z] = lv
+            summaries.resetLevel(z)
             buildLevel(z, order)
             // Allocated in key order, renumbered by cell: the key order is where they came from.
             order = arrangeByCell(z)
+            // Items that stayed themselves in a group too small for a cluster were allocated
+            // after their group's seed, out of key order.
+            if minPoints > 2 { Self.sortByKey(&order, lv.items) }
             lv.trim()
+            summaries.trim(z)
             z -= 1
         }
         for l in 0...top where l < deferred.count { deferred[l] = [] }
@@ -743,6 +833,7 @@ public final class ClusterLevels {
         lv.items = byCell.map { lv.items[Int($0.slot)] }
         lv.sums = byCell.map { lv.sums[Int($0.slot)] }
         lv.seedAt = byCell.map { lv.seedAt[Int($0.slot)] }
+        summaries.renumber(z, byCell, slotOf)
         lv.grid.refill(&lv.items, member: Self.unassigned)
         up.items.withUnsafeMutableBufferPointer { ui in
             for i in ui.indices where ui[i].parent < Self.excluded { ui[i].parent = slotOf[Int(ui[i].parent)] }
@@ -755,6 +846,7 @@ public final class ClusterLevels {
         let r = levelRadius(z), r2 = r * r
         let pins = z + 1 == levelCount
         let grid = up.grid
+        var group: [UInt32] = []
         // Level z grows while level z + 1 is read: the item of each seed is summed up locally
         // and appended once.
         up.sums.withUnsafeBufferPointer { us in
@@ -780,17 +872,44 @@ public final class ClusterLevels {
             for j in order where pl[Int(j) >> 6] & (1 << UInt64(Int(j) & 63)) == 0 {
                 let ji = Int(j)
                 let jx = ui[ji].x, jy = ui[ji].y
-                let q = allocate(lv, seed: j, key: ui[ji].key, at: jx, jy)
+                let q = allocate(z, lv, seed: j, key: ui[ji].key, at: jx, jy)
                 place(ji, q)
                 var (sx, sy, n) = sums(ji)
+                let cat = byCategory ? category(z + 1, j) : 0
+                group.removeAll(keepingCapacity: true)
+                group.append(j)
                 grid.forEachNear(jx, jy, next: { lk[Int($0)] }) { k in
                     let ki = Int(k)
                     guard pl[ki >> 6] & (1 << UInt64(ki & 63)) == 0 else { return }
                     let dx = ui[ki].x - jx, dy = ui[ki].y - jy
                     guard dx * dx + dy * dy <= r2 else { return }
+                    if byCategory && category(z + 1, k) != cat { return }
                     place(ki, q)
+                    group.append(k)
                     let (ax, ay, an) = sums(ki)
                     sx &+= ax; sy &+= ay; n &+= an
+                }
+                if group.count > 1 && Int(n) < minPoints {
+                    // Too few pins for a cluster (supercluster's minPoints): each item of the
+                    // group stays itself at this level (they are all single pins: a group
+                    // holding a cluster of level z + 1 has at least minPoints pins).
+                    for k in group {
+                        let ki = Int(k)
+                        let kq = k == j ? q : allocate(z, lv, seed: k, key: ui[ki].key, at: ui[ki].x, ui[ki].y)
+                        ui[ki].parent = kq
+                        let (ax, ay, an) = sums(ki)
+                        let kqi = Int(kq)
+                        lv.sums[kqi].sx = ax; lv.sums[kqi].sy = ay; lv.sums[kqi].count = an
+                        lv.items[kqi].x = ui[ki].x; lv.items[kqi].y = ui[ki].y
+                        lv.grid.insert(kq, x: ui[ki].x, y: ui[ki].y, &lv.items)
+                        summaries.build(z, kq) { visit in
+                            visit(k, pins ? summaries.pin(k, ui[ki].x, ui[ki].y) : summaries.item(z + 1, k))
+                        }
+                    }
+                    continue
+                }
+                summaries.build(z, q) { visit in
+                    for k in group { visit(k, pins ? summaries.pin(k, ui[Int(k)].x, ui[Int(k)].y) : summaries.item(z + 1, k)) }
                 }
                 let qi = Int(q)
                 lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
@@ -961,6 +1080,7 @@ public final class ClusterLevels {
     public var bytes: Int {
         levels.reduce(0) { $0 + $1.bytes }
             + (deferred.reduce(0) { $0 + $1.capacity } + pending.capacity) * MemoryLayout<Change>.stride
+            + summaries.bytes
     }
 }
 

@@ -2,11 +2,12 @@ import Glibc
 
 /// A cluster as the host draws it (`pindrop_cluster_view`).
 public struct ClusterView: Sendable, Equatable {
-    /// Names the cluster until pins or the view change: its level and its slot there.
+    /// Names the cluster while its pins stay the same: its level, its generation and its slot.
     public var key: UInt64
     public var x, y: Double
     public var lon, lat: Double
     public var count: UInt32
+    /// `ClusterSummary.oneSpot` when all its pins share one point.
     public var flags: UInt32 = 0
 }
 
@@ -22,9 +23,11 @@ public final class ClusterRoom {
     private var found: [UInt32] = []
 
     /// Nil when the options cluster nothing (radius 0, or no level below the max zoom).
-    public init?(radius: Double, maxZoom: Double) {
+    public init?(radius: Double, maxZoom: Double, attributes: PinAttributes = PinAttributes(), byCategory: Bool = false,
+                 minPoints: Int = 2) {
         guard radius > 0, radius.isFinite, maxZoom > 0 else { return nil }
-        levels = ClusterLevels(radius: radius, maxZoom: maxZoom)
+        levels = ClusterLevels(radius: radius, maxZoom: maxZoom, attributes: attributes, byCategory: byCategory,
+                               minPoints: minPoints)
         self.maxZoom = maxZoom
         guard levels.levelCount > 0 else { return nil }
     }
@@ -49,6 +52,11 @@ public final class ClusterRoom {
 
     public func pinMoved(_ slot: Int32, mercator m: (x: Double, y: Double)) {
         levels.move(slot: slot, x: m.x, y: m.y)
+    }
+
+    /// A pin's value or category is about to change (the attributes still hold the old ones).
+    public func pinAttributesWillChange(_ slot: Int32, value: Double, category: UInt32) {
+        levels.attributesWillChange(slot: slot, value: value, category: category)
     }
 
     public func pinWillBeRemoved(_ slot: Int32) {
@@ -142,7 +150,8 @@ public final class ClusterRoom {
                         && p.y >= -levels.radius && p.y <= view.height + levels.radius {
                 let q = levels.point(level: z, slot: k)
                 let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
-                clusters.append(ClusterView(key: Self.key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n))
+                clusters.append(ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n,
+                                            flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0))
             }
         }
     }
@@ -170,8 +179,9 @@ public final class ClusterRoom {
             guard d2 <= r * r, best == nil || d2 < best!.1 else { continue }
             let q = levels.point(level: z, slot: k)
             let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
-            best = (ClusterView(key: Self.key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat,
-                                count: levels.count(level: z, slot: k)), d2)
+            best = (ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat,
+                                count: levels.count(level: z, slot: k),
+                                flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0), d2)
         }
         return best
     }
@@ -194,14 +204,35 @@ public final class ClusterRoom {
 
     // MARK: - Clusters by key
 
-    static func key(_ level: Int, _ slot: UInt32) -> UInt64 { UInt64(level + 1) << 32 | UInt64(slot) }
+    /// A cluster's key: its level + 1 (5 bits), its generation (27 bits) and its slot (32 bits).
+    /// The generation changes whenever the item's pins do, so a key never names another cluster
+    /// (until 2^27 generations later, when the same slot of the same level also comes round).
+    func key(_ level: Int, _ slot: UInt32) -> UInt64 {
+        UInt64(level + 1) << 59 | UInt64(levels.summaries.generation(level, slot)) << 32 | UInt64(slot)
+    }
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {
-        let z = Int(key >> 32) - 1, s = UInt32(truncatingIfNeeded: key)
+        let z = Int(key >> 59) - 1, s = UInt32(truncatingIfNeeded: key)
+        let g = UInt32(truncatingIfNeeded: key >> 32) & (1 << UInt32(ClusterSummaries.generationBits) - 1)
         guard z >= 0, z < levels.levelCount else { return nil }
         levels.update(level: z)
-        guard levels.isItem(level: z, slot: s), levels.count(level: z, slot: s) >= 2 else { return nil }
+        guard levels.isItem(level: z, slot: s), levels.count(level: z, slot: s) >= 2,
+              levels.summaries.generation(z, s) == g else { return nil }
         return (z, s)
+    }
+
+    /// What a cluster holds, or nil for an unknown or stale key.
+    public func summary(_ key: UInt64) -> ClusterSummary? {
+        guard let (z, s) = item(key) else { return nil }
+        return levels.summaries.item(z, s).summary
+    }
+
+    /// A cluster's categories with their counts, most pins first (ties by lower category); false
+    /// for an unknown or stale key.
+    public func categories(_ key: UInt64, into out: inout [CategoryCount]) -> Bool {
+        guard let (z, s) = item(key) else { return false }
+        levels.summaries.categories(z, s, into: &out)
+        return true
     }
 
     /// The slots of a cluster's pins, or nil for an unknown key.

@@ -24,8 +24,8 @@ protocol FrameSource: AnyObject {
 /// The frame room: the pins drawn inside the viewport (grown by a margin), in drawing order, and
 /// the scratch buffers that let a warmed frame run without allocating.
 ///
-/// Drawing order: ordinary pins by y (top first), then id; then the selected pin; the dragged pin
-/// last of all. What it may touch: its own buffers, and the map only through `FrameSource`.
+/// Drawing order: ordinary pins by y (top first), then id; then the focused pin (if it is an
+/// ordinary one); then the selected pin; the dragged pin last of all. What it may touch: its own buffers, and the map only through `FrameSource`.
 struct FrameBuilder {
     /// The last frame's views, in drawing order.
     private(set) var views: [PinView] = []
@@ -39,6 +39,8 @@ struct FrameBuilder {
     private var spare: [PinView] = []
     /// The pins this frame drew, gridded by screen point for the hit tests that follow it.
     var hits = HitGrid()
+    /// The keyboard focus: one of the items the last frame drew (KeyboardFocus.swift).
+    var focus = KeyboardFocus()
 
     /// Builds the frame from `candidates` (slots whose drawn position may lie in the viewport; a
     /// slot may appear twice), keeping the pins drawn within `margin` of the width × height viewport.
@@ -64,6 +66,15 @@ struct FrameBuilder {
             if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }
         }
         sortViews()
+    }
+
+    /// Flags the view at `i` FOCUSED and draws it after the other ordinary pins, so that its
+    /// neighbours never hide it (WCAG 2.4.11); the selected and the dragged pin stay above it.
+    mutating func markFocused(_ i: Int) {
+        views[i].flags.insert(.focused)
+        guard FrameBuilder.drawRank(views[i]) == 0 else { return }
+        var j = i
+        while j + 1 < views.count && FrameBuilder.drawRank(views[j + 1]) == 0 { views.swapAt(j, j + 1); j += 1 }
     }
 
     /// A fresh stamp for `seen`, grown to every slot; cleared only when the counter wraps.

@@ -15,6 +15,25 @@ public enum Sphere {
         return 2 * radius * asin(min(1, h.squareRoot()))
     }
 
+    /// The initial bearing of the great circle from (lon1, lat1) to (lon2, lat2), in degrees
+    /// clockwise from north in [0, 360); 0 for the same point.
+    public static func bearing(_ lon1: Double, _ lat1: Double, _ lon2: Double, _ lat2: Double) -> Double {
+        let p1 = lat1 * radians, p2 = lat2 * radians, dl = (lon2 - lon1) * radians
+        let y = sin(dl) * cos(p2), x = cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl)
+        guard y != 0 || x != 0 else { return 0 }
+        let b = atan2(y, x) * degrees
+        return b < 0 ? (b + 360 < 360 ? b + 360 : 0) : b
+    }
+
+    /// The distance (metres) and initial bearing (degrees) between two checked coordinates
+    /// (`pindrop_distance`): the facts a host's announcement of a move is made of.
+    public static func measure(_ lon1: Double, _ lat1: Double, _ lon2: Double, _ lat2: Double) throws(PindropError)
+        -> (metres: Double, bearing: Double) {
+        try checkLonLat(lon1, lat1, "from")
+        try checkLonLat(lon2, lat2, "to")
+        return (distance(lon1, lat1, lon2, lat2), bearing(lon1, lat1, lon2, lat2))
+    }
+
     /// The point `distance` metres from (lon, lat) along the initial `bearing` (radians clockwise
     /// from north): the great-circle destination formula. Longitude is normalised to [-180, 180].
     public static func destination(lon: Double, lat: Double, bearing: Double, distance: Double) -> (lon: Double, lat: Double) {

@@ -19,6 +19,8 @@ extension GestureMachine {
             return landingPosition(h, at: c.now, c) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
             return nil
+        case .stackPress:
+            return nil
         }
     }
 
@@ -65,9 +67,15 @@ extension GestureMachine {
     /// the landing point (whichever is deeper) is inside the autopan_margin band, autopan_speed at
     /// the very edge (or beyond it). Positive dx: the view moves right.
     func autopanVelocity<C: GestureContext>(_ h: Hold, _ c: C) -> (vx: Double, vy: Double) {
+        let l = landingScreen(h, at: c.now)
+        return autopanVelocity(fingerX: h.fingerX, fingerY: h.fingerY, landingX: l.x, landingY: l.y, c)
+    }
+
+    /// The auto-pan velocity for a finger (or the keyboard's screen point) and a landing point.
+    func autopanVelocity<C: GestureContext>(fingerX: Double, fingerY: Double, landingX: Double, landingY: Double,
+                                            _ c: C) -> (vx: Double, vy: Double) {
         let m = options.autopanMargin, s = options.autopanSpeed
         guard m > 0, s > 0 else { return (0, 0) }
-        let l = landingScreen(h, at: c.now)
         func band(_ p: Double, _ size: Double) -> Double {
             let low = min(m, max(0, m - p)), high = min(m, max(0, p - (size - m)))
             return (high - low) / m
@@ -77,7 +85,7 @@ extension GestureMachine {
             return abs(vb) > abs(va) ? vb : va
         }
         let view = c.view
-        return (s * axis(h.fingerX, l.x, view.width), s * axis(h.fingerY, l.y, view.height))
+        return (s * axis(fingerX, landingX, view.width), s * axis(fingerY, landingY, view.height))
     }
 
     // MARK: - Curves
@@ -140,11 +148,15 @@ extension GestureMachine {
 
     /// Adds the distance auto-pan owes since the last accounting at the velocity it had.
     func accountAutopan(_ h: inout Hold, now: Double) {
-        let dt = (now - h.autopan.last) / 1000
+        accountAutopan(&h.autopan, now: now)
+    }
+
+    func accountAutopan(_ a: inout Autopan, now: Double) {
+        let dt = (now - a.last) / 1000
         if dt > 0 {
-            h.autopan.owedX += h.autopan.vx * dt
-            h.autopan.owedY += h.autopan.vy * dt
+            a.owedX += a.vx * dt
+            a.owedY += a.vy * dt
         }
-        h.autopan.last = now
+        a.last = now
     }
 }

@@ -18,6 +18,9 @@ extension GestureMachine {
         case .downOnCluster(let pointer, let cluster, let x, let y):
             state = .clusterPress(.init(pointer: pointer, cluster: cluster, downX: x, downY: y, downTime: c.now))
             return true
+        case .downOnStack(let pointer, let stack, let x, let y):
+            state = .stackPress(.init(pointer: pointer, stack: stack, downX: x, downY: y, downTime: c.now))
+            return true
         case .move, .moveBeyondThreshold, .up, .cancel:
             return false  // unreachable: in idle no pointer is down, and touch checks the pointer
         case .liftTimeout, .tick, .cancelGesture, .viewChanged, .pinRemoved:
@@ -27,7 +30,8 @@ extension GestureMachine {
 
     func pressedHandle<C: GestureContext>(_ p: Press, _ input: Input, _ c: C) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
+        case .downOnPin, .downOffPins, .downOnCluster,
+             .downOnStack:
             // A second pointer while the pin is only pressed: a pinch or a two-finger pan.
             state = .hostGesture
             return false
@@ -74,7 +78,8 @@ extension GestureMachine {
     func liftedHandle<C: GestureContext>(_ hold: Hold, _ input: Input, _ c: C) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
+        case .downOnPin, .downOffPins, .downOnCluster,
+             .downOnStack:
             return false  // other pointers belong to the host during a hold
         case .move(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -107,7 +112,8 @@ extension GestureMachine {
     func draggingHandle<C: GestureContext>(_ hold: Hold, _ input: Input, _ c: C) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
+        case .downOnPin, .downOffPins, .downOnCluster,
+             .downOnStack:
             return false  // other pointers belong to the host during a drag
         case .move(let pointer, let x, let y), .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -156,13 +162,16 @@ extension GestureMachine {
             if slot == h.slot { cancelHold(h, next: .finished(pointer: h.pointer), animate: false, c) }
         case .downOnPin, .downOffPins, .downOnCluster, .move, .moveBeyondThreshold, .up, .liftTimeout, .tick, .viewChanged:
             break
+        case .downOnStack:
+            break
         }
         return false
     }
 
     func mapTouchHandle<C: GestureContext>(_ t: MapTouch, _ input: Input, _ c: C) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
+        case .downOnPin, .downOffPins, .downOnCluster,
+             .downOnStack:
             state = .hostGesture  // a second finger: the host's pinch or pan
         case .move:
             break
@@ -175,6 +184,7 @@ extension GestureMachine {
                let p = c.view.toLonLatUnwrapped(x, y) {
                 let tap = PendingTap(x: x, y: y, lon: Sphere.normalizeLon(p.lon), lat: min(90, max(-90, p.lat)),
                                      deadline: c.now + options.doubleTapMs, editing: c.editingID, selected: c.selectedID)
+                if options.spreadOnTap { c.apply(.closeStack) }  // a tap on the map away from the open stack closes it
                 tapHandle(.tap(tap), c)
             }
         case .cancel(let pointer):
@@ -189,7 +199,8 @@ extension GestureMachine {
 
     func clusterPressHandle<C: GestureContext>(_ p: ClusterPress, _ input: Input, _ c: C) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
+        case .downOnPin, .downOffPins, .downOnCluster,
+             .downOnStack:
             state = .hostGesture  // a second finger: the host's pinch or pan
             return false
         case .move(let pointer, _, _):
@@ -217,12 +228,45 @@ extension GestureMachine {
         }
     }
 
+    /// A press on a collapsed stack (behaviour 22): as a press on a cluster, but a tap opens it.
+    func stackPressHandle<C: GestureContext>(_ p: StackPress, _ input: Input, _ c: C) -> Bool {
+        switch input {
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
+            state = .hostGesture  // a second finger: the host's pinch or pan
+            return false
+        case .move(let pointer, _, _):
+            return pointer == p.pointer
+        case .moveBeyondThreshold(let pointer, _, _):
+            guard pointer == p.pointer else { return false }
+            state = .hostGesture  // a finger that moves from a stack pans
+            return false
+        case .up(let pointer, _, _, let beyond):
+            guard pointer == p.pointer else { return false }
+            state = .idle
+            if c.now - p.downTime <= options.tapMaxMs && !beyond {
+                c.apply(.openStack(p.stack.key))
+            }
+            return true
+        case .cancel(let pointer):
+            guard pointer == p.pointer else { return false }
+            state = .idle
+            return true
+        case .cancelGesture:
+            state = .finished(pointer: p.pointer)
+            return false
+        case .liftTimeout, .tick, .viewChanged, .pinRemoved:
+            return false  // a press on a stack never lifts anything
+        }
+    }
+
     func hostGestureHandle(_ input: Input) -> Bool {
         switch input {
         case .up, .cancel:
             if pointers.isEmpty { state = .idle }
         case .downOnPin, .downOffPins, .downOnCluster, .move, .moveBeyondThreshold, .liftTimeout, .tick, .cancelGesture,
              .viewChanged, .pinRemoved:
+            break
+        case .downOnStack:
             break
         }
         return false
@@ -231,6 +275,8 @@ extension GestureMachine {
     func finishedHandle(_ pointer: Int32, _ input: Input) -> Bool {
         switch input {
         case .downOnPin, .downOffPins, .downOnCluster:
+            return false
+        case .downOnStack:
             return false
         case .move(let p, _, _), .moveBeyondThreshold(let p, _, _):
             return p == pointer
@@ -249,7 +295,7 @@ extension GestureMachine {
     func tapClosedHandle(_ input: TapInput) -> Bool {
         switch input {
         case .tap(let t): tapWindow = .open(t)
-        case .down, .timeout, .cancelGesture: break
+        case .down, .timeout, .cancelGesture, .keyLift: break
         }
         return false
     }
@@ -268,8 +314,8 @@ extension GestureMachine {
             tapWindow = .closed
             resolveSingleTap(t, c)
             return false
-        case .cancelGesture:
-            tapWindow = .closed
+        case .cancelGesture, .keyLift:
+            tapWindow = .closed  // a keyboard lift is a newer gesture: it wins, as a finger's does
             return false
         }
     }

@@ -35,6 +35,9 @@ final class GestureMachine {
         /// One pointer is down on a cluster (and off every pin): a tap on it is CLUSTER_TAPPED; it
         /// never lifts anything, and moving it pans.
         case clusterPress(ClusterPress)
+        /// One pointer is down on a collapsed stack (behaviour 22; off every pin): a tap on it opens
+        /// it; it never lifts anything, and moving it pans.
+        case stackPress(StackPress)
         /// Every pointer belongs to the host until all are up (a pan, a pinch, an abandoned press).
         case hostGesture
         /// pindrop's gesture ended early (cancel_gesture, or its pin was removed): the rest of this
@@ -49,6 +52,7 @@ final class GestureMachine {
             case .dragging: "dragging"
             case .mapTouch: "mapTouch"
             case .clusterPress: "clusterPress"
+            case .stackPress: "stackPress"
             case .hostGesture: "hostGesture"
             case .finished: "finished"
             }
@@ -64,6 +68,9 @@ final class GestureMachine {
         case downOffPins(pointer: Int32, x: Double, y: Double)
         /// A pointer went down off every pin, within hit_radius of a cluster's drawn point.
         case downOnCluster(pointer: Int32, cluster: ClusterView, x: Double, y: Double)
+        /// A pointer went down off every pin, within hit_radius of a collapsed stack's drawn point
+        /// (nearer than any cluster).
+        case downOnStack(pointer: Int32, stack: ClusterView, x: Double, y: Double)
         /// A move that crosses no threshold: within drag_threshold of the followed pointer's down
         /// point, or a move of a pointer the machine does not follow.
         case move(pointer: Int32, x: Double, y: Double)
@@ -88,6 +95,7 @@ final class GestureMachine {
             case .downOnPin: "downOnPin"
             case .downOffPins: "downOffPins"
             case .downOnCluster: "downOnCluster"
+            case .downOnStack: "downOnStack"
             case .move: "move"
             case .moveBeyondThreshold: "moveBeyondThreshold"
             case .up: "up"
@@ -142,6 +150,12 @@ final class GestureMachine {
         var downX, downY, downTime: Double
     }
 
+    struct StackPress {
+        var pointer: Int32
+        var stack: ClusterView
+        var downX, downY, downTime: Double
+    }
+
     struct MapTouch {
         var pointer: Int32
         var downX, downY, downTime: Double
@@ -168,6 +182,8 @@ final class GestureMachine {
         case down(x: Double, y: Double)
         case timeout
         case cancelGesture
+        /// The keyboard lifted a pin (the keyboard machine, GestureKeyboard.swift).
+        case keyLift
 
         var name: StaticString {
             switch self {
@@ -175,6 +191,7 @@ final class GestureMachine {
             case .down: "down"
             case .timeout: "timeout"
             case .cancelGesture: "cancelGesture"
+            case .keyLift: "keyLift"
             }
         }
     }
@@ -201,6 +218,8 @@ final class GestureMachine {
 
     var state = State.idle
     var tapWindow = TapWindow.closed
+    /// The keyboard drag (GestureKeyboard.swift), beside the pointer machine.
+    var keyboard = KeyState.keyIdle
     /// Every pointer that is down, pindrop's and the host's.
     private(set) var pointers: [Int32] = {
         var a: [Int32] = []
@@ -240,8 +259,13 @@ final class GestureMachine {
         case .pressed(let p): p.slot
         case .lifted(let h), .dragging(let h): h.slot
         case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: nil
+        case .stackPress: nil
         }
     }
+
+    /// Whether a gesture is under way: a pointer down (pindrop's or the host's). Esc closes the
+    /// open stack only when none is (behaviour 22).
+    var isUnderWay: Bool { if case .idle = state { false } else { true } }
 
     var isDragging: Bool { if case .dragging = state { true } else { false } }
     var isPressed: Bool { if case .pressed = state { true } else { false } }
@@ -262,6 +286,8 @@ final class GestureMachine {
         case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
         case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
         case .clusterPress(let c) where c.pointer == pointer: d = (c.downX, c.downY)
+        case .stackPress(let p) where p.pointer == pointer: d = (p.downX, p.downY)
+        case .stackPress: return false
         case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .hostGesture, .finished: return false
         }
         return beyondThreshold(d.x, d.y, x, y)
@@ -275,7 +301,7 @@ final class GestureMachine {
 
     // MARK: - Entry points (the map classifies, the machine transitions)
 
-    /// A pointer went down (`input` is downOnPin, downOnCluster or downOffPins): the tap window
+    /// A pointer went down (`input` is downOnPin, downOnCluster, downOnStack or downOffPins): the tap window
     /// sees it first (a second tap closes it), then the pointer machine.
     func down<C: GestureContext>(_ input: Input, pointer: Int32, x: Double, y: Double, _ c: C) -> Bool {
         pointers.append(pointer)
@@ -289,15 +315,19 @@ final class GestureMachine {
         return handle(input, c)
     }
 
-    /// A tick: auto-pan accounting and the rising landing point, while dragging.
+    /// A tick: auto-pan accounting and the rising landing point, while dragging (by finger or
+    /// by keyboard).
     func tick<C: GestureContext>(_ c: C) {
         if isDragging { handle(.tick, c) }
+        if case .keyDragging = keyboard { keyHandle(.tick, c) }
     }
 
-    /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture.
+    /// pindrop_map_cancel_gesture: closes the tap window, ends the gesture (a finger's or the
+    /// keyboard's).
     func cancelGesture<C: GestureContext>(_ c: C) {
         tapHandle(.cancelGesture, c)
         handle(.cancelGesture, c)
+        if keyHold != nil { keyHandle(.cancelGesture, c) }
     }
 
     /// The camera or the projection changed: a dragged pin stays under the finger, so its landing
@@ -306,7 +336,9 @@ final class GestureMachine {
         switch state {
         case .lifted, .dragging: handle(.viewChanged, c)
         case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
+        case .stackPress: break
         }
+        if keyHold != nil { keyHandle(.viewChanged, c) }
     }
 
     /// Runs the timeouts that are due at the context's time, earliest first.
@@ -326,6 +358,7 @@ final class GestureMachine {
         if case .pressed(let p) = state, let lift = liftDeadline(p, c) { d = min(d, lift) }
         if case .open(let t) = tapWindow { d = min(d, t.deadline) }
         if case .dragging(let h) = state, h.autopan.isActive { d = min(d, h.autopan.last + GestureMachine.autopanInterval) }
+        if case .keyDragging(let h) = keyboard, h.autopan.isActive { d = min(d, h.autopan.last + GestureMachine.autopanInterval) }
         return d
     }
 
@@ -350,6 +383,7 @@ final class GestureMachine {
         case .dragging(let h): owns = draggingHandle(h, input, c)
         case .mapTouch(let t): owns = mapTouchHandle(t, input, c)
         case .clusterPress(let p): owns = clusterPressHandle(p, input, c)
+        case .stackPress(let p): owns = stackPressHandle(p, input, c)
         case .hostGesture: owns = hostGestureHandle(input)
         case .finished(let p): owns = finishedHandle(p, input)
         }
@@ -390,7 +424,10 @@ final class GestureMachine {
     /// Where the gesture draws a pin (lifted, dragged, or animating after a gesture), or nil.
     @inline(__always)
     func drawnPosition<C: GestureContext>(_ slot: Int32, _ c: C) -> (lon: Double, lat: Double)? {
-        if slot == heldSlot { return heldDrawnPosition(c) }
+        if slot == heldSlot {
+            if let k = keyHold { return keyDrawnPosition(k, c) }
+            return heldDrawnPosition(c)
+        }
         if let d = drop, d.slot == slot { return dropDrawnPosition(d, c) }
         return nil
     }
@@ -408,9 +445,11 @@ final class GestureMachine {
     /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
     func lift(_ slot: Int32, at time: Double) -> Double {
         if slot == heldSlot {
+            if let k = keyHold { return keyVisualLift(k, at: time) }
             switch state {
             case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
             case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
+            case .stackPress: return 0
             }
         }
         if let d = drop, d.slot == slot { return dropLift(d, at: time) }
@@ -426,6 +465,7 @@ final class GestureMachine {
 
     func pinWillBeRemoved<C: GestureContext>(_ slot: Int32, _ c: C) {
         handle(.pinRemoved(slot: slot), c)
+        if keyHold != nil { keyHandle(.pinRemoved(slot: slot), c) }
         if let d = drop, d.slot == slot { drop = nil }
     }
 }
@@ -457,6 +497,10 @@ enum GestureEffect: Equatable {
     case select(Int64)
     /// A user move through the map's single path (editing rules, MOVED, history).
     case userMove(slot: Int32, lon: Double, lat: Double, cause: Event.Cause)
+    /// Opens the collapsed stack with this key (a tap on it; behaviour 22).
+    case openStack(UInt64)
+    /// Closes the open stack, if any (a tap on the map away from it).
+    case closeStack
 }
 
 /// One transition of a gesture machine, as the debug trace reports it.

@@ -52,7 +52,9 @@ struct SpreadLayout {
     static let classes = 16
     var ringsInClass = [Int](repeating: 0, count: SpreadLayout.classes)
     /// Every group's extent, for `candidates`.
-    private(set) var grid = RingGrid()
+    var grid = RingGrid()
+    /// Behaviour 22: the open stack, the kept ones, the group records' generations (Stacks.swift).
+    var stacks = StackState()
     private var scratch: [Int32] = []
     private var groupScratch: [Int32] = []
     private var askedScratch: [(x: Double, y: Double)] = []
@@ -64,6 +66,7 @@ struct SpreadLayout {
     init(options: Options, view: View) {
         isOn = options.spreadMode != .off
         tolerance = options.spreadToleranceM
+        stacks.isOn = isOn && options.spreadOnTap
         if options.spreadMode == .spiral {
             spiral = SpiralPlacement(spacing: options.spreadSpacing, view: view, classes: SpreadLayout.classes)
         }
@@ -134,6 +137,7 @@ struct SpreadLayout {
             grid.query(box, into: &groups)
         }
         for g in groups {
+            if stacks.isOn && isCollapsed(g) { continue }  // drawn as one stack item, not as pins
             for r in members[Int(g)].indices {
                 guard let (x, y) = drawnPosition(group: Int(g), rank: r) else { continue }
                 var inside = false
@@ -406,6 +410,7 @@ struct SpreadLayout {
 
     /// Frees a group record; its members are left alone.
     private mutating func freeGroup(_ g: Int32) {
+        stacks.reformed(g)
         for s in members[Int(g)] { membership.remove(s) }
         setClass(g, -1)
         grid.remove(g)
@@ -433,6 +438,7 @@ struct SpreadLayout {
     /// costs O(n) writes.
     private mutating func place(_ g: Int32, centre c: (lon: Double, lat: Double), rankedFrom first: Int = 0) {
         let n = members[Int(g)].count
+        stacks.reformed(g)
         for i in first..<n { membership.set(members[Int(g)][i], group: g, rank: Int32(i)) }
         drawn[Int(g)].removeAll(keepingCapacity: true)
         centreLon[Int(g)] = c.lon; centreLat[Int(g)] = c.lat

@@ -1,4 +1,4 @@
-"""Every C function of include/pindrop.h, declared once: argtypes, restype and errcheck.
+"""Every C function of the library's header (pindrop.h), declared once: argtypes, restype and errcheck.
 
 The library is found through $PINDROP_LIBRARY, then inside this package, then in the build folders
 of a source checkout.
@@ -10,6 +10,7 @@ import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
+from typing import Any, Dict, Iterator, NoReturn, Tuple
 
 NO_ID = -(2 ** 63)
 
@@ -26,9 +27,9 @@ class PindropError(Exception):
 
 class InvalidArgument(PindropError, ValueError): pass
 class NotFound(PindropError, KeyError):
-    def __str__(self):  # KeyError quotes its message otherwise
+    def __str__(self) -> str:  # KeyError quotes its message otherwise
         return Exception.__str__(self)
-class DuplicateId(PindropError): pass
+class DuplicateId(PindropError, ValueError): pass
 class ParseError(PindropError, ValueError): pass
 class StateError(PindropError): pass
 class GeosError(PindropError): pass
@@ -52,7 +53,18 @@ class Options(Structure):
                 ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
                 ("outside_policy", c_int32),
                 # since 0.2.0
-                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double)]
+                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double),
+                # since 0.3.0
+                ("cluster_min_points", c_uint32), ("cluster_by_category", c_uint32),
+                ("spread_on_tap", c_uint32)]
+
+
+class ClusterSummary(Structure):
+    _fields_ = [("count", c_uint32), ("valued", c_uint32), ("category", c_uint32), ("flags", c_uint32),
+                ("value_sum", c_double), ("value_min", c_double), ("value_max", c_double)]
+
+
+CATEGORY_MIXED = 0xFFFFFFFF
 
 
 class Camera(Structure):
@@ -81,7 +93,7 @@ PROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), P
 UNPROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
 
 
-def _candidates():
+def _candidates() -> Iterator[Path]:
     env = os.environ.get("PINDROP_LIBRARY")
     if env:
         yield Path(env)
@@ -93,7 +105,7 @@ def _candidates():
         yield root / build / "libpindrop.so"
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, Path]:
     tried = []
     for path in _candidates():
         tried.append(str(path))
@@ -116,7 +128,7 @@ _pd = POINTER(c_double)
 _pid = POINTER(c_int64)
 
 
-def _status_check(result, func, args):
+def _status_check(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """errcheck for functions returning pindrop_status: raise the typed exception."""
     if result < 0:
         if args and func.argtypes and func.argtypes[0] is _map_p and args[0] is not None:
@@ -129,10 +141,10 @@ def _status_check(result, func, args):
 
 def last_error() -> str:
     """The message of the last failed call on the calling thread (pindrop_last_error)."""
-    return lib.pindrop_last_error().decode("utf-8", "replace")
+    return str(lib.pindrop_last_error().decode("utf-8", "replace"))
 
 
-def raise_for(status: int, map_handle, function: str):
+def raise_for(status: int, map_handle: Any, function: str) -> NoReturn:
     """Raises the typed exception for a negative status returned outside errcheck (touch)."""
     message = lib.pindrop_map_last_error(map_handle).decode("utf-8", "replace") if map_handle else last_error()
     raise _EXCEPTIONS.get(status, PindropError)(status, message, function)
@@ -186,6 +198,14 @@ _SIGNATURES = {
     "pindrop_map_frame_clusters": (c_size_t, [_map_p, _d, c_void_p, c_size_t], False),
     "pindrop_map_cluster_members": (c_size_t, [_map_p, c_uint64, c_void_p, c_size_t], False),
     "pindrop_map_cluster_expansion_zoom": (c_int, [_map_p, c_uint64, _pd], True),
+    # since 0.3.0: stacks that open on demand
+    "pindrop_map_open_stack": (c_int, [_map_p, c_uint64, _d], True),
+    "pindrop_map_close_stack": (c_int, [_map_p, _d], True),
+    # since 0.3.0: clusters that say what they hold
+    "pindrop_map_set_attributes": (c_int, [_map_p, c_void_p, c_void_p, c_void_p, c_size_t], True),
+    "pindrop_map_cluster_summary": (c_int, [_map_p, c_uint64, POINTER(ClusterSummary)], True),
+    "pindrop_map_cluster_categories": (c_size_t, [_map_p, c_uint64, c_void_p, c_void_p, c_size_t], False),
+    "pindrop_map_cluster_members_from": (c_size_t, [_map_p, c_uint64, c_size_t, c_void_p, c_size_t], False),
 }
 
 _missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
@@ -199,3 +219,43 @@ for _name, (_restype, _argtypes, _checked) in _SIGNATURES.items():
         _f.errcheck = _status_check
 
 SIGNATURES = _SIGNATURES
+
+
+# Keyboard focus and the keyboard drag (behaviour 20, since 0.3.0).
+class Focus(Structure):
+    _fields_ = [("kind", c_int32), ("reserved", c_int32), ("id", c_int64), ("key", c_uint64),
+                ("x", c_double), ("y", c_double)]
+
+
+_KEYBOARD_SIGNATURES = {
+    "pindrop_map_focus_step": (c_int, [_map_p, c_int32, POINTER(Focus)], True),
+    "pindrop_map_focused": (c_int, [_map_p, POINTER(Focus)], True),
+    "pindrop_map_key_lift": (c_int, [_map_p, _d], True),
+    "pindrop_map_key_drop": (c_int, [_map_p, _d], True),
+    "pindrop_distance": (c_int, [_d, _d, _d, _d, _pd, _pd], True),
+}
+_missing = [name for name in _KEYBOARD_SIGNATURES if not hasattr(lib, name)]
+if _missing:
+    raise OSError(f"{library_path} is not a complete libpindrop: it lacks {', '.join(_missing)}")
+for _name, (_restype, _argtypes, _checked) in _KEYBOARD_SIGNATURES.items():
+    _f = getattr(lib, _name)
+    _f.restype = _restype
+    _f.argtypes = _argtypes
+    if _checked:
+        _f.errcheck = _status_check
+SIGNATURES.update(_KEYBOARD_SIGNATURES)
+# -- since 0.3: exceptions print as pindrop.<Name>; raw prototypes for bulk loops ------------------
+for _cls in (PindropError, InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory):
+    _cls.__module__ = "pindrop"
+
+_RAW: Dict[str, Any] = {}
+
+
+def raw(name: str) -> Any:
+    """A second prototype of a (map, id, double *, double *) function that takes the out
+    pointers as plain integers (addresses into a NumPy array) and returns the status unchecked:
+    the loop of `Map.positions` converts no ctypes objects per pin."""
+    f = _RAW.get(name)
+    if f is None:
+        f = _RAW[name] = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib))
+    return f

@@ -40,10 +40,16 @@ def test_every_header_constant_matches_python(repo_root):
 
     assert with_prefix(c, "PINDROP_EVENT_") == {name: i for i, name in enumerate(pindrop.EVENT_TYPES)}
     assert with_prefix(c, "PINDROP_CAUSE_") == {name: i for i, name in enumerate(pindrop.CAUSES)}
-    for prefix in ("PIN_", "SPREAD_", "OUTSIDE_", "TOUCH_"):
+    for prefix in ("PIN_", "SPREAD_", "OUTSIDE_", "TOUCH_", "FOCUS_", "CLUSTER_"):
         group = with_prefix(c, "PINDROP_" + prefix)
         assert group, prefix
-        python = {k[len(prefix):]: getattr(pindrop, k) for k in dir(pindrop) if k.startswith(prefix) and k.isupper()}
+        python = {k[len(prefix):]: getattr(pindrop, k) for k in dir(pindrop) if k.startswith(prefix) and k.isupper() and not k.endswith("_DTYPE")}
         assert python == group, prefix
     assert (pindrop.TITLE, pindrop.SUBTITLE) == (c["PINDROP_TITLE"], c["PINDROP_SUBTITLE"])
     assert pindrop.PHASES == {k.lower(): v for k, v in with_prefix(c, "PINDROP_TOUCH_").items()}
+
+
+def test_category_mixed_is_uint32_max(repo_root):
+    text = (repo_root / "include" / "pindrop.h").read_text()
+    assert "#define PINDROP_CATEGORY_MIXED UINT32_MAX" in text
+    assert pindrop.CATEGORY_MIXED == _ffi.CATEGORY_MIXED == 2**32 - 1

@@ -469,7 +469,10 @@ def test_only_pindrop_symbols_are_exported():
                  "pindrop_map_to_screen", "pindrop_map_to_lonlat", "pindrop_map_add", "pindrop_map_add_many",
                  "pindrop_map_remove", "pindrop_map_set_position", "pindrop_map_position",
                  "pindrop_map_display_position", "pindrop_map_set_draggable", "pindrop_map_count",
-                 "pindrop_map_hit_test", "pindrop_map_hit_test_many", "pindrop_map_nearby", "pindrop_map_frame"]:
+                 "pindrop_map_hit_test", "pindrop_map_hit_test_many", "pindrop_map_nearby", "pindrop_map_frame",
+                 # since 0.3.0
+                 "pindrop_map_set_attributes", "pindrop_map_cluster_summary", "pindrop_map_cluster_categories",
+                 "pindrop_map_cluster_members_from"]:
         assert name in exported
 
 

@@ -9,7 +9,9 @@ by TOUCH_CANCEL or cancel_gesture, taps on pins (select) and on the map (tap-to-
 editing, else deselect), place / edit / commit / cancel_edit, undo / redo, host add / remove /
 set_position, geocode answers that are current, stale or never issued, the allowed area switched
 on and off, and camera changes (zoom and bearing) that change how stacks are spread and switch
-clustering on and off: the map clusters below zoom 18.5, so at the zooms the camera visits
+clustering on and off, and keyboard drags (0.3: focus steps to a pin, key lift, nudges as a drag,
+key drop or Esc, with the refusals of a key drop without a drag and a bad step); the map clusters
+below zoom 18.5, so at the zooms the camera visits
 (17–19.5) pins come and go from clusters between operations. A gesture is only aimed where no
 cluster is drawn within the hit radius (a touch there is the cluster's, not a pin's or the map's),
 and the clustered steps are counted so that the test fails if clustering never happened.
@@ -169,7 +171,7 @@ def test_random_operations_keep_positions_exact():
     for step in range(OPS):
         t += 500
         m.tick(t)  # animations of the previous step are over: pins are drawn where they rest
-        op = rng.randrange(100)
+        op = rng.randrange(108)  # 100-107: keyboard drags (0.3)
         ids = sorted(model.pos)
         kind = None
         if len(m.clusters(t, array=True)):
@@ -299,6 +301,46 @@ def test_random_operations_keep_positions_exact():
             kind = "area"
             model.area = not model.area
             m.set_allowed_area(AREA_WKT if model.area else None)
+        elif op >= 100:                                       # a keyboard drag of the focused pin
+            kind = "keyboard"
+            m.frame(t)
+            assert expect(None, lambda: m.key_drop(t)) is pindrop.StateError, step
+            assert expect(None, lambda: m.focus_step(0)) is pindrop.InvalidArgument, step
+            for _k in range(rng.randint(1, 4)):
+                focus = m.focus_step(rng.choice([1, -1]))
+            assert focus.kind in ("none", "pin", "cluster"), step
+            if focus.kind == "pin":
+                pid = focus.id
+                assert pid in model.pos, (step, "focus on a pin that is gone")
+                m.select(pid)
+                model.selected = pid
+                x, y = drawn_screen(pid)
+                m.key_lift(t)
+                assert expect(None, lambda: m.key_lift(t)) is pindrop.StateError, step
+                assert expect(None, lambda: m.touch(0, "down", x, y, time_ms=t)) is pindrop.StateError, step
+                n = 0 if rng.random() < 0.1 else rng.randint(1, 12)
+                for k in range(n):
+                    dx, dy = rng.choice([(1, 0), (-1, 0), (0, 1), (0, -1), (10, 0), (-10, 0), (0, 10), (0, -10)])
+                    m.nudge(dx, dy, t + 10 + k)
+                    x += dx
+                    y += dy
+                landing = m.to_lonlat(x, y)
+                dragged = [e for e in m.events() if e.type == "DRAGGED"]
+                if n:  # the first nudge starts the drag: DRAGGED, the last one exactly where the nudges lead
+                    assert dragged and dragged[-1].id == pid and (dragged[-1].lon, dragged[-1].lat) == landing, step
+                else:
+                    assert dragged == [], step
+                counts["keyboard lift"] = counts.get("keyboard lift", 0) + 1
+                if rng.random() < 0.2:                        # Esc: nothing changes
+                    m.cancel_gesture(t + 50)
+                else:
+                    m.key_drop(t + 50)
+                    moved = [e for e in m.events() if e.type == "MOVED"]
+                    if n and landing != model.pos[pid] and model.user_move(pid, landing):
+                        assert [e.cause for e in moved] == ["KEYBOARD"], step
+                    else:
+                        assert moved == [], step
+            t += 100
         else:                                                 # the camera: spreading changes
             kind = "camera"
             zoom = rng.uniform(17.0, 19.5)
@@ -321,7 +363,8 @@ def test_random_operations_keep_positions_exact():
     # Every kind of operation ran often enough to matter.
     if OPS >= 100000:
         for kind in ("drag", "tap map", "tap pin", "place", "edit", "commit", "cancel_edit", "undo", "redo",
-                     "geocode", "set_position", "remove", "add", "select", "area", "camera"):
+                     "geocode", "set_position", "remove", "add", "select", "area", "camera", "keyboard",
+                     "keyboard lift"):
             assert counts.get(kind, 0) >= 100, (kind, counts)
         assert clustered_steps >= OPS // 20, ("clustering hardly happened", clustered_steps)
     print("operations:", dict(sorted(counts.items())), "clustered steps:", clustered_steps)

@@ -1,0 +1,200 @@
+/// Stacks that open on demand (behaviour 22, docs/spreading.md): what the map does with the
+/// spreading room's collapsed groups. The room keeps which group is open and which are kept open;
+/// the map tells it the selected, edited and held pins, leaves collapsed pins out of frames and
+/// hit tests, draws each collapsed group as one stack item beside the clusters, classifies a
+/// touch on one (`downOnStack`), and reports STACK_OPENED and STACK_CLOSED.
+extension Map {
+    // MARK: - Open and close
+
+    /// Opens the stack a key names (a key from `frameClusters` with the STACK flag): it is drawn
+    /// spread, every pin touchable, and the stack open before it closes (STACK_CLOSED, then
+    /// STACK_OPENED). Opening the open stack again changes nothing. NOT_FOUND for a key that names
+    /// no stack now (unknown, or stale: the group's pins changed since), or when spread_on_tap is off.
+    public func openStack(key: UInt64, time: Double) throws(PindropError) {
+        try checkTime(time)
+        guard let g = spread.group(forKey: key) else {
+            throw PindropError(.notFound, spread.stacks.isOn
+                ? "no stack with key \(key) (a stack's key goes stale when its pins change)"
+                : "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
+        }
+        try advance(to: time)
+        openGroup(g)
+    }
+
+    /// Closes the open stack (STACK_CLOSED); nothing happens when none is open.
+    public func closeStack(time: Double) throws(PindropError) {
+        try advance(to: time)
+        closeOpenStack()
+    }
+
+    /// The key the open stack's STACK_OPENED reported, or nil when no stack is open.
+    public var openStackKey: UInt64? { spread.stacks.group >= 0 ? spread.stacks.key : nil }
+
+    func openGroup(_ g: Int32) {
+        guard spread.stacks.group != g else { return }
+        closeOpenStack()
+        let opened = spread.open(g)
+        version &+= 1
+        emit(.stackOpened(key: opened.key, at: opened.at))
+    }
+
+    func closeOpenStack() {
+        guard let closed = spread.close() else { return }
+        version &+= 1
+        emit(.stackClosed(key: closed.key, at: closed.at))
+    }
+
+    /// A tap on a stack (the gesture room's `openStack`): the key was current at the press; a
+    /// stack re-formed since is not opened.
+    func openStackByTap(_ key: UInt64) {
+        guard let g = spread.group(forKey: key) else { return }
+        openGroup(g)
+    }
+
+    /// After a pin change: the open stack's group dissolved (its pins left it), so it closed.
+    func reportLostStack() {
+        guard spread.stacks.lost else { return }
+        closeOpenStack()
+    }
+
+    // MARK: - What is drawn collapsed
+
+    /// Tells the spreading room which pins keep their groups open: the selected, the edited and
+    /// the held pin. A change of those groups changes what is drawn (the hit grid is stale).
+    func syncStacks() {
+        guard spread.stacks.isOn else { return }
+        keptScratch.removeAll(keepingCapacity: true)
+        if selectedID != noID, let s = pins.slot(of: selectedID) { keptScratch.append(s) }
+        if editingID != noID, let s = pins.slot(of: editingID) { keptScratch.append(s) }
+        if let s = gesture.fingerSlot { keptScratch.append(s) }
+        if spread.keepOpen(keptScratch) { version &+= 1 }
+    }
+
+    /// The level a clustered view draws, if the view is clustered.
+    var clusterLevel: Int? { clusters?.level(for: view) }
+
+    /// The group of `slot` when it is drawn as (part of) a stack item in this view: collapsed and,
+    /// in a clustered view, with no pin inside a cluster (a cluster that holds its pins is drawn
+    /// instead, and pins of it outside the cluster are drawn as pins). Call `beginStackPass` first.
+    @inline(__always)
+    func stackGroup(of slot: Int32, level z: Int?) -> Int32? {
+        guard let g = spread.collapsedGroup(of: slot) else { return nil }
+        guard let z else { return g }
+        return standsAlone(g, level: z) ? g : nil
+    }
+
+    /// Whether no pin of group g is inside a cluster at level z (judged once per pass).
+    func standsAlone(_ g: Int32, level z: Int) -> Bool {
+        let i = Int(g)
+        if spread.stacks.seen[i] == spread.stacks.pass { return spread.stacks.verdict[i] }
+        var alone = true
+        if let room = clusters {
+            for m in spread.members[i] where room.isClustered(m, level: z) { alone = false; break }
+        }
+        spread.stacks.seen[i] = spread.stacks.pass
+        spread.stacks.verdict[i] = alone
+        return alone
+    }
+
+    func beginStackPass() {
+        _ = spread.stacks.nextPass(groups: spread.members.count)
+    }
+
+    /// Takes the pins of stack items out of a frame's or a hit test's candidates.
+    func removeCollapsed(_ slots: inout [Int32]) {
+        guard spread.collapses else { return }
+        let z = clusterLevel
+        beginStackPass()
+        var w = 0
+        for i in slots.indices {
+            let s = slots[i]
+            if stackGroup(of: s, level: z) == nil { slots[w] = s; w += 1 }
+        }
+        slots.removeLast(slots.count - w)
+    }
+
+    /// Appends to `clusterViews` the stack items drawn inside the viewport grown by `margin`:
+    /// in a clustered view, from its unclustered pins (`singles`); else from the ring grid.
+    func appendStacks(box: GeoBox, margin r: Double, singles: [Int32]?) {
+        guard spread.collapses else { return }
+        let w = view.width, h = view.height
+        var groups = stackGroups
+        stackGroups = []
+        groups.removeAll(keepingCapacity: true)
+        defer { stackGroups = groups }
+        beginStackPass()
+        if let singles, let z = clusterLevel {
+            // A stack's pins are single items of the level when no cluster holds them: listed once.
+            for s in singles {
+                guard let g = stackGroup(of: s, level: z) else { continue }
+                if spread.stacks.listed[Int(g)] == spread.stacks.pass { continue }
+                spread.stacks.listed[Int(g)] = spread.stacks.pass
+                groups.append(g)
+            }
+        } else {
+            spread.collapsedGroups(box, into: &groups)
+        }
+        for g in groups {
+            let c = spread.centre(g)
+            guard let p = view.toScreen(c.lon, c.lat), p.x >= -r, p.x <= w + r, p.y >= -r, p.y <= h + r else { continue }
+            clusterViews.append(spread.stackView(g, at: p))
+        }
+    }
+
+    /// The stack item drawn nearest to (x, y) within hit_radius, and its squared distance.
+    func stackHit(_ x: Double, _ y: Double) -> (view: ClusterView, d2: Double)? {
+        guard spread.collapses else { return nil }
+        let r = options.hitRadius
+        guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
+        syncStacks()
+        let z = clusterLevel
+        var groups = stackGroups
+        stackGroups = []
+        groups.removeAll(keepingCapacity: true)
+        defer { stackGroups = groups }
+        beginStackPass()
+        spread.collapsedGroups(box, into: &groups)
+        var best: (view: ClusterView, d2: Double)?
+        for g in groups {
+            if let z, !standsAlone(g, level: z) { continue }
+            let c = spread.centre(g)
+            guard let p = view.toScreen(c.lon, c.lat) else { continue }
+            let d2 = (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y)
+            guard d2 <= r * r, best == nil || d2 < best!.d2 else { continue }
+            best = (spread.stackView(g, at: p), d2)
+        }
+        return best
+    }
+
+    /// A DOWN off every pin: on the nearer of a cluster and a stack item within hit_radius, else off pins.
+    func offPinsInput(pointer: Int32, x: Double, y: Double) -> GestureMachine.Input {
+        var cluster: (view: ClusterView, d2: Double)?
+        if let room = clusters {
+            syncClusterExclusions()
+            cluster = room.hit(view, x: x, y: y, radius: options.hitRadius)
+        }
+        if let s = stackHit(x, y), cluster == nil || s.d2 < cluster!.d2 {
+            return .downOnStack(pointer: pointer, stack: s.view, x: x, y: y)
+        }
+        if let c = cluster { return .downOnCluster(pointer: pointer, cluster: c.view, x: x, y: y) }
+        return .downOffPins(pointer: pointer, x: x, y: y)
+    }
+
+    // MARK: - Stacks by key
+
+    /// The ids of a stack's pins, ascending (nil: not a current stack key).
+    func stackMembers(_ key: UInt64) -> [Int64]? {
+        guard let g = spread.group(forKey: key) else { return nil }
+        return spread.members[Int(g)].map { pins.id($0) }
+    }
+
+    /// A stack's expansion zoom: no zoom separates pins the spreading rule groups (they share a
+    /// spot, or lie within spread_tolerance_m of its first pin), so it is the view's zoom (the Web
+    /// Mercator zoom of a host projection at the viewport centre; cluster_max_zoom when the view
+    /// cannot say; within [0, 30]): a host that zooms to it stays where it is, and opens the stack instead.
+    func stackExpansionZoom(_ key: UInt64) -> Double? {
+        guard spread.group(forKey: key) != nil else { return nil }
+        guard let z = ClusterRoom.zoom(of: view) else { return options.clusterMaxZoom }
+        return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
+    }
+}

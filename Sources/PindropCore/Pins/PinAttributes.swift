@@ -1,0 +1,52 @@
+/// The values and categories of pins (SPEC behaviour 19), by pin slot: a value is finite or NaN
+/// (none), a category any `UInt32` but `mixed`. The arrays stay empty until a host sets an
+/// attribute, and grow only as far as the highest slot given one: a map whose pins carry none
+/// pays nothing. The map keeps them whether or not it clusters; the cluster room reads them.
+public final class PinAttributes {
+    /// A summary's category when its members' categories differ (PINDROP_CATEGORY_MIXED).
+    public static let mixed = UInt32.max
+
+    private(set) var values: [Double] = []
+    private(set) var categories: [UInt32] = []
+
+    public init() {}
+
+    @inline(__always)
+    public func value(_ slot: Int32) -> Double {
+        let i = Int(slot)
+        return i < values.count ? values[i] : .nan
+    }
+
+    @inline(__always)
+    public func category(_ slot: Int32) -> UInt32 {
+        let i = Int(slot)
+        return i < categories.count ? categories[i] : 0
+    }
+
+    public func setValue(_ slot: Int32, _ v: Double) {
+        let i = Int(slot)
+        if i >= values.count {
+            if v.isNaN { return }
+            values.append(contentsOf: repeatElement(.nan, count: i + 1 - values.count))
+        }
+        values[i] = v
+    }
+
+    public func setCategory(_ slot: Int32, _ c: UInt32) {
+        let i = Int(slot)
+        if i >= categories.count {
+            if c == 0 { return }
+            categories.append(contentsOf: repeatElement(0, count: i + 1 - categories.count))
+        }
+        categories[i] = c
+    }
+
+    /// A removed pin's attributes go with it: its slot starts again with NaN and 0.
+    public func reset(_ slot: Int32) {
+        let i = Int(slot)
+        if i < values.count { values[i] = .nan }
+        if i < categories.count { categories[i] = 0 }
+    }
+
+    public var bytes: Int { values.capacity * 8 + categories.capacity * 4 }
+}

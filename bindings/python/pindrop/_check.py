@@ -1,0 +1,254 @@
+"""Checks at the Python edge: what a call accepts, refused in pindrop's words before C sees it.
+
+Every public method of `pindrop.Map` runs its arguments through these plain functions, so that a
+misread value (a float id truncated, a 2**64 id wrapped, an (n, 3) array re-cut into pairs) never
+reaches the library: wrong types are `TypeError`, values out of range `OverflowError` or
+`ValueError`, and every message names the argument, the value and what to pass instead.
+"""
+from __future__ import annotations
+
+import numbers
+import operator
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Optional, Type, TypeVar, cast
+
+from ._ffi import NO_ID, InvalidArgument
+
+if TYPE_CHECKING:
+    import numpy
+
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+UINT64_MAX = 2 ** 64 - 1
+SIZE_MAX = 2 ** 63 - 1  # SPEC: a count of 2**63 and above is no buffer's
+
+CLOSED = "operation on a closed Map"
+
+E = TypeVar("E", bound=Enum)
+
+
+def _show(value: object) -> str:
+    """A value as a message shows it: its type's name and a short repr."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def invalid(message: str) -> InvalidArgument:
+    """The error for a value Python refuses before the library sees it: an `InvalidArgument`
+    (a ValueError, status -1, as the library's own refusals), so one ``except`` catches both."""
+    return InvalidArgument(-1, message)
+
+
+def open_handle(m: Any) -> Any:
+    """The map's C handle, or InvalidArgument("operation on a closed Map") (a ValueError)."""
+    handle = m._handle
+    if not handle:
+        raise invalid(CLOSED)
+    return handle
+
+
+def integer(value: object, name: str) -> int:
+    """`value` as a Python int: ints and NumPy integers pass; bools, floats, strings are TypeError."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise TypeError(f"{name} must be an integer, not {_show(value)}")
+    try:
+        return operator.index(cast(Any, value))
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {_show(value)}") from None
+
+
+def pin_id(value: object, name: str = "id") -> int:
+    """A pin id: an integer that fits int64. NO_ID fits and goes on to the library, which refuses
+    it as a new pin's id (InvalidArgument) and finds no pin by it (NotFound), as for any host."""
+    v = integer(value, name)
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise OverflowError(f"{name} {v} does not fit a 64-bit signed integer (ids are int64)")
+    return v
+
+
+def optional_pin_id(value: object, name: str = "id") -> int:
+    """A pin id or None (None is NO_ID)."""
+    return NO_ID if value is None else pin_id(value, name)
+
+
+def key(value: object, name: str = "key") -> int:
+    """A cluster or stack key: an integer in [0, 2**64)."""
+    v = integer(value, name)
+    if not 0 <= v <= UINT64_MAX:
+        raise OverflowError(f"{name} {v} does not fit a 64-bit unsigned integer (keys are uint64)")
+    return v
+
+
+def count(value: object, name: str, minimum: int = 0) -> int:
+    """A limit, capacity, offset or step count: an integer >= minimum that a buffer could hold."""
+    v = integer(value, name)
+    if v < minimum:
+        raise invalid(f"{name} must be >= {minimum}, not {v}")
+    if v > SIZE_MAX:
+        raise OverflowError(f"{name} {v} is more than any buffer holds (at most 2**63 - 1)")
+    return v
+
+
+def real(value: object, name: str) -> float:
+    """A number as a float: ints, floats and NumPy numbers pass; strings, None and bools do not.
+    (Whether it is finite and in range is the library's to say.)"""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, not {_show(value)}")
+    return float(value)
+
+
+def time(value: object, name: str = "time_ms") -> float:
+    return real(value, name)
+
+
+def flag(value: object, name: str) -> bool:
+    """A yes/no argument: bools and the integers 0 and 1."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral) and int(value) in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, not {_show(value)}")
+
+
+def text(value: object, name: str) -> bytes:
+    """A str as UTF-8 (no NUL: C would cut it there)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {_show(value)}")
+    if "\0" in value:
+        raise invalid(f"{name} contains a NUL character")
+    return value.encode("utf-8")
+
+
+def enum(cls: Type[E], value: object, name: str) -> E:
+    """An enum member from a member, its integer value or its name (any case): "spiral",
+    "SPIRAL", SpreadMode.SPIRAL and 2 are all SpreadMode.SPIRAL."""
+    if isinstance(value, cls):
+        return value
+    names = ", ".join(m.name.lower() for m in cls)
+    if isinstance(value, str):
+        member = cls.__members__.get(value.upper())
+        if member is None:
+            raise invalid(f"{name} {value!r} is not one of {names}")
+        return member
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a {cls.__name__} or one of the names {names}, not {_show(value)}")
+    try:
+        return cls(int(value))
+    except ValueError:
+        raise invalid(f"{name} {value!r} is not a {cls.__name__} ({names})") from None
+
+
+def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
+    """A 1-D C-contiguous int64 array of pin ids: integers only (not floats or bools), each one
+    fitting int64 (NO_ID is the library's to refuse, as in `pin_id`)."""
+    import numpy as np
+    if values is None or isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence or array of integers, not {_show(values)}")
+    if isinstance(values, np.ndarray):
+        a = values
+    else:
+        try:
+            a = np.asarray(values)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise TypeError(f"{name} must be a sequence or array of integers ({e})") from None
+        if a.dtype == object:  # Python ints beyond int64, or a mixture
+            for v in a.reshape(-1):
+                pin_id(v, f"{name} value")
+            raise TypeError(f"{name} must hold integers only")
+    if a.ndim != 1:
+        raise invalid(f"{name} must be 1-D (n,), not of shape {a.shape}")
+    if a.dtype.kind == "b":
+        raise TypeError(f"{name} must hold integers, not bool values")
+    if a.dtype.kind == "u":
+        if a.size and int(a.max()) > INT64_MAX:
+            raise OverflowError(f"{name} value {int(a.max())} does not fit a 64-bit signed integer")
+    elif a.dtype.kind != "i":
+        if a.size == 0 and a.dtype.kind == "f":  # [] is read as float64 by NumPy
+            return np.empty(0, dtype=np.int64)
+        bad = a.reshape(-1)[0] if a.size else a.dtype
+        raise TypeError(f"{name} must hold integers, not {a.dtype} values (the first is {bad!r})")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def floats(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarray":
+    """A 1-D C-contiguous float64 array of numbers (not bools or strings), of length n if given.
+    (NaN and infinities are the library's to judge.)"""
+    import numpy as np
+    a = _floats(values, name, "numbers", "one number each")
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        want = f"({n},)" if n is not None else "(n,)"
+        raise invalid(f"{name} must be of shape {want}, not {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def uint32s(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarray":
+    """A 1-D C-contiguous uint32 array of integers in [0, 2**32) (not floats or bools), of
+    length n if given."""
+    import numpy as np
+    if values is None or isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence or array of integers, not {_show(values)}")
+    try:
+        a = np.asarray(values)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise TypeError(f"{name} must be a sequence or array of integers ({e})") from None
+    if a.dtype == object:
+        for v in a.reshape(-1):
+            i = integer(v, f"{name} value")
+            if not 0 <= i < 2 ** 32:
+                raise OverflowError(f"{name} value {i} does not fit a 32-bit unsigned integer")
+        a = a.astype(np.int64)
+    if a.size == 0 and a.dtype.kind == "f":
+        a = a.astype(np.int64)
+    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, not {a.dtype} values")
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        want = f"({n},)" if n is not None else "(n,)"
+        raise invalid(f"{name} must be of shape {want}, not {a.shape}")
+    if a.size and (int(a.min()) < 0 or int(a.max()) >= 2 ** 32):
+        bad = int(a.min()) if int(a.min()) < 0 else int(a.max())
+        raise OverflowError(f"{name} value {bad} does not fit a 32-bit unsigned integer")
+    return np.ascontiguousarray(a, dtype=np.uint32)
+
+
+def pairs(values: object, second: object = None, name: str = "lonlat", what: str = "coordinates",
+          columns: str = "lon, lat") -> "numpy.ndarray":
+    """An (n, 2) C-contiguous float64 array from an (n, 2) array, or from two 1-D arrays (the
+    first and second column). Any other shape is a ValueError naming it."""
+    import numpy as np
+    if values is None:
+        raise TypeError(f"{name} must be {what}: an (n, 2) array of ({columns}) rows, not None")
+    a = _floats(values, name, what, columns)
+    if second is not None:
+        b = _floats(second, name, what, columns)
+        if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
+            raise invalid(f"two arrays of {what} must be 1-D and of one length, not of shapes "
+                             f"{a.shape} and {b.shape}")
+        out = np.empty((a.size, 2), dtype=np.float64)
+        out[:, 0], out[:, 1] = a, b
+        return out
+    if a.ndim == 1 and a.size == 0:
+        return np.empty((0, 2), dtype=np.float64)
+    if a.ndim != 2 or a.shape[1] != 2:
+        hint = " (a single point is [[x, y]])" if a.shape == (2,) else ""
+        raise invalid(f"{name} must be of shape (n, 2), ({columns}) rows, not {a.shape}: pass an "
+                         f"(n, 2) array, or the two columns as two 1-D arrays{hint}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _floats(values: object, name: str, what: str, columns: str) -> "numpy.ndarray":
+    import numpy as np
+    try:
+        a = np.asarray(values)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{name} must be {what}, ({columns}) rows ({e})") from None
+    if a.dtype.kind not in "fiu":
+        if a.dtype.kind == "b":
+            raise TypeError(f"{name} must hold numbers, not bool values")
+        raise TypeError(f"{name} must be {what}, ({columns}) numbers, not an array of {a.dtype} "
+                        f"({_show(values)})")
+    return a.astype(np.float64, copy=False)
+
+
+def optional(value: Optional[object], check: Any, name: str) -> Any:
+    return None if value is None else check(value, name)
