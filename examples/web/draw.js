@@ -47,7 +47,11 @@ export function paintClusters(ctx, C, flagsOf, colour = null) {
     if (flags & flagsOf.CLUSTER_ONE_SPOT) {
       ctx.setLineDash([3, 3]); ctx.strokeStyle = "#333"; ctx.lineWidth = 1.5; ctx.stroke(); ctx.setLineDash([]);
     }
-    ctx.fillStyle = "#1b1b1b"; ctx.font = "600 12px system-ui, sans-serif";
+    ctx.font = "600 12px system-ui, sans-serif";
+    if (own) {   // a category's colour: white figures with a dark edge read on any hue
+      ctx.lineWidth = 3; ctx.strokeStyle = "rgba(0,0,0,.55)"; ctx.strokeText(shortCount(count), x, y);
+      ctx.fillStyle = "#fff";
+    } else ctx.fillStyle = "#1b1b1b";
     ctx.fillText(shortCount(count), x, y);
   }
 }

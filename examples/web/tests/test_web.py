@@ -219,6 +219,10 @@ def test_nudge_with_arrows_and_undo(browser, server):
 
 
 def button_centre(browser, selector):
+    """The middle of a visible button (the callout's are placed by the drawing, on animation frames)."""
+    browser.wait_for(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); "
+                     f"return !!e && !e.hidden && !e.closest('[hidden]') && e.getBoundingClientRect().width > 0; }})()", timeout=5)
+    browser.sleep(0.1)
     return browser.eval(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect(); "
                         f"return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
 
@@ -334,6 +338,13 @@ def test_screenshots(browser, server):
     """The README's pictures: the Lawndale trees spread around the spots they share, one lifted
     mid-drag with its callout; and the same trees clustered further out."""
     open_page(browser, server, "data=lawndale&input=mouse&zoom=18.2&lat=33.8940&lon=-118.3570")
+    stacks = [c for c in state(browser, "p.drawnClusters") if c["flags"] & 2 and 200 < c["x"] < W - 200 and 150 < c["y"] < H - 150]
+    if stacks:   # the package collapses stacks until tapped (behaviour 22): open the largest
+        stack = max(stacks, key=lambda c: c["count"])
+        n0 = state(browser, "p.events.length")
+        browser.click(stack["x"], stack["y"])
+        browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'STACK_OPENED')", timeout=5)
+        browser.wait_for(f"pindropPage.drawnPins.filter(q => q.flags & 8).length >= {stack['count']}", timeout=5)
     pin = lone_pin(browser, margin=200, spacing=40, near=(W * 0.3, H * 0.6))
     browser.click(pin["x"], pin["y"])
     browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
@@ -350,9 +361,71 @@ def test_screenshots(browser, server):
     assert SHOT.stat().st_size > 20_000
     open_page(browser, server, "data=lawndale&input=mouse&zoom=15.3&lat=33.8872&lon=-118.3526")
     assert state(browser, "p.drawn.clusters") > 10
+    if state(browser, "p.pd.hasSummaries(p.map)"):
+        # a mouse over a cluster shows what it holds: its count and its commonest species
+        c = max((c for c in state(browser, "p.drawnClusters") if 100 < c["x"] < 800 and 100 < c["y"] < H - 100),
+                key=lambda c: c["count"])
+        cats = state(browser, f"p.pd.clusterCategories(p.map, {json_key(c['key'])})")
+        assert sum(n for _, n in cats) == c["count"], (cats, c)            # every member counted once
+        assert [n for _, n in cats] == sorted((n for _, n in cats), reverse=True)
+        top = state(browser, f"p.trees.categoryName({cats[0][0]})")
+        browser.mouse("mouseMoved", c["x"] + 2, c["y"] + 1, buttons=0)
+        browser.wait_for("!document.querySelector('.cluster-tip').hidden", timeout=3)
+        tip = browser.eval("document.querySelector('.cluster-tip').textContent")
+        assert f"{c['count']:,} trees" in tip and top in tip, (tip, top)
     browser.screenshot(str(SHOT_CLUSTERS))
     assert SHOT_CLUSTERS.stat().st_size > 20_000
     assert browser.exceptions == [], browser.exceptions
+
+
+def test_keyboard_focus_lift_and_drop(browser, server):
+    """Tab walks the drawn trees and clusters in reading order, Alt+Space lifts the focused tree,
+    arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys). Stacks spread
+    (?stacks=spread): the reading order is then that of the drawn pins."""
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560&stacks=spread")
+    assert state(browser, "p.pd.hasKeyboard(p.map)"), "the package and the module have no keyboard focus"
+    browser.eval("document.getElementById('map').focus(); 1")
+    browser.key("Tab")
+    first = state(browser, "p.events.filter(e => e.type === 'SELECTED').map(e => e.id)")
+    assert first, state(browser, "p.announcements")
+    pin = first[-1]
+    browser.sleep(0.1)
+    # the first item in reading order: the smallest row floor(y / hit_radius), then x
+    drawn = state(browser, "p.drawnPins")
+    focused = [q for q in drawn if q["flags"] & 32]
+    assert [q["id"] for q in focused] == [pin], focused
+    inside = [q for q in drawn + [dict(c, id=None) for c in state(browser, "p.drawnClusters")]
+              if 0 <= q["x"] <= W and 0 <= q["y"] <= H]                 # the viewport's items
+    rows = sorted(inside, key=lambda q: (math.floor(q["y"] / 12), q["x"]))
+    assert rows[0]["id"] == pin, ([(q["id"], q.get("key"), q["x"], q["y"]) for q in rows[:4]], [(q["id"], q["x"], q["y"]) for q in focused])
+    # walk on to a tree in the middle of the view, lift it, move it 3 points right, drop it
+    for _ in range(600):
+        selected = state(browser, "p.selected")
+        q = drawn_when(browser, selected, "(q.flags & 32) !== 0")        # focused and drawn so
+        if 100 < q["x"] < W - 100 and 60 < q["y"] < H - 100 and not q["flags"] & 8:
+            break
+        browser.key("Tab")
+    else:
+        raise AssertionError("no lone tree in the first 600 steps of the focus")
+    before = position(browser, q["id"])
+    n0 = state(browser, "p.events.length")
+    browser.key(" ", modifiers=1)                                     # Alt+Space
+    browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'LIFTED')", timeout=3)
+    for _ in range(3):
+        browser.key("ArrowRight")
+    browser.sleep(0.1)
+    kinds = [e["type"] for e in events_since(browser, n0)]
+    assert "DRAGGED" in kinds and "MOVED" not in kinds, kinds
+    browser.key("Enter")
+    browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'MOVED')", timeout=3)
+    moved = [e for e in events_since(browser, n0) if e["type"] == "MOVED"][-1]
+    assert moved["cause"] == "KEYBOARD" and moved["id"] == q["id"], (
+        q, state(browser, "p.selected"), [(e["type"], e["id"]) for e in events_since(browser, n0 - 6)])
+    after = position(browser, q["id"])
+    assert close(after, lonlat_of(browser, q["x"] + 3, q["y"]), DEG), (after, lonlat_of(browser, q["x"] + 3, q["y"]))
+    browser.key("z", modifiers=2)
+    browser.sleep(0.1)
+    assert position(browser, q["id"]) == before
 
 
 def test_no_page_errors(browser):
