@@ -304,7 +304,7 @@ test-docs: build python-deps
 # WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
 # (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
-# same-session replay through the native library (Python) and the module (Node).
+# same recording replayed through the native library (Python) and the module (Node).
 WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32
 WASM = dist/pindrop.wasm
 NODE ?= node

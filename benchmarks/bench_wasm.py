@@ -23,8 +23,15 @@ def native() -> dict:
     ids = np.arange(1, n + 1, dtype=np.int64)
     lonlat = np.ascontiguousarray(data[:, ::-1])
     out = {"pins": n}
-    m = pindrop.Map(cluster_radius=60)
-    t0 = time.perf_counter(); m.add_many(ids, lonlat); out["add_many"] = (time.perf_counter() - t0) * 1e3
+    # add_many: the best of three fresh maps (the last one is kept).
+    out["add_many"] = float("inf")
+    m = None
+    for _ in range(3):
+        if m is not None:
+            m.close()
+        m = pindrop.Map(cluster_radius=60)
+        t0 = time.perf_counter(); m.add_many(ids, lonlat)
+        out["add_many"] = min(out["add_many"], (time.perf_counter() - t0) * 1e3)
     t = [0.0]
 
     def best(f, repeats=5):
@@ -36,11 +43,20 @@ def native() -> dict:
     def tick():
         t[0] += 1
         return t[0]
-    m.set_camera(-118.35, 34.05, 10, 1280, 800)
+    m.set_camera(-118.25, 33.95, 10, 1280, 800)
     t0 = time.perf_counter(); m.clusters(tick(), array=True); out["first_frame_clusters_z10"] = (time.perf_counter() - t0) * 1e3
     out["frame_clusters_z10"] = best(lambda: m.clusters(tick(), array=True))
     out["frame_z10"] = best(lambda: m.frame(tick(), array=True))
-    m.set_camera(-118.35, 34.05, 16, 1280, 800)
+    out["clusters_z10"] = len(m.clusters(tick(), array=True))
+
+    def zooms():
+        for z in range(8, 17):
+            m.set_camera(-118.25, 33.95, z, 1280, 800)
+            t = tick()
+            m.clusters(t, array=True)
+            m.frame(t, array=True)
+    out["zoom_change_8_16"] = best(zooms, 3) / 9
+    m.set_camera(-118.3526, 33.887, 16, 1280, 800)  # Lawndale
     out["frame_clusters_z16"] = best(lambda: m.clusters(tick(), array=True))
     out["frame_z16"] = best(lambda: m.frame(tick(), array=True))
     out["frame_z16_pins"] = len(m.frame(tick(), array=True))
@@ -58,7 +74,7 @@ def main() -> None:
     nat = native()
     print(f"{'operation (ms)':28} {'native':>10} {'wasm':>10} {'ratio':>7}")
     for k in nat:
-        if k in ("pins", "frame_z16_pins"):
+        if k in ("pins", "frame_z16_pins", "clusters_z10"):
             print(f"{k:28} {nat[k]:>10} {w[k]:>10}")
             continue
         print(f"{k:28} {nat[k]:>10.2f} {w[k]:>10.2f} {w[k] / nat[k]:>7.2f}")

@@ -1,5 +1,5 @@
 // The LA trees through the WebAssembly module in Node: add_many, a frame, frame_clusters (zoom 10
-// over Los Angeles, then zoom 16), hit tests after the frame. Prints JSON (milliseconds, best of
+// over Los Angeles, then zoom 16 over Lawndale), hit tests after the frame. Prints JSON (milliseconds, best of
 // the repeats after the first); benchmarks/bench_wasm.py runs it beside the native library.
 import { readFileSync } from "node:fs";
 import { load, Map } from "../bindings/js/index.js";
@@ -16,17 +16,28 @@ for (let i = 1; i < csv.length; i++) {
 await load();
 const now = () => performance.now();
 const out = { pins: k };
-const m = new Map({ clusterRadius: 60 });
-let t0 = now();
-m.addMany(ids.subarray(0, k), lonlat.subarray(0, 2 * k));
-out.add_many = now() - t0;
+// add_many: the best of three fresh maps (the last one is kept).
+let m = null, t0;
+out.add_many = Infinity;
+for (let r = 0; r < 3; r++) {
+  m?.dispose();
+  m = new Map({ clusterRadius: 60 });
+  t0 = now();
+  m.addMany(ids.subarray(0, k), lonlat.subarray(0, 2 * k));
+  out.add_many = Math.min(out.add_many, now() - t0);
+}
 let time = 0;
 const best = (f, repeats = 5) => { let b = Infinity; for (let r = 0; r < repeats; r++) { const s = now(); f(); b = Math.min(b, now() - s); } return b; };
-m.setCamera(-118.35, 34.05, 10, 1280, 800);
+m.setCamera(-118.25, 33.95, 10, 1280, 800);
 t0 = now(); m.clusters(++time); out.first_frame_clusters_z10 = now() - t0;
 out.frame_clusters_z10 = best(() => m.clusters(++time));
 out.frame_z10 = best(() => m.frame(++time));
-m.setCamera(-118.35, 34.05, 16, 1280, 800);
+out.clusters_z10 = m.clusters(++time).count;
+// A zoom change: the camera set, then frame_clusters and frame; the mean over zooms 8 to 16.
+out.zoom_change_8_16 = best(() => {
+  for (let z = 8; z <= 16; z++) { m.setCamera(-118.25, 33.95, z, 1280, 800); m.clusters(++time); m.frame(time); }
+}, 3) / 9;
+m.setCamera(-118.3526, 33.887, 16, 1280, 800);  // Lawndale
 out.frame_clusters_z16 = best(() => m.clusters(++time));
 out.frame_z16 = best(() => m.frame(++time));
 out.frame_z16_pins = m.frame(++time).count;

@@ -18,7 +18,7 @@ EMBEDDED=$TOOLCHAIN/../lib/swift/embedded/wasm32-unknown-none-wasm
 [ -n "$BUILTINS" ] || { echo "wasm/build.sh: libclang_rt.builtins-wasm32.a is missing: apt-get install libclang-rt-dev-wasm32" >&2; exit 1; }
 mkdir -p "$B" "$(dirname "$OUT")"
 
-FLAGS="-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -parse-as-library -Osize
+FLAGS="-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -parse-as-library ${SWIFT_OPT:--Osize}
   -enforce-exclusivity=unchecked -Xcc -isystem -Xcc $WASI_SYSROOT/include/wasm32-wasi -Xcc -fmodule-map-file=wasm/libc/module.modulemap
   -I wasm/libc -I $B -Xcc -D__wasi__ -Xfrontend -disable-stack-protector"
 
@@ -37,7 +37,7 @@ $SWIFTC $FLAGS -module-name Pindrop -I include -c $(find Sources/Pindrop -name '
 sed -n 's/^[^#/ *].*[ *]\(pindrop_[a-z0-9_]*\)(.*/\1/p' include/pindrop.h | sort -u > "$B/exports.txt"
 EXPORTS=$(sed 's/^/--export=/' "$B/exports.txt")
 # shellcheck disable=SC2086
-"$TOOLCHAIN/wasm-ld" --no-entry --gc-sections --strip-all -O2 \
+"$TOOLCHAIN/wasm-ld" --no-entry --gc-sections ${WASM_STRIP:---strip-all} -O2 \
   --export=malloc --export=free $EXPORTS \
   -z stack-size=1048576 --initial-memory=2097152 \
   "$B/PindropCore.o" "$B/PindropSwiftIndex.o" "$B/Pindrop.o" \

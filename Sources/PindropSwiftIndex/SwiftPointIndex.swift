@@ -65,6 +65,10 @@ public final class SwiftPointIndex: SpatialIndex {
     public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
         guard let m = slots.max() else { return }
         grow(to: m)
+        if count == 0 && slots.count > SwiftPointIndex.leafCapacity {
+            bulkLoad(slots: slots, lonlat: lonlat)
+            return
+        }
         for i in slots.indices {
             let x = lonlat[2 * i], y = lonlat[2 * i + 1]
             if ownsCoordinates { coords.set(slots[i], lon: x, lat: y) }
@@ -110,6 +114,82 @@ public final class SwiftPointIndex: SpatialIndex {
                     }
                 }
             }
+        }
+    }
+
+    // MARK: - Bulk load
+
+    /// Builds the tree of an empty index from many slots at once: the slots are partitioned in
+    /// place into quadrants (north / south, then east / west, by the rule `leafOf` follows), level
+    /// by level, and each final range becomes a leaf: the tree incremental inserts would have
+    /// built, for a fraction of their bookkeeping.
+    private func bulkLoad(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
+        var ss = slots
+        var xs = [Double](repeating: 0, count: slots.count), ys = xs
+        for i in slots.indices {
+            xs[i] = lonlat[2 * i]; ys[i] = lonlat[2 * i + 1]
+            if ownsCoordinates { coords.set(slots[i], lon: xs[i], lat: ys[i]) }
+        }
+        nodes = [Node(minX: -180, minY: -90, maxX: 180, maxY: 90, depth: 0)]
+        leafSlots = []; leafNode = []
+        count = slots.count
+        // The slots' box: down to the first cell that splits it, the levels above hold all of
+        // them in one quadrant and need no partition pass.
+        var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+        for i in xs.indices {
+            box = (min(box.minX, xs[i]), min(box.minY, ys[i]), max(box.maxX, xs[i]), max(box.maxY, ys[i]))
+        }
+        // (node, lo, hi): the node's slots are ss[lo ..< hi]; `whole`: all of them, in `box`.
+        var work: [(Int32, Int, Int, Bool)] = [(0, 0, slots.count, true)]
+        while let (n, lo, hi, whole) = work.popLast() {
+            let node = nodes[Int(n)]
+            if hi - lo <= SwiftPointIndex.leafCapacity || node.depth >= SwiftPointIndex.maxDepth {
+                let leaf = Int32(leafSlots.count)
+                nodes[Int(n)].leaf = leaf
+                leafNode.append(n)
+                leafSlots.append(Array(ss[lo..<hi]))
+                for i in lo..<hi { home[Int(ss[i])] = leaf + 1; at[Int(ss[i])] = Int32(i - lo) }
+                continue
+            }
+            let mx = node.minX + (node.maxX - node.minX) * 0.5, my = node.minY + (node.maxY - node.minY) * 0.5
+            if whole && (box.minX >= mx || box.maxX < mx) && (box.minY >= my || box.maxY < my) {
+                let q = Int32((box.minX >= mx ? 1 : 0) + (box.minY >= my ? 2 : 0))
+                let child = appendChildren(n, node, mx, my)
+                for c in 0..<Int32(4) { work.append((child + c, c == q ? lo : hi, hi, c == q)) }
+                continue
+            }
+            let north = partition(&ss, &xs, &ys, lo, hi) { _, y in y >= my }
+            let southEast = partition(&ss, &xs, &ys, lo, north) { x, _ in x >= mx }
+            let northEast = partition(&ss, &xs, &ys, north, hi) { x, _ in x >= mx }
+            let child = appendChildren(n, node, mx, my)
+            work.append((child, lo, southEast, false)); work.append((child + 1, southEast, north, false))
+            work.append((child + 2, north, northEast, false)); work.append((child + 3, northEast, hi, false))
+        }
+    }
+
+    /// Makes node n a parent of four new cells split at (mx, my); returns the first.
+    private func appendChildren(_ n: Int32, _ node: Node, _ mx: Double, _ my: Double) -> Int32 {
+        let child = Int32(nodes.count)
+        let d = node.depth + 1
+        nodes[Int(n)].child = child
+        nodes.append(Node(minX: node.minX, minY: node.minY, maxX: mx, maxY: my, depth: d))
+        nodes.append(Node(minX: mx, minY: node.minY, maxX: node.maxX, maxY: my, depth: d))
+        nodes.append(Node(minX: node.minX, minY: my, maxX: mx, maxY: node.maxY, depth: d))
+        nodes.append(Node(minX: mx, minY: my, maxX: node.maxX, maxY: node.maxY, depth: d))
+        return child
+    }
+
+    /// Moves the entries of lo ..< hi for which `upper` holds to the end; returns where they start.
+    @inline(__always)
+    private func partition(_ ss: inout [Int32], _ xs: inout [Double], _ ys: inout [Double], _ lo: Int, _ hi: Int,
+                           _ upper: (Double, Double) -> Bool) -> Int {
+        var i = lo, j = hi
+        while true {
+            while i < j && !upper(xs[i], ys[i]) { i += 1 }
+            while i < j && upper(xs[j - 1], ys[j - 1]) { j -= 1 }
+            if i >= j { return i }
+            ss.swapAt(i, j - 1); xs.swapAt(i, j - 1); ys.swapAt(i, j - 1)
+            i += 1; j -= 1
         }
     }
 

@@ -66,13 +66,15 @@ final class SwiftIndexParityTests: XCTestCase {
                 }
                 let a = sortedQuery(geos, box), b = sortedQuery(swift, box)
                 XCTAssertEqual(a, b, "box \(box)")
-                // And both against the positions themselves.
-                var expected: [Int32] = []
-                box.split { part in
-                    for s in live where pos[2 * Int(s)] >= part.minLon && pos[2 * Int(s)] <= part.maxLon
-                        && pos[2 * Int(s) + 1] >= part.minLat && pos[2 * Int(s) + 1] <= part.maxLat { expected.append(s) }
+                // And, every 16th box, both against the positions themselves.
+                if q % 16 == 0 {
+                    var expected: [Int32] = []
+                    box.split { part in
+                        for s in live where pos[2 * Int(s)] >= part.minLon && pos[2 * Int(s)] <= part.maxLon
+                            && pos[2 * Int(s) + 1] >= part.minLat && pos[2 * Int(s) + 1] <= part.maxLat { expected.append(s) }
+                    }
+                    XCTAssertEqual(b, expected.sorted(), "box \(box) against a scan")
                 }
-                if q % 16 == 0 { XCTAssertEqual(b, expected.sorted(), "box \(box) against a scan") }
                 if a != b { return }
             }
         }

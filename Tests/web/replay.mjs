@@ -1,11 +1,11 @@
-// The same session as Tests/web/session.py, replayed through the WebAssembly module with the JS
-// package: node replay.mjs SESSION.json > LOG.json. The log has session.py's layout.
+// The same recording as Tests/web/recording.py, replayed through the WebAssembly module with the JS
+// package: node replay.mjs RECORDING.json > LOG.json. The log has recording.py's layout.
 import { readFileSync } from "node:fs";
 import { load, Map, PindropError } from "../../bindings/js/index.js";
 
 await load();
-const session = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const o = session.options;
+const recording = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const o = recording.options;
 const m = new Map({ clusterRadius: o.cluster_radius, spreadMode: o.spread_mode });
 const log = [];
 const NO_ID = "NO_ID";
@@ -28,7 +28,7 @@ function pick(seed, t) {
   return [f.x[i], f.y[i]];
 }
 
-for (const [op, ...a] of session.steps) {
+for (const [op, ...a] of recording.steps) {
   switch (op) {
     case "add_many": call(() => m.addMany(a[0], new Float64Array(a[1]))); break;
     case "camera": call(() => m.setCamera(...a)); break;

@@ -1,4 +1,4 @@
-"""Same behaviour everywhere: one recorded session (session.py) replayed through the native library
+"""Same behaviour everywhere: one recording (recording.py) replayed through the native library
 (the Python package) and through the WebAssembly module (Node, replay.mjs) gives the same event
 streams, frames, clusters and positions: strings and integers equal, coordinates within 1e-9
 degrees, screen points within 1e-6 points."""
@@ -13,20 +13,20 @@ from pathlib import Path
 import pytest
 
 import pindrop
-from session import ROOT, make_session, replay
+from recording import ROOT, make_recording, replay
 
 HERE = Path(__file__).resolve().parent
 WASM = ROOT / "bindings" / "js" / "pindrop.wasm"
 
 
-def node_log(session: dict, tmp_path: Path) -> list:
+def node_log(recording: dict, tmp_path: Path) -> list:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not installed (make test-js installs it)")
     if not WASM.exists():
         pytest.fail(f"{WASM} is missing: run make wasm")
-    path = tmp_path / "session.json"
-    path.write_text(json.dumps(session))
+    path = tmp_path / "recording.json"
+    path.write_text(json.dumps(recording))
     out = subprocess.run([node, str(HERE / "replay.mjs"), str(path)], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -68,13 +68,13 @@ def compare(a, b, path: str, worst: dict) -> None:
 
 @pytest.mark.parametrize("mode", ["ring", "spiral"])
 def test_session_replays_alike(mode, tmp_path):
-    session = make_session(seed=19 if mode == "ring" else 20, spread_mode=mode)
-    native = normalise_native(replay(session, pindrop))
-    wasm = node_log(session, tmp_path)
+    recording = make_recording(seed=19 if mode == "ring" else 20, spread_mode=mode)
+    native = normalise_native(replay(recording, pindrop))
+    wasm = node_log(recording, tmp_path)
     kinds = {e[0] for entry in native if entry[0] == "events" for e in entry[1]}
-    # The session exercises what it says it does.
+    # The recording exercises what it says it does.
     for k in ("LIFTED", "DRAGGED", "DROPPED", "MOVED", "SELECTED", "GEOCODE_REQUEST"):
-        assert k in kinds, f"the session has no {k} event: {sorted(kinds)}"
+        assert k in kinds, f"the recording has no {k} event: {sorted(kinds)}"
     causes = {e[1] for entry in native if entry[0] == "events" for e in entry[1] if e[0] == "MOVED"}
     assert {"DRAG", "UNDO"} <= causes, causes
     assert any(entry[0] == "clusters" and entry[1] for entry in native), "some clusters are drawn"

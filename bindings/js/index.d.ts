@@ -36,7 +36,8 @@ export interface Camera {
 
 /** One event; fields that do not apply to its type are null. */
 export interface PindropEvent {
-  type: EventType;
+  /** A type newer than this package reads "EVENT_<number>". */
+  type: EventType | string;
   /** MOVED only. */
   cause: Cause | null;
   id: Id | null;
@@ -71,6 +72,8 @@ export interface Clusters {
   x: Float64Array; y: Float64Array;
   lon: Float64Array; lat: Float64Array;
   size: Uint32Array;
+  /** pindrop_cluster_view.flags. */
+  flags: Uint32Array;
 }
 
 export class Map {

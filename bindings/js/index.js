@@ -383,8 +383,6 @@ export class Map {
 
   get disposed() { return !this.#h; }
 
-  [Symbol.dispose]() { this.dispose(); }
-
   /** The library and the map handle, or a StateError for a disposed map. */
   #m() {
     if (!this.#h) throw new StateError("the map has been disposed");
@@ -405,13 +403,17 @@ export class Map {
     return this.#status(l, l.call(fn, this.#h, ...args), fn);
   }
 
-  /** A count-returning call: 0 with a last error set is a failure. */
+  /** A count-returning call: 0 with a last error set is a failure, of the kind the header
+   *  gives for that function (an unknown cluster key: NotFound; anything else: InvalidArgument). */
   #count(fn, ...args) {
     const l = this.#m();
     const n = l.call(fn, this.#h, ...args) >>> 0;
     if (n === 0) {
       const msg = l.string(l.call("pindrop_map_last_error", this.#h));
-      if (msg) throw new (errorFor(msg))(msg, -1, fn);
+      if (msg) {
+        const [E, status] = fn === "pindrop_map_cluster_members" ? [NotFound, -2] : [InvalidArgument, -1];
+        throw new E(msg, status, fn);
+      }
     }
     return n;
   }
@@ -483,7 +485,20 @@ export class Map {
       pl = l.malloc(16 * n);
       const i64 = l.fresh().i64, base = pi >> 3;
       if (ids instanceof BigInt64Array) i64.set(ids, base);
-      else for (let i = 0; i < n; i++) i64[base + i] = toId(ids[i], `ids[${i}]`);
+      else {
+        // Safe integers are written as two 32-bit halves (no BigInt per id); BigInts as they are.
+        const u32 = l.u32, i32 = l.i32;
+        for (let i = 0; i < n; i++) {
+          const v = ids[i];
+          if (typeof v === "number" && Number.isSafeInteger(v)) {
+            const hi = Math.floor(v / 4294967296);
+            u32[2 * (base + i)] = v - hi * 4294967296;
+            i32[2 * (base + i) + 1] = hi;
+          } else {
+            i64[base + i] = toId(v, `ids[${i}]`);
+          }
+        }
+      }
       l.f64.set(ll, pl >> 3);
       this.#call("pindrop_map_add_many", pi, pl, n);
     } finally {
@@ -548,7 +563,11 @@ export class Map {
    *  [{id, distanceM}]; at most `limit` of them when given. */
   nearby(lon, lat, radiusM, limit = Infinity) {
     const l = this.#m();
-    num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM"); num(limit, "limit");
+    num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM");
+    if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new TypeError(`limit must be a non-negative integer or Infinity, not ${typeof limit === "number" ? limit : describe(limit)}`);
+    }
+    if (limit === 0) return [];
     let cap = Math.min(limit, 256);
     for (;;) {
       const ids = this.#ensureIds(cap);
@@ -608,9 +627,9 @@ export class Map {
 
   /**
    * The clusters to draw at timeMs (none unless clusterRadius > 0 and the zoom is below
-   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size}
-   * (`size`: the members, >= 2; `key` names the cluster in clusterMembers / clusterExpansionZoom
-   * until pins or the view change).
+   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size,
+   * flags} (`size`: the members, >= 2; `key` names the cluster in clusterMembers /
+   * clusterExpansionZoom until pins or the view change; `flags`: pindrop_cluster_view.flags).
    */
   clusters(timeMs) {
     const l = this.#m();
@@ -627,17 +646,18 @@ export class Map {
     if (!c || c.x.length < n) {
       const cap = Math.max(n, 2 * (c?.x.length ?? 0), 64);
       c = this.#clusters = { key: new Float64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
-        lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap) };
+        lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap), flags: new Uint32Array(cap) };
     }
     const f64 = l.f64, u32 = l.u32;
     let d = this.#clusterBuf >> 3;
-    const { key, x, y, lon, lat, size } = c;
+    const { key, x, y, lon, lat, size, flags } = c;
     for (let i = 0; i < n; i++, d += 6) {
       key[i] = u32[2 * d + 1] * 4294967296 + u32[2 * d];  // (level + 1) << 32 | slot: below 2^53
-      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4]; size[i] = u32[2 * d + 10];
+      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
+      size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
     }
     return { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
-      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n) };
+      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) };
   }
 
   /** The ids of a cluster's members (an array of ids). */
@@ -787,18 +807,17 @@ export class Map {
   redo(timeMs) { this.#call("pindrop_map_redo", num(timeMs, "timeMs")); }
 }
 
-function errorFor(message) {
-  // Count-returning calls report failures through the last error only; their statuses are
-  // invalid arguments or unknown keys.
-  return /^no |unknown|stale|not found/i.test(message) ? NotFound : InvalidArgument;
-}
-
 function check(l, status, fn) {
   if (status < 0) {
     const E = ERRORS[status] ?? PindropError;
     throw new E(l.lastError() || `${fn} failed (status ${status})`, status, fn);
   }
   return status;
+}
+
+// `using map = new Map()` where explicit resource management exists (Node 18 has no Symbol.dispose).
+if (typeof Symbol.dispose === "symbol") {
+  Object.defineProperty(Map.prototype, Symbol.dispose, { value() { this.dispose(); }, writable: true, configurable: true });
 }
 
 // Which fields each event type carries (include/pindrop.h, Sources/PindropCore/Events.swift).
@@ -812,8 +831,9 @@ function readEvent(l, e, bigint) {
   const has = EVENT_FIELDS[t] ?? 0xff;
   const f = (o) => dv.getFloat64(e + o, true);
   const ev = {
-    type: EVENT_TYPES[t] ?? String(t),
-    cause: has & CAUSE ? (CAUSES[c] ?? String(c)) : null,
+    // A type or cause newer than this file (the header grows) keeps its number: "EVENT_12".
+    type: EVENT_TYPES[t] ?? `EVENT_${t}`,
+    cause: has & CAUSE ? (CAUSES[c] ?? `CAUSE_${c}`) : null,
     id: has & ID ? fromId(dv.getBigInt64(e + 8, true), bigint) : null,
     other: has & OTHER ? fromId(dv.getBigInt64(e + 16, true), bigint) : null,
     lon: has & AT ? f(24) : null, lat: has & AT ? f(32) : null,

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mouseMap, types } from "./helpers.js";
+import { mouseMap, types } from "./common.js";
 
 /** A 30 x 30 grid of pins about 100 m apart around (-118.35, 33.9). */
 function grid(m) {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mouseMap, types, closeTo } from "./helpers.js";
+import { mouseMap, types, closeTo } from "./common.js";
 
 test("place, tap-to-move, commit; cancelEdit removes a placed pin", async () => {
   const m = await mouseMap();
@@ -95,4 +95,41 @@ test("allowed area: a drop outside reverts, or snaps onto the boundary", async (
     assert.throws(() => m.setAllowedArea("{\"type\": \"Point\", \"coordinates\": [1, 2]}"), { name: "ParseError", message: /not a Point/ });
     m.dispose();
   }
+});
+
+test("edit then cancelEdit restores the pin; a pin that is not draggable is selected, not lifted", async () => {
+  const m = await mouseMap();
+  m.add(1, -118.35, 33.9);
+  m.edit(1, 0);
+  m.touch(0, "down", 600, 100, 100); m.touch(0, "up", 600, 100, 150);
+  m.advance(800);
+  assert.notDeepEqual(m.position(1), [-118.35, 33.9], "tap-to-move moved the edited pin");
+  m.cancelEdit(900);
+  assert.deepEqual(m.position(1), [-118.35, 33.9]);
+  m.events();
+  m.setDraggable(1, false);
+  m.touch(0, "down", 400, 300, 1000); m.touch(0, "move", 500, 300, 1016); m.touch(0, "up", 500, 300, 1032);
+  m.advance(2000);
+  assert.ok(!m.events().some((e) => e.type === "LIFTED" || e.type === "MOVED"));
+  assert.deepEqual(m.position(1), [-118.35, 33.9]);
+  m.dispose();
+});
+
+test("hitTestMany answers as hitTest does, point by point", async () => {
+  const m = await mouseMap();
+  const ids = [], ll = [];
+  for (let i = 0; i < 200; i++) { ids.push(i + 1); ll.push(-118.35 + ((i * 7919) % 200 - 100) * 2e-5, 33.9 + ((i * 104729) % 200 - 100) * 2e-5); }
+  m.addMany(ids, new Float64Array(ll));
+  const xy = new Float64Array(1000);
+  for (let i = 0; i < 1000; i++) xy[i] = (i % 2 ? 600 : 800) * ((i * 2654435761) % 1000) / 1000;
+  const many = m.hitTestMany(xy);
+  let hits = 0;
+  for (let i = 0; i < 500; i++) {
+    const one = m.hitTest(xy[2 * i], xy[2 * i + 1]);
+    assert.equal(many[i], one);
+    if (one !== null) hits++;
+  }
+  assert.ok(hits > 10 && hits < 500, `${hits} hits`);
+  assert.throws(() => m.hitTestMany(new Float64Array([1, NaN])), { name: "InvalidArgument" });
+  m.dispose();
 });

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pindrop from "../index.js";
 import { Map, PindropError, InvalidArgument, StateError } from "../index.js";
-import { ready, mouseMap } from "./helpers.js";
+import { ready, mouseMap } from "./common.js";
 
 test("wrong JavaScript types are TypeErrors naming the argument", async () => {
   const m = await mouseMap();
@@ -136,4 +136,23 @@ test("the wasm heap does not grow over 10,000 maps created and disposed", async 
     m.dispose();
   }
   assert.equal(memory(), before, "the heap stayed within the memory it had");
+});
+
+test("addMany takes ids as numbers (negative and large safe ones), BigInts or a BigInt64Array", async () => {
+  const m = await mouseMap();
+  const ids = [-(2 ** 53 - 1), -1, 0, 2 ** 32, 2 ** 53 - 1, 5n, -(2n ** 62n)];
+  const ll = new Float64Array(2 * ids.length).map((_, i) => (i % 2 ? 33.9 : -118.35 + i * 1e-4));
+  m.addMany(ids, ll);
+  for (let i = 0; i < ids.length; i++) assert.deepEqual(m.position(ids[i]), [ll[2 * i], ll[2 * i + 1]]);
+  m.addMany(new BigInt64Array([7n, 8n]), new Float64Array([1, 1, 2, 2]));
+  assert.equal(m.count, ids.length + 2);
+  const near = m.nearby(-118.35, 33.9, 1e5);
+  assert.equal(near.length, ids.length);
+  assert.deepEqual(m.nearby(-118.35, 33.9, 1e5, 2).map((h) => h.id), near.slice(0, 2).map((h) => h.id));
+  assert.deepEqual(m.nearby(-118.35, 33.9, 1e5, 0), []);
+  assert.throws(() => m.nearby(-118.35, 33.9, 1e5, -1), TypeError);
+  assert.throws(() => m.nearby(-118.35, 33.9, NaN), { name: "InvalidArgument", message: /radius/ });
+  assert.throws(() => m.addMany([9, 2 ** 53], new Float64Array(4)), { name: "TypeError", message: /ids\[1\]/ });
+  assert.equal(m.count, ids.length + 2, "nothing added by the failed call");
+  m.dispose();
 });

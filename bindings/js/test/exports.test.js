@@ -78,3 +78,35 @@ test("the options struct layout the package writes matches the module's pindrop_
   assert.equal(new DataView(x.memory.buffer).getBigInt64(e + 8, true), 1n, "id at offset 8");
   x.pindrop_map_destroy(map);
 });
+
+test("index.d.ts declares every export of index.js and every method of Map", async () => {
+  const js = readFileSync(new URL("../index.js", import.meta.url), "utf8");
+  const dts = readFileSync(new URL("../index.d.ts", import.meta.url), "utf8");
+  const pkg = await import("../index.js");
+  for (const name of Object.keys(pkg)) {
+    assert.match(dts, new RegExp(`export (declare )?(function|class|const|let)[^;{(]*\\b${name}\\b`), `index.d.ts declares ${name}`);
+  }
+  const body = dts.slice(dts.indexOf("export class Map"), dts.indexOf("export interface SpreadOptions"));
+  for (const name of Object.getOwnPropertyNames(pkg.Map.prototype)) {
+    if (name === "constructor") continue;
+    assert.match(body, new RegExp(`\\b${name}\\b`), `index.d.ts declares Map.${name}`);
+  }
+  assert.ok(js.length > 0);
+});
+
+test("on wasm32 a size_t of 2^31 or more is a buffer no one could hold: refused, not a trap", () => {
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const stub = () => 52;
+  const imports = { wasi_snapshot_preview1: Object.fromEntries(WebAssembly.Module.imports(module).map((i) => [i.name, stub])) };
+  const { exports: x } = new WebAssembly.Instance(module, imports);
+  const p = x.malloc(64);
+  assert.equal(x.pindrop_map_create(0, p), 0);
+  const map = new DataView(x.memory.buffer).getUint32(p, true);
+  const text = (q) => { const u8 = new Uint8Array(x.memory.buffer); let e = q; while (u8[e]) e++; return new TextDecoder().decode(u8.subarray(q, e)); };
+  assert.equal(x.pindrop_map_frame(map, 0, p, 0x80000000), 0);
+  assert.match(text(x.pindrop_map_last_error(map)), /2147483648 is more than any buffer could hold/);
+  assert.equal(x.pindrop_map_add_many(map, p, p, 0xFFFFFFFF), -1);
+  assert.equal(x.pindrop_map_frame(map, 0, p, 1), 0, "a capacity that fits is fine");
+  assert.equal(text(x.pindrop_map_last_error(map)), "");
+  x.pindrop_map_destroy(map);
+});

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Map } from "../index.js";
-import { ready, mouseMap, types, closeTo } from "./helpers.js";
+import { ready, mouseMap, types, closeTo } from "./common.js";
 
 test("a mouse drag moves the pin to exactly where it was released", async () => {
   const m = await mouseMap();

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Map, spread, PIN_SPREAD } from "../index.js";
-import { ready, mouseMap } from "./helpers.js";
+import { ready, mouseMap } from "./common.js";
 
 test("pins sharing a coordinate are drawn on a ring around it, their anchors at the true point", async () => {
   const m = await mouseMap({ spreadMode: "ring" });

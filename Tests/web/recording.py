@@ -1,8 +1,8 @@
-"""A recorded session for the same-behaviour test: the Lawndale trees (stacks included), cameras,
+"""A recording for the same-behaviour test: the Lawndale trees (stacks included), cameras,
 touches with explicit times (mouse drags, touch holds, taps, a cancel), host adds, moves and
 removals, spreading (ring and spiral maps), clusters, nudges, a placement and undo / redo.
 
-`make_session(seed)` returns the session as JSON-ready data; `replay(session, pindrop)` runs it
+`make_recording(seed)` returns the recording as JSON-ready data; `replay(recording, pindrop)` runs it
 through the Python package and returns the log that Tests/web/replay.mjs writes for the wasm
 module: every event (drained after each step), frames, clusters with their members, positions.
 """
@@ -24,7 +24,7 @@ def lawndale() -> tuple[list[int], list[float]]:
     return ids, lonlat
 
 
-def make_session(seed: int, spread_mode: str) -> dict:
+def make_recording(seed: int, spread_mode: str) -> dict:
     rng = random.Random(seed)
     ids, lonlat = lawndale()
     steps: list[list] = []
@@ -82,9 +82,9 @@ def make_session(seed: int, spread_mode: str) -> dict:
     return {"options": {"cluster_radius": 60.0, "spread_mode": spread_mode}, "steps": steps}
 
 
-def replay(session: dict, pindrop) -> list:
-    """The log of a session replayed through the Python package (the native library)."""
-    o = session["options"]
+def replay(recording: dict, pindrop) -> list:
+    """The log of a recording replayed through the Python package (the native library)."""
+    o = recording["options"]
     m = pindrop.Map(cluster_radius=o["cluster_radius"],
                     spread_mode={"ring": pindrop.SPREAD_RING, "spiral": pindrop.SPREAD_SPIRAL}[o["spread_mode"]])
     log: list = []
@@ -110,7 +110,7 @@ def replay(session: dict, pindrop) -> list:
         v = views[seed % len(views)]
         return v.x, v.y
 
-    for s in session["steps"]:
+    for s in recording["steps"]:
         op, a = s[0], s[1:]
         if op == "add_many":
             call(m.add_many, a[0], a[1])

@@ -1,4 +1,4 @@
-// Shared by the tests: the package loaded once, small maps, event helpers.
+// Shared by the tests: the package loaded once, small maps, event and number checks.
 import { load, Map } from "../index.js";
 
 export const ready = load();
