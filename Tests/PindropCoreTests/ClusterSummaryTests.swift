@@ -436,7 +436,8 @@ final class ClusterSummaryTests: XCTestCase {
         XCTAssertNil(room.summary(k3))
         XCTAssertEqual(room.summary(k4)?.count, 3)
         // Keys of other levels and slots, and junk, are not found.
-        XCTAssertNil(room.summary(k4 ^ (1 << 59)))
+        XCTAssertNil(room.summary(k4 ^ (1 << 58)))
+        XCTAssertNil(room.summary(k4 | (1 << 63)), "a stack's key bit")
         XCTAssertNil(room.summary(k4 &+ 1))
         XCTAssertNil(room.summary(0))
         XCTAssertNil(room.summary(.max))

@@ -304,7 +304,7 @@ static void clusters_check(pindrop_map *m, input *in) {
     if (v->flags == PINDROP_CLUSTER_STACK) { /* a collapsed stack: within hit_radius of the viewport */
       INVARIANT(v->key >> 63 == 1 && v->x >= -hit_radius - 1e-6 && v->x <= view_w + hit_radius + 1e-6, 0);
     } else {
-      INVARIANT(v->flags == 0 && v->key >> 63 == 0, v->flags);
+      INVARIANT((v->flags & ~(uint32_t)PINDROP_CLUSTER_ONE_SPOT) == 0 && v->key >> 63 == 0, v->flags);
       INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
     }
     sum += v->count;

@@ -204,15 +204,17 @@ public final class ClusterRoom {
 
     // MARK: - Clusters by key
 
-    /// A cluster's key: its level + 1 (5 bits), its generation (27 bits) and its slot (32 bits).
-    /// The generation changes whenever the item's pins do, so a key never names another cluster
-    /// (until 2^27 generations later, when the same slot of the same level also comes round).
+    /// A cluster's key: bit 63 clear (a stack's key has it set), its level + 1 (5 bits), its
+    /// generation (26 bits) and its slot (32 bits). The generation changes whenever the item's pins
+    /// do, so a key never names another cluster (until 2^26 generations later, when the same slot
+    /// of the same level also comes round).
     func key(_ level: Int, _ slot: UInt32) -> UInt64 {
-        UInt64(level + 1) << 59 | UInt64(levels.summaries.generation(level, slot)) << 32 | UInt64(slot)
+        UInt64(level + 1) << 58 | UInt64(levels.summaries.generation(level, slot)) << 32 | UInt64(slot)
     }
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {
-        let z = Int(key >> 59) - 1, s = UInt32(truncatingIfNeeded: key)
+        guard key >> 63 == 0 else { return nil }
+        let z = Int(key >> 58) - 1, s = UInt32(truncatingIfNeeded: key)
         let g = UInt32(truncatingIfNeeded: key >> 32) & (1 << UInt32(ClusterSummaries.generationBits) - 1)
         guard z >= 0, z < levels.levelCount else { return nil }
         levels.update(level: z)

@@ -87,8 +87,8 @@ final class ClusterSummaries {
     /// Clustered levels 0..<levels.count.
     private(set) var levels: [Level]
     private var nextGeneration: UInt32 = 1
-    /// Keys carry 27 bits of an item's generation.
-    static let generationBits = 27
+    /// Keys carry 26 bits of an item's generation.
+    static let generationBits = 26
     /// The summaries of the items touched by the current pass, as they were (by touched position).
     private var was: [ItemSummary] = []
     private var scratch: [CategoryCount] = []
