@@ -103,8 +103,9 @@ export function touch(m, pointer, phase, x, y, t) { return !!m.touch(pointer, ph
 export function tick(m, t) { m.tick(t); }
 export function nextDeadline(m) { return m.nextDeadline(); }
 export function cancelGesture(m, t) { m.cancelGesture(t); }
-// 0.3's event types and causes, which a 0.2 package reports as numbers
-const EVENT_NAMES_0_3 = { 12: "STACK_OPENED", 13: "STACK_CLOSED" }, CAUSE_NAMES_0_3 = { 8: "KEYBOARD" };
+// 0.3's event types and causes, which a 0.2 package reports as numbers or as EVENT_n / CAUSE_n
+const EVENT_NAMES_0_3 = { 12: "STACK_OPENED", 13: "STACK_CLOSED", EVENT_12: "STACK_OPENED", EVENT_13: "STACK_CLOSED" };
+const CAUSE_NAMES_0_3 = { 8: "KEYBOARD", CAUSE_8: "KEYBOARD" };
 export function events(m) {
   const out = m.events();
   for (const e of out) {
@@ -151,11 +152,12 @@ function viewOf(v, fields) {
 export function frame(m, t) {
   return viewOf(m.frame(t), { id: ["id", "ids"], x: ["x"], y: ["y"], ax: ["anchorX"], ay: ["anchorY"], lift: ["lift"], flags: ["flags"] });
 }
-let packageClusterFlags = null;   // whether the package's clusters() gives flags (0.3)
+// The package's clusters() gives keys as a Float64Array, exact below 2^53 only; 0.3's keys use
+// bits 58-63 (level, generation, the stack bit), so the page reads the views itself (keys above
+// 2^53 as BigInts, as the package gives events' requests) whenever it knows the map's handle.
 const rawClusters = { buf: 0, cap: 0, view: null };
 export function clusters(m, t) {
-  if (packageClusterFlags === null) packageClusterFlags = ArrayBuffer.isView(m.clusters(t).flags);
-  if (!packageClusterFlags && handles.has(m)) return rawClusterView(m, t);
+  if (handles.has(m)) return rawClusterView(m, t);
   return viewOf(m.clusters(t), { key: ["key", "keys"], x: ["x"], y: ["y"], lon: ["lon"], lat: ["lat"], count: ["size", "counts"],
                                  flags: ["flags"] });
 }
