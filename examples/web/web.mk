@@ -10,7 +10,7 @@ WEB_PORT ?= 8019
 .PHONY: web-deps test-web serve-web bench-web
 test: test-web
 
-web-deps:
+web-deps: deps
 	@missing=""; for p in $(WEB_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
