@@ -315,9 +315,12 @@ wasm-deps:
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
 	@command -v $(NODE) >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
-wasm: wasm-deps
+WASM_SOURCES = $(shell find Sources/PindropCore Sources/PindropSwiftIndex Sources/Pindrop include wasm -type f)
+wasm: bindings/js/pindrop.wasm
+bindings/js/pindrop.wasm: $(WASM)
+	cp $(WASM) $@
+$(WASM): $(WASM_SOURCES) | wasm-deps
 	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
-	cp $(WASM) bindings/js/pindrop.wasm
 test-js: wasm build
 	$(NODE) --test bindings/js/test/*.test.js
 	$(PYTHON) -m pytest -q Tests/web

@@ -61,6 +61,23 @@ def native() -> dict:
     out["frame_z16"] = best(lambda: m.frame(tick(), array=True))
     out["frame_z16_pins"] = len(m.frame(tick(), array=True))
     out["hit_tests_1000_z16"] = best(lambda: [m.hit_test((i * 37) % 1280, (i * 53) % 800) for i in range(1000)])
+    m.set_camera(-118.3526, 33.887, 12, 1280, 800)
+    m.clusters(tick(), array=True)
+
+    def moves():
+        for i in range(1000):
+            j = (i * 7919) % n
+            m.set_position(int(ids[j]), float(lonlat[j, 0]) + 1e-4, float(lonlat[j, 1]))
+            m.clusters(tick(), array=True)
+    out["set_position_and_clusters_1000"] = best(moves, 3)
+    m.set_camera(-118.3526, 33.887, 18, 1280, 800)
+    v = m.frame(tick(), array=True)
+    x0, y0 = float(v["x"][0]), float(v["y"][0])
+    m.touch(0, "down", x0, y0, tick())
+    t[0] += 300
+    m.tick(t[0])
+    out["drag_moves_1000"] = best(lambda: [m.touch(0, "move", x0 + (i % 200), y0 + (i % 100), tick()) for i in range(1000)], 3)
+    m.touch(0, "up", x0, y0, tick())
     m.close()
     return out
 

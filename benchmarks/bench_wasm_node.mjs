@@ -42,5 +42,23 @@ out.frame_clusters_z16 = best(() => m.clusters(++time));
 out.frame_z16 = best(() => m.frame(++time));
 out.frame_z16_pins = m.frame(++time).count;
 out.hit_tests_1000_z16 = best(() => { for (let i = 0; i < 1000; i++) m.hitTest((i * 37) % 1280, (i * 53) % 800); });
+// 1,000 host moves, each followed by the clusters' update (frame_clusters), at zoom 12.
+m.setCamera(-118.3526, 33.887, 12, 1280, 800);
+m.clusters(++time);
+out.set_position_and_clusters_1000 = best(() => {
+  for (let i = 0; i < 1000; i++) {
+    const j = (i * 7919) % k;
+    m.setPosition(j + 1, lonlat[2 * j] + 1e-4, lonlat[2 * j + 1]);
+    m.clusters(++time);
+  }
+}, 3);
+// A mouse drag of a pin at zoom 18: 1,000 MOVE events (the mean is per event).
+m.setCamera(-118.3526, 33.887, 18, 1280, 800);
+const f = m.frame(++time);
+const x0 = f.x[0], y0 = f.y[0];
+m.touch(0, "down", x0, y0, ++time);
+time += 300; m.tick(time);
+out.drag_moves_1000 = best(() => { for (let i = 0; i < 1000; i++) m.touch(0, "move", x0 + (i % 200), y0 + (i % 100), ++time); }, 3);
+m.touch(0, "up", x0, y0, ++time);
 m.dispose();
 process.stdout.write(JSON.stringify(out));

@@ -65,7 +65,7 @@ public final class SwiftPointIndex: SpatialIndex {
     public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
         guard let m = slots.max() else { return }
         grow(to: m)
-        if count == 0 && slots.count > SwiftPointIndex.leafCapacity {
+        if count == 0 && slots.count > SwiftPointIndex.leafCapacity && allDistinct(slots) {
             bulkLoad(slots: slots, lonlat: lonlat)
             return
         }
@@ -177,6 +177,18 @@ public final class SwiftPointIndex: SpatialIndex {
         nodes.append(Node(minX: node.minX, minY: my, maxX: mx, maxY: node.maxY, depth: d))
         nodes.append(Node(minX: mx, minY: my, maxX: node.maxX, maxY: node.maxY, depth: d))
         return child
+    }
+
+    /// Whether no slot repeats in a batch for an empty index (a repeated slot takes its last
+    /// position, one at a time). `home` is all zero here, so it serves as the mark.
+    private func allDistinct(_ slots: [Int32]) -> Bool {
+        var distinct = true
+        for s in slots {
+            if home[Int(s)] != 0 { distinct = false; break }
+            home[Int(s)] = 1
+        }
+        for s in slots { home[Int(s)] = 0 }
+        return distinct
     }
 
     /// Moves the entries of lo ..< hi for which `upper` holds to the end; returns where they start.

@@ -110,6 +110,22 @@ final class SwiftIndexParityTests: XCTestCase {
         XCTAssertEqual(sortedQuery(swift, GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)), [])
     }
 
+    /// A batch into an empty index that names a slot twice: the slot is indexed once, at its
+    /// last position, as GEOS does.
+    func testARepeatedSlotInABatchTakesItsLastPosition() throws {
+        let geos = try GEOSFactory().makeIndex(), swift = SwiftIndexFactory().makeIndex()
+        var slots: [Int32] = [], lonlat: [Double] = []
+        for i in 0..<200 { slots.append(Int32(i)); lonlat.append(Double(i) * 0.01); lonlat.append(1) }
+        slots.append(5); lonlat.append(-50); lonlat.append(-20)
+        for index in [geos, swift] { lonlat.withUnsafeBufferPointer { index.insert(slots: slots, lonlat: $0) } }
+        let world = GeoBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)
+        XCTAssertEqual(sortedQuery(swift, world), (0..<200).map { Int32($0) })
+        XCTAssertEqual(sortedQuery(swift, GeoBox(minLon: -51, minLat: -21, maxLon: -49, maxLat: -19)), [5])
+        for box in [world, GeoBox(minLon: -51, minLat: -21, maxLon: -49, maxLat: -19), GeoBox(minLon: 0, minLat: 0, maxLon: 0.06, maxLat: 2)] {
+            XCTAssertEqual(sortedQuery(geos, box), sortedQuery(swift, box))
+        }
+    }
+
     // MARK: - Whole maps
 
     struct Pair {
@@ -307,6 +323,15 @@ final class SwiftIndexParityTests: XCTestCase {
             "{\"type\": \"Polygon\", \"coordinates\": [[[0, 0], [1, 0], [1, 1], [0, 0]]]} x",
             "GEOMETRYCOLLECTION(POLYGON((0 0, 1 0, 1 1, 0 0)), POINT(1 1))",
             "POLYGON((0 0, 1 0, 1 1, 0 0)", "POLYGON((0 0, 1 0, 1 x, 0 0))", "CIRCLE(1 2 3)",
+            "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 1, 0 0)), ((1 0, 2 0, 2 1, 1 1, 1 0)))",      // sharing an edge
+            "POLYGON((0 0, 2 0, 1 1, 2 2, 0 2, 1 1, 0 0))",                                // a figure 8
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0, 0 0))",                                     // a repeated point: valid
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (0 0, 2 1, 1 2, 0 0))",                    // a hole touching at a vertex
+            "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 1, 0 0)), ((1 1, 2 1, 2 2, 1 2, 1 1)))",      // touching at a point
+            "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 2 1, 2 2, 1 1), (2 2, 3 2, 3 3, 2 2))",  // holes touching
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 3 1, 3 3, 1 3, 1 1), (1.5 1.5, 2.5 1.5, 2 2.5, 1.5 1.5))",
+            "POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 5 1, 5 3, 1 3, 1 1))",              // a hole crossing the shell
+            "POLYGON Z((0 0 1, 1 0 1, 1 1 1, 0 0 1))", "polygon((0 0, 1 0, 1 1, 0 0))",
         ]
         for text in texts {
             var ga: PindropError?, sa: PindropError?

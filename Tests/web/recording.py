@@ -24,7 +24,13 @@ def lawndale() -> tuple[list[int], list[float]]:
     return ids, lonlat
 
 
-def make_recording(seed: int, spread_mode: str) -> dict:
+# An allowed area around Lawndale with a hole (a park pins may not be dropped in), for the
+# recording with snapping.
+AREA = ("POLYGON((-118.3700 33.8750, -118.3350 33.8750, -118.3350 33.8990, -118.3700 33.8990, -118.3700 33.8750),"
+        " (-118.3560 33.8850, -118.3500 33.8850, -118.3530 33.8900, -118.3560 33.8850))")
+
+
+def make_recording(seed: int, spread_mode: str, area: bool = False) -> dict:
     rng = random.Random(seed)
     ids, lonlat = lawndale()
     steps: list[list] = []
@@ -79,14 +85,20 @@ def make_recording(seed: int, spread_mode: str) -> dict:
         step("clusters", t)
         if k % 10 == 9:
             step("positions", ids[::50])
-    return {"options": {"cluster_radius": 60.0, "spread_mode": spread_mode}, "steps": steps}
+    options = {"cluster_radius": 60.0, "spread_mode": spread_mode}
+    if area:
+        options.update(outside_policy="snap", min_spacing_m=3.0)
+        steps.insert(1, ["area", AREA])
+    return {"options": options, "steps": steps}
 
 
 def replay(recording: dict, pindrop) -> list:
     """The log of a recording replayed through the Python package (the native library)."""
     o = recording["options"]
     m = pindrop.Map(cluster_radius=o["cluster_radius"],
-                    spread_mode={"ring": pindrop.SPREAD_RING, "spiral": pindrop.SPREAD_SPIRAL}[o["spread_mode"]])
+                    spread_mode={"ring": pindrop.SPREAD_RING, "spiral": pindrop.SPREAD_SPIRAL}[o["spread_mode"]],
+                    outside_policy={"revert": pindrop.OUTSIDE_REVERT, "snap": pindrop.OUTSIDE_SNAP}[o.get("outside_policy", "revert")],
+                    min_spacing_m=o.get("min_spacing_m", 0.0))
     log: list = []
 
     def ev():
@@ -112,7 +124,9 @@ def replay(recording: dict, pindrop) -> list:
 
     for s in recording["steps"]:
         op, a = s[0], s[1:]
-        if op == "add_many":
+        if op == "area":
+            call(m.set_allowed_area, a[0])
+        elif op == "add_many":
             call(m.add_many, a[0], a[1])
         elif op == "camera":
             call(m.set_camera, *a)

@@ -6,7 +6,8 @@ import { load, Map, PindropError } from "../../bindings/js/index.js";
 await load();
 const recording = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const o = recording.options;
-const m = new Map({ clusterRadius: o.cluster_radius, spreadMode: o.spread_mode });
+const m = new Map({ clusterRadius: o.cluster_radius, spreadMode: o.spread_mode,
+  outsidePolicy: o.outside_policy ?? "revert", minSpacingM: o.min_spacing_m ?? 0 });
 const log = [];
 const NO_ID = "NO_ID";
 
@@ -30,6 +31,7 @@ function pick(seed, t) {
 
 for (const [op, ...a] of recording.steps) {
   switch (op) {
+    case "area": call(() => m.setAllowedArea(a[0])); break;
     case "add_many": call(() => m.addMany(a[0], new Float64Array(a[1]))); break;
     case "camera": call(() => m.setCamera(...a)); break;
     case "frame": {

@@ -66,9 +66,10 @@ def compare(a, b, path: str, worst: dict) -> None:
         raise Mismatch(f"{path}: native {a!r} / wasm {b!r}")
 
 
-@pytest.mark.parametrize("mode", ["ring", "spiral"])
-def test_session_replays_alike(mode, tmp_path):
-    recording = make_recording(seed=19 if mode == "ring" else 20, spread_mode=mode)
+@pytest.mark.parametrize("mode", ["ring", "spiral", "area"])
+def test_recording_replays_alike(mode, tmp_path):
+    seed = {"ring": 19, "spiral": 20, "area": 21}[mode]
+    recording = make_recording(seed=seed, spread_mode="spiral" if mode == "spiral" else "ring", area=mode == "area")
     native = normalise_native(replay(recording, pindrop))
     wasm = node_log(recording, tmp_path)
     kinds = {e[0] for entry in native if entry[0] == "events" for e in entry[1]}
@@ -77,6 +78,9 @@ def test_session_replays_alike(mode, tmp_path):
         assert k in kinds, f"the recording has no {k} event: {sorted(kinds)}"
     causes = {e[1] for entry in native if entry[0] == "events" for e in entry[1] if e[0] == "MOVED"}
     assert {"DRAG", "UNDO"} <= causes, causes
+    if mode == "area":
+        assert "SNAP" in causes, f"drops outside the area were snapped: {causes}"
+        assert "NEARBY" in kinds, f"moves next to other trees warned: {sorted(kinds)}"
     assert any(entry[0] == "clusters" and entry[1] for entry in native), "some clusters are drawn"
     assert any(entry[0] == "frame" and any(v[6] & pindrop.PIN_SPREAD for v in entry[1]) for entry in native), "stacks are spread"
     worst = {"max": 0.0, "where": ""}

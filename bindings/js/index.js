@@ -119,6 +119,20 @@ function wasiShim(getMemory) {
   };
 }
 
+/** The compiled module: streamed from a fetch where the server says application/wasm. */
+async function compile(source) {
+  const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
+  if (!isNode && !(source instanceof ArrayBuffer || ArrayBuffer.isView(source)) && WebAssembly.compileStreaming) {
+    const response = await fetch(source ?? new URL("./pindrop.wasm", import.meta.url));
+    if (!response.ok) throw new Error(`pindrop: could not fetch ${response.url}: HTTP ${response.status}`);
+    if ((response.headers.get("Content-Type") ?? "").startsWith("application/wasm")) {
+      return WebAssembly.compileStreaming(response);
+    }
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+  return WebAssembly.compile(await wasmBytes(source));
+}
+
 async function wasmBytes(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
   const url = source ?? new URL("./pindrop.wasm", import.meta.url);
@@ -138,14 +152,14 @@ async function wasmBytes(source) {
  * version ("0.2.0").
  */
 export function load(options = {}) {
+  options ??= {};
   if (typeof options === "string" || options instanceof URL || options instanceof ArrayBuffer || ArrayBuffer.isView(options)) {
     options = { source: options };
   }
   if (options.fresh) { lib = null; loading = null; }
   if (!loading) {
     loading = (async () => {
-      const bytes = await wasmBytes(options.source);
-      const module = await WebAssembly.compile(bytes);
+      const module = await compile(options.source);
       let memory = null;
       const shim = wasiShim(() => memory);
       const imports = {};
@@ -321,7 +335,11 @@ function float64Array(v, name) {
 // ---------------------------------------------------------------------------------------------
 
 const registry = typeof FinalizationRegistry !== "undefined"
-  ? new FinalizationRegistry(({ owner, handle }) => { if (owner === lib && !owner.broken) owner.x.pindrop_map_destroy(handle); })
+  ? new FinalizationRegistry(({ owner, handle }) => {
+    // Only into the module that made the map, and never letting a trap out of the collector.
+    if (owner.broken) return;
+    try { owner.x.pindrop_map_destroy(handle); } catch (e) { owner.broken = `pindrop_map_destroy: ${e.message}`; }
+  })
   : null;
 
 /**
