@@ -5,6 +5,7 @@
 #include <pindrop.h>
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 static double thread_s(void) {
@@ -98,4 +99,28 @@ size_t pl_cluster_moves(pindrop_map *map, const pindrop_id *ids, const double *l
     upd_ns[i] = (d - b) * 1e9 - c * 1e9;
   }
   return failed;
+}
+
+/* n cluster summaries (keys[i % nkeys]): the mean CPU time of one call in ns, less the clock's
+   cost spread over the calls. Returns -1 if a call failed. */
+double pl_summaries(pindrop_map *map, const uint64_t *keys, size_t nkeys, size_t n) {
+  size_t i;
+  double t0;
+  pindrop_cluster_summary s;
+  if (!nkeys) return -1;
+  t0 = thread_s();
+  for (i = 0; i < n; i++)
+    if (pindrop_map_cluster_summary(map, keys[i % nkeys], &s) != PINDROP_OK) return -1;
+  return (thread_s() - t0) * 1e9 / (double)(n ? n : 1);
+}
+
+/* n calls of cluster_categories for one key into buffers of `cap`: the mean CPU time of one
+   call in ns; *total is the number of categories. */
+double pl_categories(pindrop_map *map, uint64_t key, size_t n, uint32_t *cats, uint32_t *counts, size_t cap,
+                     size_t *total) {
+  size_t i, t = 0;
+  double t0 = thread_s();
+  for (i = 0; i < n; i++) t = pindrop_map_cluster_categories(map, key, cats, counts, cap);
+  *total = t;
+  return (thread_s() - t0) * 1e9 / (double)(n ? n : 1);
 }

@@ -363,9 +363,11 @@ size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t o
    and stack, on pindrop_map_close_stack, on pindrop_map_cancel_gesture with no gesture under way
    (Esc), and when its group dissolves. A pin dragged out of the open stack leaves its group; the
    rest stay open. The group of the selected, the edited or the held pin is drawn spread (open)
-   whatever the open stack is. A stack's key (bit 63 set; cluster keys never have it) names the
-   group's membership: it goes stale when a pin joins or leaves the group, not when the view
-   changes. pindrop_map_cluster_members returns a stack's pins (ascending id), and
+   whatever the open stack is. A stack's key (its top five bits all set; a cluster key's never
+   are) names the group's membership: it goes stale when a pin joins or leaves the group, not when
+   the view changes. pindrop_map_cluster_members (and _members_from) returns a stack's pins
+   (ascending id), pindrop_map_cluster_summary and pindrop_map_cluster_categories what they hold
+   (summed from its pins when asked; ONE_SPOT when they share one coordinate), and
    pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
 enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
 
@@ -555,17 +557,26 @@ typedef struct pindrop_focus {
    or -1 (previous, Shift+Tab); with nothing focused, +1 takes the first item and -1 the last. The
    new focus is written to *out (kind 0 when the last frame drew nothing focusable, or no frame was
    drawn yet). The focus stays on an item while the frames draw it (its pin view flagged
-   PINDROP_PIN_FOCUSED); when a frame no longer draws it (it left the view, joined a cluster, was
-   removed, a cluster's members changed), that frame moves it to the next item in reading order
-   from where it was last drawn. The focus never changes the selection: to lift the focused pin,
-   select it (pindrop_map_select) and call pindrop_map_key_lift. PINDROP_ERR_INVALID_ARGUMENT,
-   changing nothing: step other than +1 or -1, out NULL. */
+   PINDROP_PIN_FOCUSED), even as it moves; when a frame no longer draws it (it left the view,
+   joined a cluster, a cluster's members changed), that frame moves it to the next item in reading
+   order from where it was last drawn. A focused pin that is removed hands the focus on at once,
+   and a step never lands on a pin removed since the frame. The keyboard's held pin keeps the
+   focus while it is held. The focus emits no events and never changes the selection: to lift the
+   focused pin, select it (pindrop_map_select) and call pindrop_map_key_lift. Allocates nothing.
+   PINDROP_ERR_INVALID_ARGUMENT, changing nothing: step other than +1 or -1, out NULL. */
 pindrop_status pindrop_map_focus_step(pindrop_map *map, int32_t step, pindrop_focus *out);
 
-/* The current keyboard focus, as the last frame left it (after a frame moved it on, or a key
-   lift put it on the lifted pin): what a host draws its focus ring around and announces.
-   out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+/* The current keyboard focus, as the last frame left it (after a frame moved it on, a removal
+   handed it on, or a key lift put it on the lifted pin): what a host draws its focus ring around
+   and announces. kind 0 when nothing has the focus. out NULL: PINDROP_ERR_INVALID_ARGUMENT. */
 pindrop_status pindrop_map_focused(const pindrop_map *map, pindrop_focus *out);
+
+/* Where the focus stands among the items focus_step moves through (the last frame's pins and
+   clusters inside the viewport), for announcements such as "4 of 27" (aria-posinset / setsize):
+   *out_index items come before it in reading order, of *out_total. *out_index == *out_total when
+   none of them has the focus (nothing focused, or the keyboard's pin held beyond the frame).
+   out_index or out_total NULL: PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_focus_rank(const pindrop_map *map, size_t *out_index, size_t *out_total);
 
 /* Lifts the selected pin by keyboard, as a held finger would: LIFTED (its true coordinate), drawn
    lifted where it was (pindrop_pin_view.lift rises over lift_duration_ms; lift_height is not

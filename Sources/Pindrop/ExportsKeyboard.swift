@@ -23,6 +23,17 @@ public func pindrop_map_focused(_ map: OpaquePointer?, _ out: UnsafeMutablePoint
     }
 }
 
+@_cdecl("pindrop_map_focus_rank")
+public func pindrop_map_focus_rank(_ map: OpaquePointer?, _ outIndex: UnsafeMutablePointer<Int>?,
+                                   _ outTotal: UnsafeMutablePointer<Int>?) -> pindrop_status {
+    call(map) { m throws(PindropError) in
+        let index = try required(outIndex, "out_index"), total = try required(outTotal, "out_total")
+        let r = m.focusRank
+        index.pointee = r.index
+        total.pointee = r.total
+    }
+}
+
 @_cdecl("pindrop_map_key_lift")
 public func pindrop_map_key_lift(_ map: OpaquePointer?, _ time: Double) -> pindrop_status {
     call(map) { m throws(PindropError) in try m.keyLift(time: time) }

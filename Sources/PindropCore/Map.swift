@@ -711,13 +711,6 @@ public final class Map {
         return true
     }
 
-    /// The cluster drawn nearest to (x, y) within hit_radius, if the view is clustered.
-    func clusterHit(_ x: Double, _ y: Double) -> ClusterView? {
-        guard let room = clusters else { return nil }
-        syncClusterExclusions()
-        return room.hit(view, x: x, y: y, radius: options.hitRadius)?.view
-    }
-
     /// Fills `clusterViews` with the clusters drawn in the viewport (grown by cluster_radius) at
     /// `time`, the view and time of the frame whose pins are then the unclustered ones; returns
     /// their number (0 when clustering is off or the zoom is at or above cluster_max_zoom). With
@@ -744,7 +737,7 @@ public final class Map {
     /// The ids of a cluster's pins in ascending order. A key names the same pins for as long as it
     /// is valid, so the list of the last key asked for is kept for the next page.
     public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
-        if let ids = stackMembers(key) { return ids }  // a stack (behaviour 22)
+        if let ids = try stackMembers(key) { return ids }  // a stack (behaviour 22)
         var slots: [Int32] = []
         syncClusterExclusions()
         guard let room = clusters, room.members(key, into: &slots) else {
@@ -759,7 +752,7 @@ public final class Map {
 
     /// The lowest zoom at which a cluster's pins are no longer one cluster (<= cluster_max_zoom).
     public func clusterExpansionZoom(key: UInt64) throws(PindropError) -> Double {
-        if let z = stackExpansionZoom(key) { return z }  // a stack (behaviour 22)
+        if let z = try stackExpansionZoom(key) { return z }  // a stack (behaviour 22)
         syncClusterExclusions()
         guard let room = clusters, let z = room.expansionZoom(key) else {
             throw PindropError(.notFound, "no cluster with key \(key) (keys last until pins or the view change)")

@@ -30,6 +30,15 @@ extension Map {
         return frame.focus.current
     }
 
+    /// Where the focus stands in reading order among the items the last frame offers it: `index`
+    /// items come before it of `total` ("4 of 27" is index 3, total 27); `index == total` when
+    /// nothing there has the focus.
+    public var focusRank: (index: Int, total: Int) {
+        refreshFocus()
+        return frame.focus.rank(pins: frame.views, clusters: clusterViews, rowHeight: options.hitRadius,
+                                width: view.width, height: view.height, alive: { pins.contains($0) })
+    }
+
     /// A focused pin removed since the last frame hands the focus on to the next item that frame
     /// drew: neither a step nor the focus ever names a pin that is gone.
     func refreshFocus() {
@@ -129,6 +138,7 @@ extension Map {
     /// A touch while the keyboard holds a pin is refused (STATE): one gesture at a time.
     func checkNoKeyboardDrag(touch phase: TouchPhase) throws(PindropError) {
         guard let s = gesture.keyboardSlot else { return }
-        throw PindropError(.state, "pin \(pins.id(s)) is being dragged by keyboard: touch \(phase) refused (drop it or cancel first)")
+        let name = switch phase { case .down: "DOWN"; case .move: "MOVE"; case .up: "UP"; case .cancel: "CANCEL" }
+        throw PindropError(.state, "pin \(pins.id(s)) is being dragged by keyboard: touch \(name) refused (drop it or cancel first)")
     }
 }

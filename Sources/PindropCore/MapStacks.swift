@@ -13,9 +13,8 @@ extension Map {
     public func openStack(key: UInt64, time: Double) throws(PindropError) {
         try checkTime(time)
         guard let g = spread.group(forKey: key) else {
-            throw PindropError(.notFound, spread.stacks.isOn
-                ? "no stack with key \(key) (a stack's key goes stale when its pins change)"
-                : "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
+            throw spread.stacks.isOn ? staleStack(key)
+                : PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
         }
         try advance(to: time)
         openGroup(g)
@@ -67,6 +66,7 @@ extension Map {
         if selectedID != noID, let s = pins.slot(of: selectedID) { keptScratch.append(s) }
         if editingID != noID, let s = pins.slot(of: editingID) { keptScratch.append(s) }
         if let s = gesture.fingerSlot { keptScratch.append(s) }
+        if gesture.heldSlot >= 0 { keptScratch.append(gesture.heldSlot) }  // held by any means
         if spread.keepOpen(keptScratch) { version &+= 1 }
     }
 
@@ -182,18 +182,31 @@ extension Map {
 
     // MARK: - Stacks by key
 
-    /// The ids of a stack's pins, ascending (nil: not a current stack key).
-    func stackMembers(_ key: UInt64) -> [Int64]? {
-        guard let g = spread.group(forKey: key) else { return nil }
-        return spread.members[Int(g)].map { pins.id($0) }
+    /// The ids of a stack's pins, ascending; nil for a cluster's key; NOT_FOUND for a stack key
+    /// that names no stack now.
+    func stackMembers(_ key: UInt64) throws(PindropError) -> [Int64]? {
+        try stackSlots(key)?.map { pins.id($0) }
+    }
+
+    /// The slots of a stack's pins, ascending by id; nil for a cluster's key; NOT_FOUND for a
+    /// stack key that names no stack now.
+    func stackSlots(_ key: UInt64) throws(PindropError) -> [Int32]? {
+        guard StackState.isStackKey(key) else { return nil }
+        guard let g = spread.group(forKey: key) else { throw staleStack(key) }
+        return spread.members[Int(g)]
+    }
+
+    func staleStack(_ key: UInt64) -> PindropError {
+        PindropError(.notFound, "no stack with key \(key) (a stack's key goes stale when its pins change)")
     }
 
     /// A stack's expansion zoom: no zoom separates pins the spreading rule groups (they share a
     /// spot, or lie within spread_tolerance_m of its first pin), so it is the view's zoom (the Web
     /// Mercator zoom of a host projection at the viewport centre; cluster_max_zoom when the view
     /// cannot say; within [0, 30]): a host that zooms to it stays where it is, and opens the stack instead.
-    func stackExpansionZoom(_ key: UInt64) -> Double? {
-        guard spread.group(forKey: key) != nil else { return nil }
+    func stackExpansionZoom(_ key: UInt64) throws(PindropError) -> Double? {
+        guard StackState.isStackKey(key) else { return nil }
+        guard spread.group(forKey: key) != nil else { throw staleStack(key) }
         guard let z = ClusterRoom.zoom(of: view) else { return options.clusterMaxZoom }
         return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
     }

@@ -20,6 +20,7 @@ extension Map {
             slots.append(s)
         }
         guard values != nil || categories != nil else { return }
+        if ids.count > 64 { attributes.reserve(pins.capacity, values: values != nil, categories: categories != nil) }
         for (i, s) in slots.enumerated() {
             let v = values?[i] ?? attributes.value(s), c = categories?[i] ?? attributes.category(s)
             clusters?.pinAttributesWillChange(s, value: v, category: c)
@@ -31,6 +32,7 @@ extension Map {
 
     /// What a cluster holds.
     public func clusterSummary(key: UInt64) throws(PindropError) -> ClusterSummary {
+        if let slots = try stackSlots(key) { return stackSummary(slots) }  // a stack (behaviour 22)
         syncClusterExclusions()
         guard let room = clusters, let s = room.summary(key) else { throw Self.staleKey(key) }
         return s
@@ -38,8 +40,49 @@ extension Map {
 
     /// A cluster's categories with their counts, most pins first, ties by lower category.
     public func clusterCategories(key: UInt64, into out: inout [CategoryCount]) throws(PindropError) {
+        if let slots = try stackSlots(key) { return stackCategories(slots, into: &out) }
         syncClusterExclusions()
         guard let room = clusters, room.categories(key, into: &out) else { throw Self.staleKey(key) }
+    }
+
+    /// A collapsed stack's summary, from its pins (a stack is one group of the spreading rule, not
+    /// an item of the cluster levels: it is summed when asked, in O(its pins)). ONE_SPOT when its
+    /// pins share one true coordinate (a group within spread_tolerance_m may not).
+    func stackSummary(_ slots: [Int32]) -> ClusterSummary {
+        var valued: UInt32 = 0, hi = 0.0, lo = 0.0, vmin = Double.infinity, vmax = -Double.infinity
+        let first = pins.position(slots[0]), category = attributes.category(slots[0])
+        var mixed = false, oneSpot = true
+        for s in slots {
+            let v = attributes.value(s)
+            if !v.isNaN {
+                valued += 1
+                let sum = hi + v, bv = sum - hi  // TwoSum: hi + lo keeps what the addition rounds away
+                lo += (hi - (sum - bv)) + (v - bv)
+                hi = sum
+                vmin = min(vmin, v); vmax = max(vmax, v)
+            }
+            if attributes.category(s) != category { mixed = true }
+            let p = pins.position(s)
+            if p.lon != first.lon || p.lat != first.lat { oneSpot = false }
+        }
+        return ClusterSummary(count: UInt32(slots.count), valued: valued, category: mixed ? PinAttributes.mixed : category,
+                              flags: oneSpot ? ClusterSummary.oneSpot : 0, valueSum: valued == 0 ? .nan : hi + lo,
+                              valueMin: valued == 0 ? .nan : vmin, valueMax: valued == 0 ? .nan : vmax)
+    }
+
+    /// A collapsed stack's categories with their counts, most pins first, ties by lower category.
+    func stackCategories(_ slots: [Int32], into out: inout [CategoryCount]) {
+        out.removeAll(keepingCapacity: true)
+        var categories = slots.map { attributes.category($0) }
+        categories.sort()
+        var i = 0
+        while i < categories.count {
+            var j = i + 1
+            while j < categories.count && categories[j] == categories[i] { j += 1 }
+            out.append(CategoryCount(category: categories[i], count: UInt32(j - i)))
+            i = j
+        }
+        out.sort { $0.count != $1.count ? $0.count > $1.count : $0.category < $1.category }
     }
 
     static func staleKey(_ key: UInt64) -> PindropError {

@@ -125,9 +125,13 @@ final class KeyboardTests: XCTestCase {
     func checkStepsFollowTheReadingOrder(_ m: Map, file: StaticString = #filePath, line: UInt = #line) throws {
         let order = readingOrder(m)
         XCTAssertGreaterThan(order.count, 10, "a frame with something to focus", file: file, line: line)
-        // Forward from nothing: every item once, then back to the first.
+        // Forward from nothing: every item once, then back to the first; the rank counts along.
+        XCTAssertTrue(m.focusRank == (order.count, order.count), "nothing focused yet", file: file, line: line)
         var forward: [Focus] = []
-        for _ in 0...order.count { forward.append(try m.focusStep(1)) }
+        for i in 0...order.count {
+            forward.append(try m.focusStep(1))
+            XCTAssertTrue(m.focusRank == (i % order.count, order.count), "rank after \(i + 1) steps", file: file, line: line)
+        }
         XCTAssertEqual(forward, order.map(\.focus) + [order[0].focus], file: file, line: line)
         // Backward from the first: the last (wrapping), then every item in reverse.
         var backward: [Focus] = []
@@ -495,6 +499,44 @@ final class KeyboardTests: XCTestCase {
         try c.map.keyDrop(time: 30)
         try c.map.frame(time: 40)
         XCTAssertEqual(c.map.clusterViews.map(\.count), [3], "dropped and deselected: clustered again")
+    }
+
+    func testTheHeldPinKeepsTheFocusEvenBeyondTheFrame() throws {
+        let (s, _) = liftable()
+        s.addPin(2, atScreen: 300, 300)
+        try s.map.frame(time: 0)
+        try s.map.keyLift(time: 10)
+        XCTAssertEqual(s.map.focus.id, 1)
+        // Nudged 2,000 points beyond the right edge: not in the frame, still focused while held.
+        try s.map.nudge(dx: 2000, dy: 0, time: 20)
+        try s.map.frame(time: 30)
+        XCTAssertFalse(s.map.frameViews.contains { $0.id == 1 })
+        XCTAssertEqual(s.map.focus.id, 1)
+        XCTAssertTrue(s.map.focusRank == (1, 1), "focused, but not among the frame's items")
+        // Dropped there, it is no longer drawn nor held: the next frame moves the focus on.
+        try s.map.keyDrop(time: 40)
+        try s.map.frame(time: 50)
+        XCTAssertEqual(s.map.focus.id, 2)
+    }
+
+    func testAKeyLiftDropsATapStillWaitingToMoveTheEditedPin() throws {
+        // Pin 1 is edited and selected; a tap on the map would move it there when its double-tap
+        // window closes. A key lift inside the window is the newer gesture: the tap is dropped.
+        let (s, start) = liftable()
+        try s.map.edit(id: 1, time: 0)
+        s.down(900, 700, at: 10); s.up(900, 700, at: 50)
+        XCTAssertEqual(s.map.nextDeadline, 50 + s.map.options.doubleTapMs)
+        try s.map.keyLift(time: 100)
+        XCTAssertEqual("\(s.map.gesture.tapWindow.name)", "closed")
+        XCTAssertEqual(s.map.nextDeadline, .infinity)
+        try s.map.keyDrop(time: 200)
+        s.tick(1000)
+        XCTAssertFalse(s.events().contains { $0.kind == .moved }, "nothing moved the pin")
+        XCTAssertTrue(s.position(1) == start)
+        // Without the key lift the same tap moves it (the control).
+        s.down(900, 700, at: 2000); s.up(900, 700, at: 2050)
+        s.tick(2050 + s.map.options.doubleTapMs)
+        XCTAssertEqual(s.events().first { $0.kind == .moved }?.cause, .tap)
     }
 
     // MARK: - Every bad state: a status with a message, nothing changed

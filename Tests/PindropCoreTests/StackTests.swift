@@ -46,9 +46,9 @@ final class StackTests: XCTestCase {
             let st = stacks(s, at: 0)
             XCTAssertEqual(st.count, 1)
             XCTAssertEqual(s.map.clusterViews.count, 1, "nothing else: clustering is off")
-            let v = st[0]
+            let v = try XCTUnwrap(st.first)
             XCTAssertEqual(v.count, 4)
-            XCTAssertEqual(v.key >> 63, 1, "stack keys have bit 63 set")
+            XCTAssertEqual(v.key >> 59, 31, "a stack key's top five bits are set")
             XCTAssertEqual(v.lon, Self.lon); XCTAssertEqual(v.lat, Self.lat)
             XCTAssertEqual(v.x, 600, accuracy: 1e-6); XCTAssertEqual(v.y, 400, accuracy: 1e-6)
             XCTAssertEqual(try s.map.clusterMembers(key: v.key), [1, 2, 3, 4])
@@ -71,7 +71,7 @@ final class StackTests: XCTestCase {
         let s = story(onTap: false)
         XCTAssertEqual(Set(drawn(s, at: 0).keys), [1, 2, 3, 4, 9])
         XCTAssertEqual(stacks(s, at: 0), [])
-        XCTAssertThrowsError(try s.map.openStack(key: 1 << 63, time: 0))
+        XCTAssertThrowsError(try s.map.openStack(key: 31 << 59, time: 0))
         XCTAssertNoThrow(try s.map.closeStack(time: 0))
     }
 
@@ -96,33 +96,69 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(stacks(m, at: 30).count, 1)
     }
 
+    /// The gesture room alone (no map): a press on a stack asks for nothing until a tap, which asks
+    /// for openStack with its key; a hold never lifts; a tap on the map asks for closeStack only
+    /// with spread_on_tap.
+    func testTheGestureRoomAsksToOpenOnATapAndToCloseOnATapOnTheMap() {
+        let c = GestureMachineTests.Recorder()
+        var o = Options()
+        o.spreadOnTap = true
+        let g = GestureMachine(options: o)
+        let stack = ClusterView(key: 31 << 59 | 5, x: 300, y: 300, lon: 0.3, lat: -0.3, count: 4, flags: ClusterFlags.stack.rawValue)
+        XCTAssertTrue(g.down(.downOnStack(pointer: 1, stack: stack, x: 300, y: 300), pointer: 1, x: 300, y: 300, c))
+        c.now = 1000
+        g.runTimeouts(c)
+        XCTAssertEqual(g.nextDeadline(c), .infinity, "nothing to lift")
+        XCTAssertTrue(g.pointerLeft(.up(pointer: 1, x: 300, y: 300, beyondThreshold: false), pointer: 1, c))
+        XCTAssertEqual(c.effects, [], "a long press is no tap")
+        c.now = 2000
+        XCTAssertTrue(g.down(.downOnStack(pointer: 1, stack: stack, x: 300, y: 300), pointer: 1, x: 300, y: 300, c))
+        c.now = 2050
+        XCTAssertTrue(g.pointerLeft(.up(pointer: 1, x: 302, y: 300, beyondThreshold: false), pointer: 1, c))
+        XCTAssertEqual(c.effects, [.openStack(stack.key)])
+        c.effects = []
+        c.now = 3000
+        XCTAssertFalse(g.down(.downOffPins(pointer: 2, x: 900, y: 700), pointer: 2, x: 900, y: 700, c))
+        c.now = 3050
+        XCTAssertFalse(g.pointerLeft(.up(pointer: 2, x: 900, y: 700, beyondThreshold: false), pointer: 2, c))
+        XCTAssertEqual(c.effects, [.closeStack])
+        // A finger that moves from a stack is the host's.
+        c.effects = []
+        c.now = 4000
+        XCTAssertTrue(g.down(.downOnStack(pointer: 3, stack: stack, x: 300, y: 300), pointer: 3, x: 300, y: 300, c))
+        XCTAssertFalse(g.handle(.moveBeyondThreshold(pointer: 3, x: 340, y: 300), c))
+        XCTAssertEqual(g.state.name.description, "hostGesture")
+        XCTAssertFalse(g.pointerLeft(.up(pointer: 3, x: 340, y: 300, beyondThreshold: true), pointer: 3, c))
+        XCTAssertEqual(c.effects, [])
+    }
+
     // MARK: - Open
 
     func testATapOpensItAndEveryPinIsDrawnAndTouchableAsWithoutSpreadOnTap() throws {
         for mode in [Options.SpreadMode.ring, .spiral] {
             let s = story { $0.spreadMode = mode }
             let twin = story({ $0.spreadMode = mode }, onTap: false)
-            let key = stacks(s, at: 0)[0].key
+            let key = try XCTUnwrap(stacks(s, at: 0).first).key
             XCTAssertTrue(s.down(601, 401, at: 10))
             XCTAssertTrue(s.up(601, 401, at: 60))
             let e = s.events()
             XCTAssertEqual(e.map(\.kind), [.stackOpened])
-            XCTAssertEqual(e[0].request, key)
-            XCTAssertEqual(e[0].id, noID)
-            XCTAssertEqual(e[0].lon, Self.lon); XCTAssertEqual(e[0].lat, Self.lat)
-            XCTAssertEqual(e[0].timeMs, 60)
+            XCTAssertEqual(e.first?.request, key)
+            XCTAssertEqual(e.first?.id, noID)
+            XCTAssertEqual(e.first?.lon, Self.lon); XCTAssertEqual(e.first?.lat, Self.lat)
+            XCTAssertEqual(e.first?.timeMs, 60)
             XCTAssertEqual(s.map.openStackKey, key)
             XCTAssertEqual(stacks(s, at: 100), [], "an open stack is no item")
             let views = drawn(s, at: 100), twinViews = drawn(twin, at: 100)
             XCTAssertEqual(Set(views.keys), [1, 2, 3, 4, 9])
             for id: Int64 in 1...4 {
                 XCTAssertEqual(views[id], twinViews[id], "\(mode): pin \(id) drawn as without spread_on_tap")
-                XCTAssertTrue(views[id]!.flags.contains(.spread))
-                XCTAssertEqual(try s.map.hitTest(x: views[id]!.x, y: views[id]!.y), id)
+                XCTAssertTrue(views[id]?.flags.contains(.spread) == true)
+                XCTAssertEqual(try s.map.hitTest(x: (views[id]?.x ?? .nan), y: (views[id]?.y ?? .nan)), id)
                 XCTAssertEqual(try s.map.displayPosition(id: id).lon, try twin.map.displayPosition(id: id).lon)
             }
             // A press on one of them lifts it.
-            let p = views[3]!
+            let p = try XCTUnwrap(views[3])
             s.down(p.x, p.y, at: 200); s.tick(450)
             XCTAssertEqual(s.kinds(), [.lifted])
             s.up(p.x, p.y, at: 500)
@@ -140,8 +176,8 @@ final class StackTests: XCTestCase {
         tap(s, upper.x, upper.y, at: 100)
         let e = s.events()
         XCTAssertEqual(e.map(\.kind), [.stackClosed, .stackOpened])
-        XCTAssertEqual(e[0].request, lower.key); XCTAssertEqual(e[1].request, upper.key)
-        XCTAssertEqual(e[0].lon, lower.lon); XCTAssertEqual(e[0].lat, lower.lat)
+        XCTAssertEqual(e.first?.request, lower.key); XCTAssertEqual(e.last?.request, upper.key)
+        XCTAssertEqual(e.first?.lon, lower.lon); XCTAssertEqual(e.first?.lat, lower.lat)
         XCTAssertEqual(stacks(s, at: 200).map(\.key), [lower.key], "the first is collapsed again")
         XCTAssertEqual(Set(drawn(s, at: 200).keys), [9, 21, 22])
         // By key, the same.
@@ -153,10 +189,10 @@ final class StackTests: XCTestCase {
 
     func testATapOnTheMapAwayClosesItButATapOnOneOfItsPinsSelectsThatPin() throws {
         let s = story()
-        let key = stacks(s, at: 0)[0].key
+        let key = try XCTUnwrap(stacks(s, at: 0).first).key
         tap(s, 600, 400, at: 0)
         XCTAssertEqual(s.kinds(), [.stackOpened])
-        let p = drawn(s, at: 100)[2]!
+        let p = try XCTUnwrap(drawn(s, at: 100)[2])
         tap(s, p.x, p.y, at: 100)
         XCTAssertEqual(s.kinds(), [.selected], "a tap on one of its pins is no tap away")
         XCTAssertEqual(s.map.openStackKey, key)
@@ -165,7 +201,7 @@ final class StackTests: XCTestCase {
         tap(s, 300, 700, at: 1000)
         let e = s.events()
         XCTAssertEqual(e.map(\.kind), [.stackClosed])
-        XCTAssertEqual(e[0].request, key); XCTAssertEqual(e[0].timeMs, 1040)
+        XCTAssertEqual(e.first?.request, key); XCTAssertEqual(e.first?.timeMs, 1040)
         XCTAssertNil(s.map.openStackKey)
         s.tick(1500)
         XCTAssertEqual(s.kinds(), [.deselected], "the tap window closed: pin 2 deselected")
@@ -179,11 +215,11 @@ final class StackTests: XCTestCase {
 
     func testEscClosesItOnlyWithNoGestureUnderWay() throws {
         let s = story()
-        let key = stacks(s, at: 0)[0].key
+        let key = try XCTUnwrap(stacks(s, at: 0).first).key
         try s.map.openStack(key: key, time: 0)
         XCTAssertEqual(s.kinds(), [.stackOpened])
         // Esc during a lift cancels the lift, not the stack.
-        let p = drawn(s, at: 10)[1]!
+        let p = try XCTUnwrap(drawn(s, at: 10)[1])
         s.down(p.x, p.y, at: 10); s.tick(260)
         XCTAssertEqual(s.kinds(), [.lifted])
         try s.map.cancelGesture(time: 300)
@@ -199,7 +235,7 @@ final class StackTests: XCTestCase {
         try s.map.cancelGesture(time: 500)
         let e = s.events()
         XCTAssertEqual(e.map(\.kind), [.stackClosed])
-        XCTAssertEqual(e[0].request, key)
+        XCTAssertEqual(e.first?.request, key)
         try s.map.cancelGesture(time: 600)
         XCTAssertEqual(s.kinds(), [])
     }
@@ -208,7 +244,7 @@ final class StackTests: XCTestCase {
         let s = story()
         try s.map.closeStack(time: 0)
         XCTAssertEqual(s.kinds(), [], "nothing open: OK, no event")
-        let key = stacks(s, at: 0)[0].key
+        let key = try XCTUnwrap(stacks(s, at: 0).first).key
         // Keys name the membership, not the view.
         try s.map.setCamera(Camera(centerLon: Self.lon + 0.0005, centerLat: Self.lat, zoom: 17.5, width: 1200, height: 800))
         XCTAssertEqual(stacks(s, at: 0).map(\.key), [key])
@@ -220,17 +256,17 @@ final class StackTests: XCTestCase {
         XCTAssertThrowsError(try s.map.openStack(key: key, time: 30)) { XCTAssertEqual(($0 as! PindropError).status, .notFound) }
         XCTAssertThrowsError(try s.map.clusterMembers(key: key))
         XCTAssertThrowsError(try s.map.clusterExpansionZoom(key: key))
-        let k5 = stacks(s, at: 30)[0]
+        let k5 = try XCTUnwrap(stacks(s, at: 30).first)
         XCTAssertEqual(k5.count, 5)
         XCTAssertNotEqual(k5.key, key)
         try s.map.remove(id: 5)
         XCTAssertThrowsError(try s.map.openStack(key: k5.key, time: 40))
-        XCTAssertNotEqual(stacks(s, at: 40)[0].key, key, "a re-formed group of the same pins has a new key")
+        XCTAssertNotEqual(try XCTUnwrap(stacks(s, at: 40).first).key, key, "a re-formed group of the same pins has a new key")
         // Bad input changes nothing.
-        XCTAssertThrowsError(try s.map.openStack(key: stacks(s, at: 50)[0].key, time: 49))
+        XCTAssertThrowsError(try s.map.openStack(key: try XCTUnwrap(stacks(s, at: 50).first).key, time: 49))
         XCTAssertEqual(s.kinds(), [])
         XCTAssertThrowsError(try s.map.openStack(key: 0, time: 60))
-        XCTAssertThrowsError(try s.map.openStack(key: 1 << 63 | 7, time: 60))
+        XCTAssertThrowsError(try s.map.openStack(key: 31 << 59 | 7, time: 60))
     }
 
     // MARK: - Pins leaving, kept open
@@ -239,11 +275,11 @@ final class StackTests: XCTestCase {
         for tolerance in [0.0, 3.0] {
           for out: Int64 in [2, 1] {  // pin 1 is the group's first pin
             let s = story { $0.spreadToleranceM = tolerance }
-            let key = stacks(s, at: 0)[0].key
+            let key = try XCTUnwrap(stacks(s, at: 0).first).key
             tap(s, 600, 400, at: 0)
             XCTAssertEqual(s.kinds(), [.stackOpened])
             let rest = Set<Int64>([1, 2, 3, 4]).subtracting([out])
-            let p = drawn(s, at: 100)[out]!
+            let p = try XCTUnwrap(drawn(s, at: 100)[out])
             var t = s.liftAndStartDrag(p.x, p.y, at: 100)
             s.move(p.x + 10, 150, at: t + 10)
             s.up(p.x + 10, 150, at: t + 20)
@@ -252,8 +288,8 @@ final class StackTests: XCTestCase {
                            [.lifted, .dropped, .moved, .calloutChanged, .geocodeRequest], "tolerance \(tolerance)")
             let views = drawn(s, at: t + 1000)
             XCTAssertEqual(Set(views.keys), [1, 2, 3, 4, 9])
-            for id in rest { XCTAssertTrue(views[id]!.flags.contains(.spread), "pin \(id) still spread") }
-            XCTAssertFalse(views[out]!.flags.contains(.spread), "pin \(out) left the group")
+            for id in rest { XCTAssertTrue(views[id]?.flags.contains(.spread) == true, "pin \(id) still spread") }
+            XCTAssertFalse(views[out]?.flags.contains(.spread) ?? true, "pin \(out) left the group")
             XCTAssertEqual(stacks(s, at: t + 1000), [], "the rest stay open")
             XCTAssertEqual(s.map.openStackKey, key, "the open stack is the one that opened")
             // Closing it collapses the three; a fresh key names them.
@@ -262,20 +298,20 @@ final class StackTests: XCTestCase {
             XCTAssertEqual(e.map(\.kind), [.stackClosed]); XCTAssertEqual(e.first?.request, key)
             let now = stacks(s, at: t + 1100)
             XCTAssertEqual(now.map(\.count), [3])
-            XCTAssertEqual(Set(try s.map.clusterMembers(key: now[0].key)), rest)
+            XCTAssertEqual(Set(try s.map.clusterMembers(key: try XCTUnwrap(now.first).key)), rest)
           }
         }
     }
 
     func testAStackThatDissolvesCloses() throws {
         let s = story(stack: [1, 2])
-        let key = stacks(s, at: 0)[0].key
+        let key = try XCTUnwrap(stacks(s, at: 0).first).key
         tap(s, 600, 400, at: 0)
         _ = s.kinds()
         try s.map.setPosition(id: 1, lon: Self.lon + 0.001, lat: Self.lat)
         let e = s.events()
         XCTAssertEqual(e.map(\.kind), [.stackClosed], "no group of two is left")
-        XCTAssertEqual(e[0].request, key)
+        XCTAssertEqual(e.first?.request, key)
         XCTAssertNil(s.map.openStackKey)
         XCTAssertEqual(Set(drawn(s, at: 100).keys), [1, 2, 9])
         // A pin dropped onto a collapsed stack joins it, collapsed.
@@ -291,7 +327,7 @@ final class StackTests: XCTestCase {
     func testABulkAddKeepsTheOpenStackOpenAndJoinsIt() throws {
         for tolerance in [0.0, 2.0] {
             let s = story { $0.spreadToleranceM = tolerance }
-            let key = stacks(s, at: 0)[0].key
+            let key = try XCTUnwrap(stacks(s, at: 0).first).key
             try s.map.openStack(key: key, time: 0)
             _ = s.kinds()
             // A batch as large as the map (every group formed anew) and a small one.
@@ -315,14 +351,14 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(stacks(s, at: 0), [])
         var views = drawn(s, at: 0)
         XCTAssertEqual(Set(views.keys), [1, 2, 3, 4, 9])
-        XCTAssertEqual(views[3]!.x, drawn(twin, at: 0)[3]!.x)
+        XCTAssertEqual(views[3]?.x, drawn(twin, at: 0)[3]?.x)
         XCTAssertEqual(try s.map.displayPosition(id: 1).lat, try twin.map.displayPosition(id: 1).lat)
-        XCTAssertEqual(try s.map.hitTest(x: views[1]!.x, y: views[1]!.y), 1)
+        XCTAssertEqual(try s.map.hitTest(x: (views[1]?.x ?? .nan), y: (views[1]?.y ?? .nan)), 1)
         XCTAssertNil(s.map.openStackKey, "kept open is not opened: no event")
         XCTAssertEqual(s.kinds(), [.selected])
         try s.map.select(id: noID)
         XCTAssertEqual(stacks(s, at: 10).count, 1, "collapsed again")
-        XCTAssertNil(try s.map.hitTest(x: views[1]!.x, y: views[1]!.y))
+        XCTAssertNil(try s.map.hitTest(x: (views[1]?.x ?? .nan), y: (views[1]?.y ?? .nan)))
         // Edited: the same.
         try s.map.edit(id: 4, time: 20)
         XCTAssertEqual(stacks(s, at: 20), [])
@@ -333,7 +369,7 @@ final class StackTests: XCTestCase {
         // pin keeps it drawn open until the tap window deselects it.
         tap(s, 600, 400, at: 100)
         views = drawn(s, at: 200)
-        tap(s, views[2]!.x, views[2]!.y, at: 200)
+        tap(s, (views[2]?.x ?? .nan), (views[2]?.y ?? .nan), at: 200)
         tap(s, 100, 700, at: 1000)
         XCTAssertEqual(s.kinds(), [.stackOpened, .selected, .stackClosed])
         XCTAssertEqual(Set(drawn(s, at: 1100).keys), [1, 2, 3, 4, 9], "kept open by the selected pin")
@@ -348,13 +384,31 @@ final class StackTests: XCTestCase {
         try s.map.add(id: 22, lon: Self.lon, lat: try s.map.toLonLat(x: 600, y: 200).lat)
         let lower = stacks(s, at: 2000).first { $0.count == 4 }!, upper = stacks(s, at: 2000).first { $0.count == 2 }!
         try s.map.openStack(key: lower.key, time: 2000)
-        let p = drawn(s, at: 2000)[1]!
+        let p = try XCTUnwrap(drawn(s, at: 2000)[1])
         let t = s.liftAndStartDrag(p.x, p.y, at: 2000)
         try s.map.openStack(key: upper.key, time: t + 10)
         XCTAssertEqual(Set(drawn(s, at: t + 10).keys), [1, 2, 3, 4, 9, 21, 22], "pin 1 holds its stack open")
         try s.map.cancelGesture(time: t + 20)
         s.up(p.x + 10, p.y, at: t + 30)
         XCTAssertEqual(Set(drawn(s, at: t + 1000).keys), [9, 21, 22])
+    }
+
+    func testAHostProjectionDrawsAndOpensStacksToo() throws {
+        // An equirectangular host view, 1e5 points per degree, (lon, lat) at (600, 400).
+        let s = story()
+        let (lon0, lat0) = (Self.lon, Self.lat)
+        try s.map.setProjection(HostProjection(width: 1200, height: 800,
+                                               project: { lon, lat in (600 + (lon - lon0) * 1e5, 400 - (lat - lat0) * 1e5) },
+                                               unproject: { x, y in (lon0 + (x - 600) / 1e5, lat0 - (y - 400) / 1e5) }))
+        let st = stacks(s, at: 0)
+        XCTAssertEqual(st.count, 1)
+        XCTAssertEqual(st.first?.x, 600); XCTAssertEqual(st.first?.y, 400)
+        XCTAssertEqual(Set(drawn(s, at: 0).keys), [9])
+        let z = try s.map.clusterExpansionZoom(key: try XCTUnwrap(st.first).key)
+        XCTAssertTrue(z >= 0 && z <= 30, "the projection's zoom, within [0, 30]: \(z)")
+        XCTAssertTrue(s.down(600, 400, at: 10)); XCTAssertTrue(s.up(600, 400, at: 50))
+        XCTAssertEqual(s.kinds(), [.stackOpened])
+        XCTAssertEqual(Set(drawn(s, at: 60).keys), [1, 2, 3, 4, 9])
     }
 
     // MARK: - Clusters, tolerance
@@ -385,7 +439,11 @@ final class StackTests: XCTestCase {
         let stack = try XCTUnwrap(views.first { $0.flags == ClusterFlags.stack.rawValue })
         XCTAssertEqual(stack.count, 2)
         XCTAssertEqual(stack.x, 580, accuracy: 0.01, "at the group's mean position")
-        XCTAssertEqual(views.first { $0.flags == 0 }?.count, 2)
+        let cluster = try XCTUnwrap(views.first { $0.flags == 0 })
+        XCTAssertEqual(cluster.count, 2)
+        XCTAssertNotEqual(cluster.key >> 59, 31, "a cluster's key is no stack key")
+        XCTAssertEqual(Set(try t.map.clusterMembers(key: cluster.key)), [5, 6])
+        XCTAssertEqual(Set(try t.map.clusterMembers(key: stack.key)), [1, 2])
         XCTAssertEqual(Set(drawn(t, at: 0).keys), [7])
         XCTAssertNil(try t.map.hitTest(x: 560, y: 400))
         XCTAssertTrue(t.down(580, 400, at: 10)); XCTAssertTrue(t.up(580, 400, at: 50))
@@ -424,9 +482,10 @@ final class StackTests: XCTestCase {
         let st = stacks(s, at: 0)
         XCTAssertEqual(st.map(\.count), [3], "pin 4 is more than 5 m from pin 1: alone, no chaining")
         let mean = at(1, -4.0 / 3)
-        XCTAssertEqual(st[0].lon, mean.lon, accuracy: 1e-9); XCTAssertEqual(st[0].lat, mean.lat, accuracy: 1e-9)
+        let item = try XCTUnwrap(st.first)
+        XCTAssertEqual(item.lon, mean.lon, accuracy: 1e-9); XCTAssertEqual(item.lat, mean.lat, accuracy: 1e-9)
         XCTAssertEqual(Set(drawn(s, at: 0).keys), [4])
-        XCTAssertEqual(try s.map.clusterMembers(key: st[0].key), [1, 2, 3])
+        XCTAssertEqual(try s.map.clusterMembers(key: item.key), [1, 2, 3])
     }
 
     /// Random histories of adds, moves, removals, selections, opens and closes at tolerance 0:

@@ -81,8 +81,15 @@ int main(void) {
     if (views[i].x >= 0 && views[i].x <= W && views[i].y >= 0 && views[i].y <= H) order[m++] = views[i];
   qsort(order, m, sizeof order[0], by_reading_order);
   CHECK(m > 50);
+  {
+    size_t index = 7, total = 7;
+    CHECK(pindrop_map_focus_rank(map, &index, &total) == PINDROP_OK && index == m && total == m);  /* none yet */
+    CHECK(pindrop_map_focus_rank(map, NULL, &total) == PINDROP_ERR_INVALID_ARGUMENT);
+  }
   for (i = 0; i < m; i++) {
+    size_t index = 0, total = 0;
     CHECK(pindrop_map_focus_step(map, 1, &f) == PINDROP_OK);
+    CHECK(pindrop_map_focus_rank(map, &index, &total) == PINDROP_OK && index == i && total == m);
     CHECK(f.kind == PINDROP_FOCUS_PIN && f.id == order[i].id && f.key == 0 && f.reserved == 0);
     CHECK(f.x == order[i].x && f.y == order[i].y);
   }

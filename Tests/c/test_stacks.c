@@ -103,7 +103,7 @@ static void test_collapsed_open_and_closed(void) {
   CHECK(c[0].lon == stack_lon && c[0].lat == stack_lat);
   CHECK(fabs(c[0].x - 600) < 1e-6 && fabs(c[0].y - 400) < 1e-6);
   key = c[0].key;
-  CHECK(key >> 63 == 1);
+  CHECK(key >> 59 == 31);  /* a stack key's tag */
   CHECK_STATUS(pindrop_map_hit_test(map, 600, 400, &hit), PINDROP_ERR_NOT_FOUND);
   CHECK_STATUS(pindrop_map_display_position(map, 3, &lon, &lat), PINDROP_OK);
   CHECK(lon == stack_lon && lat == stack_lat);
@@ -152,12 +152,12 @@ static void test_bad_input(void) {
   if (!off || !on) return;
   /* spread_on_tap off: the group is spread, there is no stack to open; closing is OK. */
   CHECK(pindrop_map_frame_clusters(off, 0, c, 4) == 0);
-  CHECK_STATUS(pindrop_map_open_stack(off, (uint64_t)1 << 63, 0), PINDROP_ERR_NOT_FOUND);
+  CHECK_STATUS(pindrop_map_open_stack(off, (uint64_t)31 << 59, 0), PINDROP_ERR_NOT_FOUND);
   CHECK_STATUS(pindrop_map_close_stack(off, 0), PINDROP_OK);
   /* Unknown keys, cluster-shaped keys, a NULL map, a time going backwards. */
   CHECK_STATUS(pindrop_map_open_stack(on, 0, 10), PINDROP_ERR_NOT_FOUND);
   CHECK_STATUS(pindrop_map_open_stack(on, UINT64_MAX, 10), PINDROP_ERR_NOT_FOUND);
-  CHECK_STATUS(pindrop_map_open_stack(on, ((uint64_t)1 << 63) | 77, 10), PINDROP_ERR_NOT_FOUND);
+  CHECK_STATUS(pindrop_map_open_stack(on, ((uint64_t)31 << 59) | 77, 10), PINDROP_ERR_NOT_FOUND);
   CHECK_STATUS(pindrop_map_open_stack(NULL, 0, 0), PINDROP_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(pindrop_map_close_stack(NULL, 0), PINDROP_ERR_INVALID_ARGUMENT);
   CHECK(pindrop_map_frame_clusters(on, 10, c, 4) == 1);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures = 0;
@@ -264,7 +265,59 @@ static void test_by_category(void) {
   pindrop_map_destroy(map);
 }
 
+/* A bulk load (more pins than a local update takes: the first frame rebuilds the levels), with a
+   value on every pin: the clusters of a view at zoom 14 hold every pin once, and their values add
+   up to what was set. */
+static void test_bulk_load(void) {
+  enum { N = 6400 };
+  static pindrop_id bulk_ids[N];
+  static double ll[2 * N], values[N];
+  static pindrop_cluster_view c[4096];
+  pindrop_options o;
+  pindrop_map *map = NULL;
+  pindrop_camera cam = {-118.30, 33.90, 14, 0, 1200, 800};
+  pindrop_pin_view *pins = NULL;
+  size_t i, n, npins;
+  double total = 0, want = 0;
+  uint32_t count = 0;
+  for (i = 0; i < N; i++) {
+    bulk_ids[i] = (pindrop_id)(1000 + i);
+    ll[2 * i] = -118.32 + 0.0005 * (double)(i % 80);
+    ll[2 * i + 1] = 33.88 + 0.0005 * (double)(i / 80);
+    values[i] = (double)(i % 7);
+    want += values[i];
+  }
+  CHECK_STATUS(pindrop_options_init(&o, sizeof o), PINDROP_OK);
+  o.cluster_radius = 60;
+  CHECK_STATUS(pindrop_map_create(&o, &map), PINDROP_OK);
+  if (!map) return;
+  CHECK_STATUS(pindrop_map_add_many(map, bulk_ids, ll, N), PINDROP_OK);
+  CHECK_STATUS(pindrop_map_set_attributes(map, bulk_ids, values, NULL, N), PINDROP_OK);
+  CHECK_STATUS(pindrop_map_set_camera(map, &cam), PINDROP_OK);
+  n = pindrop_map_frame_clusters(map, 0, c, 4096);
+  CHECK(n > 10 && n < 4096);
+  for (i = 0; i < n && i < 4096; i++) {
+    pindrop_cluster_summary s;
+    CHECK_STATUS(pindrop_map_cluster_summary(map, c[i].key, &s), PINDROP_OK);
+    CHECK(s.count == c[i].count && s.valued == s.count);
+    total += s.value_sum;
+    count += s.count;
+  }
+  npins = pindrop_map_frame(map, 0, NULL, 0);
+  pins = (pindrop_pin_view *)malloc(npins * sizeof *pins);
+  if (pins) {
+    npins = pindrop_map_frame(map, 0, pins, npins);
+    for (i = 0; i < npins; i++) total += values[pins[i].id - 1000];
+    count += (uint32_t)npins;
+    free(pins);
+  }
+  CHECK(count == N);
+  CHECK(total == want);
+  pindrop_map_destroy(map);
+}
+
 int main(void) {
+  test_bulk_load();
   test_options();
   test_summary_categories_and_pages();
   test_all_or_nothing();

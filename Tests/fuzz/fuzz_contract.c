@@ -167,7 +167,7 @@ static void drain(pindrop_map *m) {
     INVARIANT(++guard < 100000, guard);
     INVARIANT(e.type >= PINDROP_EVENT_SELECTED && e.type <= PINDROP_EVENT_STACK_CLOSED, e.type);
     if (e.type == PINDROP_EVENT_STACK_OPENED || e.type == PINDROP_EVENT_STACK_CLOSED) {
-      INVARIANT(e.id == PINDROP_NO_ID && e.request >> 63 == 1 && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.type);
+      INVARIANT(e.id == PINDROP_NO_ID && e.request >> 59 == 31 && fabs(e.lon) <= 180 && fabs(e.lat) <= 90, e.type);
       if (e.type == PINDROP_EVENT_STACK_OPENED) { INVARIANT(open_key == 0, e.type); open_key = e.request; }
       else { INVARIANT(open_key == e.request, e.type); open_key = 0; }
     }
@@ -302,7 +302,7 @@ static void clusters_check(pindrop_map *m, input *in) {
     INVARIANT(v->count >= 2 && isfinite(v->x) && isfinite(v->y) && isfinite(v->lon) && isfinite(v->lat), v->count);
     INVARIANT(fabs(v->lon) <= 180 && fabs(v->lat) <= 90, 0);
     if (v->flags == PINDROP_CLUSTER_STACK) { /* a collapsed stack: within hit_radius of the viewport */
-      INVARIANT(v->key >> 63 == 1 && v->x >= -hit_radius - 1e-6 && v->x <= view_w + hit_radius + 1e-6, 0);
+      INVARIANT(v->key >> 59 == 31 && v->x >= -hit_radius - 1e-6 && v->x <= view_w + hit_radius + 1e-6, 0);
     } else {
       INVARIANT((v->flags & ~(uint32_t)PINDROP_CLUSTER_ONE_SPOT) == 0 && v->key >> 63 == 0, v->flags);
       INVARIANT(v->x >= -cluster_radius - 1e-6 && v->x <= view_w + cluster_radius + 1e-6, 0);
@@ -513,6 +513,11 @@ static void keyboard(pindrop_map *m, input *in) {
   }
   INVARIANT(pindrop_map_focused(m, &f) == PINDROP_OK, 0);
   focus_check(&f);
+  {
+    size_t index = SIZE_MAX, total = SIZE_MAX;
+    INVARIANT(pindrop_map_focus_rank(m, &index, &total) == PINDROP_OK && index <= total && total <= 2 * MAXPINS, total);
+    if (f.kind == 0) INVARIANT(index == total, index);
+  }
 }
 
 /* Stacks (0.3): a new map with spread_on_tap (any value: create refuses all but 0 and 1), or
@@ -574,7 +579,7 @@ static pindrop_map *stacks_step(pindrop_map *m, input *in) {
     return m;
   }
   if (k < 200) {
-    uint64_t key = u8(in) < 128 ? ((uint64_t)1 << 63) | u64(in) : u64(in);
+    uint64_t key = u8(in) < 128 ? ((uint64_t)31 << 59) | (u64(in) >> 5) : u64(in);
     uint64_t before = open_key;
     s = pindrop_map_open_stack(m, key, t);
     INVARIANT(s == PINDROP_OK || s == PINDROP_ERR_NOT_FOUND || s == PINDROP_ERR_INVALID_ARGUMENT, s);

@@ -288,7 +288,8 @@ public final class ClusterLevels {
     /// A pin's value or category is about to change (the attributes still hold the old ones).
     /// With `byCategory`, a pin that changes category leaves its hierarchy and joins another.
     public func attributesWillChange(slot: Int32, value: Double, category: UInt32) {
-        guard contains(slot: slot) else { return }
+        // A rebuild to come reads the new attributes.
+        guard !needsRebuild, contains(slot: slot) else { return }
         let i = Int(slot), b = base
         let p = b.items[i].parent
         guard p != Self.excluded else { return }
@@ -321,7 +322,7 @@ public final class ClusterLevels {
         }
         record(Change(slot: UInt32(i), x: ox, y: oy, parent: p,
                       dx: Self.fixed(nx) - Self.fixed(ox), dy: Self.fixed(ny) - Self.fixed(oy), dn: 0,
-                      was: summaries.pin(UInt32(i), ox, oy), now: summaries.pin(UInt32(i), nx, ny)))
+                      was: summaries.box(ox, oy), now: summaries.box(nx, ny), flags: ClusterSummaries.moved))
     }
 
     /// Keeps a pin out of every cluster (selected, edited, held) or lets it back in.
@@ -608,7 +609,6 @@ public final class ClusterLevels {
     private func touch(_ z: Int, _ lv: Level, _ p: UInt32) {
         if touched.insert(p) {
             let i = Int(p), t = touched.count - 1
-            summaries.touch(z, p, t)
             // Entries past `touched.count` are stale (kept to avoid clearing the array).
             if t < touchedWas.count { touchedWas[t] = (lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count) } else {
                 touchedWas.append((lv.sums[i].sx, lv.sums[i].sy, lv.sums[i].count))
@@ -630,6 +630,7 @@ public final class ClusterLevels {
         let r = levelRadius(z), r2 = r * r
         // (The heap is empty: the previous pass popped it.)
         touched.removeAll()
+        summaries.beginPass()
         extras.removeAll()
         if !extraCells.isEmpty { extraCells.removeAll(keepingCapacity: true) }
 
@@ -722,7 +723,7 @@ public final class ClusterLevels {
                     if below {
                         out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
                                           dx: -was.x, dy: -was.y, dn: -Int64(was.n),
-                                          was: summaries.touched(t), flags: Self.left))
+                                          was: summaries.was(p) ?? summaries.item(z, p), flags: Self.left))
                     }
                 }
                 lv.items[pi].parent = Self.dead; lv.sums[pi].count = 0; lv.sums[pi].sx = 0; lv.sums[pi].sy = 0
@@ -731,13 +732,24 @@ public final class ClusterLevels {
                 continue
             }
             let n = lv.sums[pi].count
-            let (summaryChanged, flags) = summaries.settle(z, p, t) { visit in
+            let (summaryChanged, flags) = summaries.settle(z, p, { visit in
                 forEachChild(level: z, slot: p) { c in visit(c, childSummary(z + 1, c)) }
-            }
+            }, { visit in
+                let pins = z + 1 == levelCount
+                forEachChild(level: z, slot: p) { c in
+                    if pins {
+                        let x = up.items[Int(c)].x, y = up.items[Int(c)].y
+                        visit(x, y, x, y)
+                    } else {
+                        let b = summaries.item(z + 1, c)
+                        visit(b.minX, b.minY, b.maxX, b.maxY)
+                    }
+                }
+            })
             if !isNew && n == was.n && lv.sums[pi].sx == was.x && lv.sums[pi].sy == was.y {
                 if summaryChanged && below {
                     out.append(Change(slot: p, x: lv.items[pi].x, y: lv.items[pi].y, parent: lv.items[pi].parent,
-                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
+                                      was: summaries.was(p)!, now: summaries.item(z, p), flags: flags))
                 }
                 continue
             }
@@ -749,9 +761,10 @@ public final class ClusterLevels {
             } else {
                 let ox = lv.items[pi].x, oy = lv.items[pi].y
                 if below {
-                    out.append(Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
-                                      dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n),
-                                      was: summaries.touched(t), now: summaries.item(z, p), flags: flags))
+                    var c = Change(slot: p, x: ox, y: oy, parent: lv.items[pi].parent, dx: lv.sums[pi].sx &- was.x,
+                                   dy: lv.sums[pi].sy &- was.y, dn: Int64(n) - Int64(was.n), flags: ClusterSummaries.same)
+                    if summaryChanged { c.was = summaries.was(p)!; c.now = summaries.item(z, p); c.flags = flags }
+                    out.append(c)
                 }
                 if !lv.grid.sameCell(ox, oy, nx, ny) {
                     lv.grid.remove(p, x: ox, y: oy, &lv.items)
@@ -863,6 +876,7 @@ public final class ClusterLevels {
             for i in 0..<count where ui[i].parent != Self.unassigned { placed[i >> 6] |= 1 << UInt64(i & 63) }
             links.withUnsafeMutableBufferPointer { lk in
             placed.withUnsafeMutableBufferPointer { pl in
+            summaries.attributes.withBuffers { vals, cats in
             @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
                 pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (us[i].sx, us[i].sy, us[i].count)
             }
@@ -902,15 +916,11 @@ public final class ClusterLevels {
                         lv.sums[kqi].sx = ax; lv.sums[kqi].sy = ay; lv.sums[kqi].count = an
                         lv.items[kqi].x = ui[ki].x; lv.items[kqi].y = ui[ki].y
                         lv.grid.insert(kq, x: ui[ki].x, y: ui[ki].y, &lv.items)
-                        summaries.build(z, kq) { visit in
-                            visit(k, pins ? summaries.pin(k, ui[ki].x, ui[ki].y) : summaries.item(z + 1, k))
-                        }
+                        summaries.build(z, kq, [k], pins: pins, ui, vals, cats)
                     }
                     continue
                 }
-                summaries.build(z, q) { visit in
-                    for k in group { visit(k, pins ? summaries.pin(k, ui[Int(k)].x, ui[Int(k)].y) : summaries.item(z + 1, k)) }
-                }
+                summaries.build(z, q, group, pins: pins, ui, vals, cats)
                 let qi = Int(q)
                 lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
                 // As `point`: a single pin exactly at its point (an item of one pin is one).
@@ -918,7 +928,7 @@ public final class ClusterLevels {
                 lv.items[qi].x = p.0; lv.items[qi].y = p.1
                 lv.grid.insert(q, x: p.0, y: p.1, &lv.items)
             }
-            }}
+            }}}
         }}
     }
 

@@ -142,7 +142,8 @@ public final class ClusterRoom {
     public func query(_ view: View, pinMargin: Double, clusters: inout [ClusterView], pins: inout [Int32]) -> Bool {
         guard let z = level(for: view) else { return false }
         let m = max(levels.radius, pinMargin)
-        return forEachItem(view, level: z, margin: m) { k, p in
+        let first = clusters.count
+        let drawn = forEachItem(view, level: z, margin: m) { k, p in
             let n = levels.count(level: z, slot: k)
             if n == 1 {
                 pins.append(levels.leaf(level: z, slot: k))
@@ -150,10 +151,20 @@ public final class ClusterRoom {
                         && p.y >= -levels.radius && p.y <= view.height + levels.radius {
                 let q = levels.point(level: z, slot: k)
                 let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
-                clusters.append(ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n,
-                                            flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0))
+                clusters.append(ClusterView(key: UInt64(k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat, count: n))
             }
         }
+        // Keys and flags from the level's summaries, read once the level is up to date (an update
+        // that rebuilds it makes new ones).
+        let held = levels.summaries.levels[z]
+        held.generations.withUnsafeBufferPointer { g in
+            for i in first..<clusters.count {
+                let k = UInt32(truncatingIfNeeded: clusters[i].key)
+                clusters[i].key = Self.key(z, g[Int(k)], k)
+                clusters[i].flags = held.flags(k)
+            }
+        }
+        return drawn
     }
 
     /// Fills `found` with the items of level z that may lie within `r` points of (x, y) in a view.
@@ -180,8 +191,7 @@ public final class ClusterRoom {
             let q = levels.point(level: z, slot: k)
             let ll = WebMercator.unproject(x: q.x, y: q.y, worldSize: 1)
             best = (ClusterView(key: key(z, k), x: p.x, y: p.y, lon: ll.lon, lat: ll.lat,
-                                count: levels.count(level: z, slot: k),
-                                flags: levels.summaries.item(z, k).isOneSpot ? ClusterSummary.oneSpot : 0), d2)
+                                count: levels.count(level: z, slot: k), flags: levels.summaries.levels[z].flags(k)), d2)
         }
         return best
     }
@@ -204,12 +214,15 @@ public final class ClusterRoom {
 
     // MARK: - Clusters by key
 
-    /// A cluster's key: bit 63 clear (a stack's key has it set), its level + 1 (5 bits), its
-    /// generation (26 bits) and its slot (32 bits). The generation changes whenever the item's pins
-    /// do, so a key never names another cluster (until 2^26 generations later, when the same slot
-    /// of the same level also comes round).
-    func key(_ level: Int, _ slot: UInt32) -> UInt64 {
-        UInt64(level + 1) << 58 | UInt64(levels.summaries.generation(level, slot)) << 32 | UInt64(slot)
+    /// A cluster's key: bit 63 clear (a stack's key has its top five bits set), its level + 1
+    /// (5 bits), its generation (26 bits) and its slot (32 bits). The generation changes whenever
+    /// the item's pins do, so a key never names another cluster (until 2^26 generations later, when
+    /// the same slot of the same level also comes round).
+    func key(_ level: Int, _ slot: UInt32) -> UInt64 { Self.key(level, levels.summaries.generation(level, slot), slot) }
+
+    @inline(__always)
+    static func key(_ level: Int, _ generation: UInt32, _ slot: UInt32) -> UInt64 {
+        UInt64(level + 1) << 58 | UInt64(generation) << 32 | UInt64(slot)
     }
 
     private func item(_ key: UInt64) -> (Int, UInt32)? {

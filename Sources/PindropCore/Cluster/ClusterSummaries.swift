@@ -66,9 +66,15 @@ struct ItemSummary {
 /// carries so that a key never names another cluster. docs/clusters.md has the costs.
 final class ClusterSummaries {
     // `ItemSummary.mark` bits.
-    static let dirty: UInt32 = 1    // an extreme or an edge left: compute again from the members
+    static let dirty: UInt32 = 1    // an extreme value left: compute again from the members
     static let cats: UInt32 = 2     // the counts per category may have changed
     static let members: UInt32 = 4  // a pin joined or left (the item's key goes stale)
+    static let dirtyBox: UInt32 = 8 // an edge of the box left: the box computed again
+    static let kept: UInt32 = 64    // its summary before the pass is kept (`was`)
+    /// A change's flag (`replace`): only the item's point moved, its summaries hold only the box.
+    static let moved: UInt32 = 16
+    /// A change's flag: the item's summary did not change (its summaries are not filled in).
+    static let same: UInt32 = 32
 
     final class Level {
         var items: [ItemSummary] = []
@@ -76,6 +82,15 @@ final class ClusterSummaries {
         var generations: [UInt32] = []
         /// The counts per category of the mixed items, by slot, sorted by category.
         var mixed: [UInt32: [CategoryCount]] = [:]
+
+        /// `ClusterSummary.oneSpot` when item i's pins share one point.
+        @inline(__always)
+        func flags(_ i: UInt32) -> UInt32 {
+            items.withUnsafeBufferPointer { b in
+                let s = b[Int(i)]
+                return s.minX == s.maxX && s.minY == s.maxY && s.count > 0 ? ClusterSummary.oneSpot : 0
+            }
+        }
 
         var bytes: Int {
             items.capacity * MemoryLayout<ItemSummary>.stride + generations.capacity * 4
@@ -89,8 +104,10 @@ final class ClusterSummaries {
     private var nextGeneration: UInt32 = 1
     /// Keys carry 26 bits of an item's generation.
     static let generationBits = 26
-    /// The summaries of the items touched by the current pass, as they were (by touched position).
-    private var was: [ItemSummary] = []
+    /// The summaries of the items of the current pass's level that changed, as they were before
+    /// their first change (the items whose summary did not change are not read at all).
+    private var was: [(slot: UInt32, summary: ItemSummary)] = []
+    private var wasIndex: [UInt32: Int] = [:]
     private var scratch: [CategoryCount] = []
 
     init(levels n: Int, attributes: PinAttributes) {
@@ -245,25 +262,65 @@ final class ClusterSummaries {
 
     // MARK: - Hooks of an update pass
 
-    /// Item p of level z is touched (its summary as it was goes to `was[t]`).
+    /// A pass over a level begins.
     @inline(__always)
-    func touch(_ z: Int, _ p: UInt32, _ t: Int) {
-        let s = levels[z].items[Int(p)]
-        if t < was.count { was[t] = s } else { was.append(s) }
+    func beginPass() {
+        if !was.isEmpty { was.removeAll(keepingCapacity: true) }
+        if !wasIndex.isEmpty { wasIndex.removeAll(keepingCapacity: true) }
     }
 
-    /// The summary item p of level z had when the pass touched it (touched position t).
-    @inline(__always) func touched(_ t: Int) -> ItemSummary { was[t] }
+    /// Item p's summary before its first change in this pass (`t`, read anyway), kept.
+    @inline(__always)
+    private func keep(_ p: UInt32, _ t: ItemSummary) {
+        guard t.mark & Self.kept == 0 else { return }
+        was.append((p, t))
+        if was.count > 16 {
+            if wasIndex.isEmpty { for (i, e) in was.enumerated() { wasIndex[e.slot] = i } } else { wasIndex[p] = was.count - 1 }
+        }
+    }
+
+    /// The summary item p had before the pass changed it, or nil when the pass left it alone.
+    @inline(__always)
+    func was(_ p: UInt32) -> ItemSummary? {
+        if was.count > 16 { return wasIndex[p].map { was[$0].summary } }
+        for e in was where e.slot == p { return e.summary }
+        return nil
+    }
+
+    /// The box of a single point (what a moved pin's change carries: `moved`).
+    @inline(__always)
+    func box(_ x: Double, _ y: Double) -> ItemSummary {
+        var s = ItemSummary()
+        s.minX = x; s.maxX = x; s.minY = y; s.maxY = y
+        return s
+    }
+
+    /// t's box takes in s's.
+    @inline(__always)
+    private static func grow(_ t: inout ItemSummary, _ s: ItemSummary) {
+        if s.minX < t.minX { t.minX = s.minX }
+        if s.minY < t.minY { t.minY = s.minY }
+        if s.maxX > t.maxX { t.maxX = s.maxX }
+        if s.maxY > t.maxY { t.maxY = s.maxY }
+    }
+
+    /// Whether s's box touches t's edge (t's box may shrink when s leaves).
+    @inline(__always)
+    private static func onEdge(_ t: ItemSummary, _ s: ItemSummary) -> Bool {
+        s.minX == t.minX || s.minY == t.minY || s.maxX == t.maxX || s.maxY == t.maxY
+    }
 
     /// Item `child` of level z + 1 (summary s) joins item p of level z.
     @inline(__always)
     func join(_ z: Int, _ p: UInt32, _ s: ItemSummary, child: UInt32) {
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        t.mark |= Self.members | Self.cats
+        keep(p, t)
+        t.mark |= Self.members | Self.cats | Self.kept
         if t.mark & Self.dirty != 0 {
-            // Computed again from the members after the pass: only the count matters until then.
+            // Computed again from the members after the pass: the count and box go on.
             t.count &+= s.count
+            Self.grow(&t, s)
         } else if s.category == t.category && s.category != PinAttributes.mixed && t.count > 0 {
             var none: [CategoryCount]? = nil
             Self.join(&t, &none, s) { [] }
@@ -280,82 +337,127 @@ final class ClusterSummaries {
     func leave(_ z: Int, _ p: UInt32, _ s: ItemSummary, child: UInt32) {
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        t.mark |= Self.members | Self.cats
+        keep(p, t)
+        t.mark |= Self.members | Self.cats | Self.kept
         t.count &-= s.count
         if t.count == 0 {
-            let m = t.mark & ~Self.dirty
-            t = .empty; t.mark = m
-            l.mixed[p] = nil
-        } else if t.mark & Self.dirty == 0 {
-            t.valued &-= s.valued
-            if s.valued > 0 {
-                Self.addSum(&t, s.sumHi, s.sumLo, -1)
-                if s.vmin == t.vmin || s.vmax == t.vmax { t.mark |= Self.dirty }
-            }
-            if s.minX == t.minX || s.minY == t.minY || s.maxX == t.maxX || s.maxY == t.maxY { t.mark |= Self.dirty }
-            if t.category == PinAttributes.mixed && t.mark & Self.dirty == 0 {
-                var h = l.mixed[p]
-                Self.mergeCounts(&t, &h, before: t.count &+ s.count, counts(z + 1, child, s), -1)
-                l.mixed[p] = h
-            }
-        }
-        l.items[i] = t
-    }
-
-    /// A member of item p of level z changed while in it: its summary went from `old` to `new`
-    /// (empty when it left the level: removed or kept out). `flags`: `cats` when its counts per
-    /// category may have changed, `members` when its pins did.
-    func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32) {
-        let l = levels[z], i = Int(p)
-        var t = l.items[i]
-        let before = t.count
-        t.mark |= flags
-        t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
-        if t.count == 0 {
-            let m = t.mark & ~Self.dirty
+            let m = t.mark & ~(Self.dirty | Self.dirtyBox)
             t = .empty; t.mark = m
             l.mixed[p] = nil
             l.items[i] = t
             return
         }
         if t.mark & Self.dirty == 0 {
-            t.valued = t.valued &- w.valued &+ n.valued
-            if w.valued > 0 { Self.addSum(&t, w.sumHi, w.sumLo, -1) }
-            if n.valued > 0 { Self.addSum(&t, n.sumHi, n.sumLo, 1) }
-            // An extreme or an edge that shrinks: computed again; one that grows: taken.
-            if (w.valued > 0 && ((w.vmin == t.vmin && !(n.vmin <= w.vmin)) || (w.vmax == t.vmax && !(n.vmax >= w.vmax))))
-                || (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
-                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY)) {
-                t.mark |= Self.dirty
-            } else {
-                if n.vmin < t.vmin { t.vmin = n.vmin }
-                if n.vmax > t.vmax { t.vmax = n.vmax }
-                if n.minX < t.minX { t.minX = n.minX }
-                if n.minY < t.minY { t.minY = n.minY }
-                if n.maxX > t.maxX { t.maxX = n.maxX }
-                if n.maxY > t.maxY { t.maxY = n.maxY }
+            t.valued &-= s.valued
+            if s.valued > 0 {
+                Self.addSum(&t, s.sumHi, s.sumLo, -1)
+                if s.vmin == t.vmin || s.vmax == t.vmax { t.mark |= Self.dirty }
             }
-            if t.mark & Self.dirty == 0 && flags & Self.cats != 0 {
-                // Counts per category known on both sides (uniform members, pins): taken
-                // directly; a mixed member's earlier counts are not kept: computed again.
-                if w.category == PinAttributes.mixed || n.category == PinAttributes.mixed {
-                    t.mark |= Self.dirty
-                } else if !(t.category != PinAttributes.mixed && w.category == t.category && n.category == t.category) {
-                    var h = l.mixed[p]
-                    Self.mergeCounts(&t, &h, before: before, [(w.category, -Int64(w.count)), (n.category, Int64(n.count))])
-                    l.mixed[p] = h
-                }
+            if t.category == PinAttributes.mixed && t.mark & Self.dirty == 0 {
+                var h = l.mixed[p]
+                Self.mergeCounts(&t, &h, before: t.count &+ s.count, counts(z + 1, child, s), -1)
+                l.mixed[p] = h
+            }
+        }
+        if Self.onEdge(t, s) { t.mark |= Self.dirtyBox }
+        l.items[i] = t
+    }
+
+    /// A member of item p of level z changed while in it: its summary went from `old` to `new`
+    /// (empty when it left the level: removed or kept out). `flags`: `cats` when its counts per
+    /// category may have changed, `members` when its pins did, `moved` when only its point did
+    /// (a pin's move: old and new then hold only the box).
+    @inline(__always)
+    func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32) {
+        if flags & Self.same != 0 { return }
+        let l = levels[z], i = Int(p)
+        var t = l.items[i]
+        if flags & Self.moved != 0 {
+            // A member's point moved: the box alone, and only if it changes. An item of one pin
+            // is where the pin is.
+            if t.count == 1 {
+                keep(p, t)
+                t.mark |= Self.kept
+                t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
+                l.items[i] = t
+                return
+            }
+            if t.mark & Self.dirtyBox != 0 { return }
+            let shrinks = (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
+                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY))
+            let grows = n.minX < t.minX || n.minY < t.minY || n.maxX > t.maxX || n.maxY > t.maxY
+            guard shrinks || grows else { return }
+            keep(p, t)
+            t.mark |= Self.kept
+            if shrinks { t.mark |= Self.dirtyBox } else { Self.grow(&t, n) }
+            l.items[i] = t
+            return
+        }
+        keep(p, t)
+        t.mark |= Self.kept
+        do {
+            t.mark |= flags
+            let before = t.count
+            t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
+            if t.count == 0 {
+                let m = t.mark & ~(Self.dirty | Self.dirtyBox)
+                t = .empty; t.mark = m
+                l.mixed[p] = nil
+                l.items[i] = t
+                return
+            }
+            if t.mark & Self.dirty == 0 { replaceValues(&t, l, p, before, w, n, flags) }
+        }
+        // The box: a member that is the whole item gives it its own; otherwise an edge that
+        // shrinks is computed again, one that grows is taken.
+        if n.count == t.count {
+            t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
+            t.mark &= ~Self.dirtyBox
+        } else if t.mark & Self.dirtyBox == 0 {
+            if (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
+                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY)) {
+                t.mark |= Self.dirtyBox
+            } else {
+                Self.grow(&t, n)
             }
         }
         l.items[i] = t
     }
 
+    /// `replace` for the values and the counts per category.
+    private func replaceValues(_ t: inout ItemSummary, _ l: Level, _ p: UInt32, _ before: UInt32,
+                               _ w: ItemSummary, _ n: ItemSummary, _ flags: UInt32) {
+        t.valued = t.valued &- w.valued &+ n.valued
+        if w.valued > 0 { Self.addSum(&t, w.sumHi, w.sumLo, -1) }
+        if n.valued > 0 { Self.addSum(&t, n.sumHi, n.sumLo, 1) }
+        if w.valued > 0 && ((w.vmin == t.vmin && !(n.vmin <= w.vmin)) || (w.vmax == t.vmax && !(n.vmax >= w.vmax))) {
+            t.mark |= Self.dirty
+            return
+        }
+        if n.vmin < t.vmin { t.vmin = n.vmin }
+        if n.vmax > t.vmax { t.vmax = n.vmax }
+        guard flags & Self.cats != 0 else { return }
+        // Counts per category known on both sides (uniform members, pins): taken directly; a
+        // mixed member's earlier counts are not kept: computed again.
+        if w.category == PinAttributes.mixed || n.category == PinAttributes.mixed {
+            t.mark |= Self.dirty
+        } else if !(t.category != PinAttributes.mixed && w.category == t.category && n.category == t.category) {
+            var h = l.mixed[p]
+            Self.mergeCounts(&t, &h, before: before, [(w.category, -Int64(w.count)), (n.category, Int64(n.count))])
+            l.mixed[p] = h
+        }
+    }
+
     /// At the end of a pass, item p of level z (touched position t): computed again from its
     /// members if marked dirty (`forEachMember` calls its argument with each member's slot and
-    /// summary), its generation renewed if its pins changed. Returns whether its summary changed
-    /// and the flags to hand to the level below.
-    func settle(_ z: Int, _ p: UInt32, _ t: Int,
-                _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void) -> (changed: Bool, flags: UInt32) {
+    /// summary), or only its box (`forEachBox`: each member's box, for a pin its point), its
+    /// generation renewed if its pins changed. Returns whether its summary changed and the flags
+    /// to hand to the level below.
+    @inline(__always)
+    func settle(_ z: Int, _ p: UInt32,
+                _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void,
+                _ forEachBox: ((Double, Double, Double, Double) -> Void) -> Void) -> (changed: Bool, flags: UInt32) {
+        guard let before = was(p) else { return (false, 0) }
         let l = levels[z], i = Int(p)
         var s = l.items[i]
         let mark = s.mark
@@ -364,33 +466,83 @@ final class ClusterSummaries {
             var h: [CategoryCount]? = nil
             forEachMember { c, cs in Self.join(&s, &h, cs) { self.counts(z + 1, c, cs) } }
             l.mixed[p] = h
+        } else if mark & Self.dirtyBox != 0 {
+            s.minX = .infinity; s.minY = .infinity; s.maxX = -.infinity; s.maxY = -.infinity
+            forEachBox { x0, y0, x1, y1 in
+                if x0 < s.minX { s.minX = x0 }
+                if y0 < s.minY { s.minY = y0 }
+                if x1 > s.maxX { s.maxX = x1 }
+                if y1 > s.maxY { s.maxY = y1 }
+            }
         }
         s.mark = 0
         l.items[i] = s
         if mark & Self.members != 0 { l.generations[i] = newGeneration() }
         let flags = mark & (Self.cats | Self.members)
-        return (!s.same(was[t]) || flags != 0, flags)
+        return (flags != 0 || !s.same(before), flags)
     }
 
     // MARK: - Building
 
-    /// Item p of level z, just allocated by a build, takes the summary of its members (slots of
-    /// level z + 1 and their summaries, from `forEachMember`).
-    @inline(__always)
-    func build(_ z: Int, _ p: UInt32, _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void) {
+    /// Item p of level z, just allocated by a build, takes the summary of its members `group`:
+    /// pins (slots of the base, their points in `points`) when level z + 1 is the base, else items
+    /// of level z + 1. The common case, members of one category, adds up in registers.
+    func build(_ z: Int, _ p: UInt32, _ group: [UInt32], pins: Bool, _ points: UnsafeMutableBufferPointer<ClusterItem>,
+               _ values: UnsafeBufferPointer<Double>, _ categories: UnsafeBufferPointer<UInt32>) {
         var s = ItemSummary.empty
-        var h: [CategoryCount]? = nil
-        forEachMember { c, cs in
-            if cs.category == s.category && cs.category != PinAttributes.mixed && s.count > 0 {
-                var none: [CategoryCount]? = nil
-                Self.join(&s, &none, cs) { [] }
-            } else {
-                Self.join(&s, &h, cs) { self.counts(z + 1, c, cs) }
+        var uniform = true
+        if pins {
+            let c0 = Int(group[0]) < categories.count ? categories[Int(group[0])] : 0
+            s.count = UInt32(group.count); s.category = c0
+            for k in group {
+                let i = Int(k)
+                let v = i < values.count ? values[i] : .nan
+                if !v.isNaN {
+                    s.valued &+= 1
+                    Self.addSum(&s, v, 0, 1)
+                    if v < s.vmin { s.vmin = v }
+                    if v > s.vmax { s.vmax = v }
+                }
+                let x = points[i].x, y = points[i].y
+                if x < s.minX { s.minX = x }
+                if x > s.maxX { s.maxX = x }
+                if y < s.minY { s.minY = y }
+                if y > s.maxY { s.maxY = y }
+                if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
+            }
+        } else {
+            let up = levels[z + 1]
+            up.items.withUnsafeBufferPointer { ui in
+                let c0 = ui[Int(group[0])].category
+                s.category = c0
+                for k in group {
+                    let m = ui[Int(k)]
+                    s.count &+= m.count; s.valued &+= m.valued
+                    if m.valued > 0 {
+                        Self.addSum(&s, m.sumHi, m.sumLo, 1)
+                        if m.vmin < s.vmin { s.vmin = m.vmin }
+                        if m.vmax > s.vmax { s.vmax = m.vmax }
+                    }
+                    Self.grow(&s, m)
+                    if m.category != c0 || c0 == PinAttributes.mixed { uniform = false }
+                }
             }
         }
         let l = levels[z]
+        if uniform { l.items[Int(p)] = s; return }
+        // Mixed: the counts per category, member by member.
+        var h: [CategoryCount] = []
+        for k in group {
+            let i = Int(k)
+            if pins {
+                Self.addCount(&h, i < categories.count ? categories[i] : 0, 1)
+            } else {
+                for e in counts(z + 1, k, levels[z + 1].items[i]) { Self.addCount(&h, e.category, Int64(e.count)) }
+            }
+        }
+        s.category = h.count == 1 ? h[0].category : PinAttributes.mixed
         l.items[Int(p)] = s
-        if let h { l.mixed[p] = h }
+        if h.count > 1 { l.mixed[p] = h }
     }
 
     /// Level z's items renumbered: item `old` is now `slotOf[old]`.

@@ -25,7 +25,8 @@ protocol FrameSource: AnyObject {
 /// the scratch buffers that let a warmed frame run without allocating.
 ///
 /// Drawing order: ordinary pins by y (top first), then id; then the focused pin (if it is an
-/// ordinary one); then the selected pin; the dragged pin last of all. What it may touch: its own buffers, and the map only through `FrameSource`.
+/// ordinary one); then the selected pin; the dragged pin last of all. What it may touch: its own
+/// buffers and the keyboard focus, and the map only through `FrameSource`.
 struct FrameBuilder {
     /// The last frame's views, in drawing order.
     private(set) var views: [PinView] = []

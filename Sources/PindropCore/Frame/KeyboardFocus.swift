@@ -86,6 +86,27 @@ struct KeyboardFocus {
         return (best ?? wrap)?.1
     }
 
+    /// Where the focus stands among the focusable items of the last frame: how many come before it
+    /// in reading order, and how many there are ("4 of 27"); `index == total` when the focus is
+    /// on none of them (nothing focused, or the keyboard's pin held beyond the frame).
+    func rank(pins: [PinView], clusters: [ClusterView], rowHeight r: Double, width w: Double, height h: Double,
+              alive: (Int64) -> Bool) -> (index: Int, total: Int) {
+        let at = current.kind == .none ? nil : Place(current, rowHeight: r)
+        var before = 0, total = 0, found = false
+        @inline(__always) func count(_ p: Place, _ same: Bool) {
+            total += 1
+            if same { found = true } else if let at, p < at { before += 1 }
+        }
+        for v in pins where KeyboardFocus.inViewport(v.x, v.y, w, h) && alive(v.id) {
+            count(Place(x: v.x, y: v.y, rowHeight: r, kind: .pin, id: v.id, key: 0), current.kind == .pin && v.id == current.id)
+        }
+        for c in clusters where KeyboardFocus.inViewport(c.x, c.y, w, h) {
+            count(Place(x: c.x, y: c.y, rowHeight: r, kind: .cluster, id: noID, key: c.key),
+                  current.kind == .cluster && c.key == current.key)
+        }
+        return (found ? before : total, total)
+    }
+
     /// Moves the focus one step (+1 next, -1 previous) through what the last frame drew, leaving
     /// out the pins removed since (`alive`).
     mutating func step(forward: Bool, pins: [PinView], clusters: [ClusterView],

@@ -263,9 +263,13 @@ final class GestureMachine {
         }
     }
 
-    /// Whether a gesture is under way: a pointer down (pindrop's or the host's). Esc closes the
-    /// open stack only when none is (behaviour 22).
-    var isUnderWay: Bool { if case .idle = state { false } else { true } }
+    /// Whether a gesture is under way: a pointer down (pindrop's or the host's), or a pin held
+    /// (by any means). Esc closes the open stack only when none is (behaviour 22).
+    var isUnderWay: Bool {
+        if heldSlot >= 0 { return true }
+        if case .idle = state { return false }
+        return true
+    }
 
     var isDragging: Bool { if case .dragging = state { true } else { false } }
     var isPressed: Bool { if case .pressed = state { true } else { false } }

@@ -41,6 +41,25 @@ public final class PinAttributes {
         categories[i] = c
     }
 
+    /// Room for slots 0..<n of each attribute given (a batch about to be set: the arrays grow
+    /// once, to the size asked, instead of by doubling).
+    public func reserve(_ n: Int, values v: Bool, categories c: Bool) {
+        if v && values.count < n {
+            values.reserveCapacity(n)
+            values.append(contentsOf: repeatElement(.nan, count: n - values.count))
+        }
+        if c && categories.count < n {
+            categories.reserveCapacity(n)
+            categories.append(contentsOf: repeatElement(0, count: n - categories.count))
+        }
+    }
+
+    /// Calls `body` with the values and categories by slot (shorter than the slots when the later
+    /// slots hold NaN and 0).
+    public func withBuffers<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<UInt32>) -> R) -> R {
+        values.withUnsafeBufferPointer { v in categories.withUnsafeBufferPointer { c in body(v, c) } }
+    }
+
     /// A removed pin's attributes go with it: its slot starts again with NaN and 0.
     public func reset(_ slot: Int32) {
         let i = Int(slot)

@@ -37,15 +37,18 @@ struct StackState {
         keptGroups.reserveCapacity(4)
     }
 
-    /// Stack keys have bit 63 set (cluster keys are below 2^37): the group record's generation
-    /// (31 bits) and its number.
-    static let keyBit: UInt64 = 1 << 63
+    /// A stack key's top five bits are all set (31 << 59); below them the group record's
+    /// generation (27 bits) and its number (32 bits). A cluster key's top five bits hold its
+    /// level + 1, at most 31 levels and never 31 (0 while keys were (level + 1) << 32 | slot), so
+    /// the two never collide.
+    static let keyTag: UInt64 = 31 << 59
+    static let generationMask: UInt32 = 1 << 27 - 1
 
     func key(_ g: Int32) -> UInt64 {
-        StackState.keyBit | UInt64(formed[Int(g)] & 0x7FFF_FFFF) << 32 | UInt64(UInt32(bitPattern: g))
+        StackState.keyTag | UInt64(formed[Int(g)] & StackState.generationMask) << 32 | UInt64(UInt32(bitPattern: g))
     }
 
-    static func isStackKey(_ key: UInt64) -> Bool { key & keyBit != 0 }
+    static func isStackKey(_ key: UInt64) -> Bool { key >> 59 == 31 }
 
     /// A group record was formed, re-formed or freed: its old keys go stale.
     mutating func reformed(_ g: Int32) {

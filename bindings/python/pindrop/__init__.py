@@ -1043,6 +1043,16 @@ class Map:
         lib.pindrop_map_focused(h, byref(out))
         return Focus._from_c(out)
 
+    @property
+    def focus_rank(self) -> Tuple[Optional[int], int]:
+        """(index, total): the focus is item `index` (from 0) of the `total` items `focus_step`
+        moves through, in reading order ("4 of 27" is (3, 27)); index None when none of them
+        has the focus."""
+        h = _check.open_handle(self)
+        index, total = c_size_t(), c_size_t()
+        lib.pindrop_map_focus_rank(h, byref(index), byref(total))
+        return (None if index.value == total.value else index.value), total.value
+
     def key_lift(self, time_ms: float) -> None:
         """Lifts the selected pin by keyboard (Alt+Space): LIFTED, drawn lifted in place; nudges
         then drag it (DRAGGED), `key_drop` drops it, `cancel_gesture` puts it back. StateError

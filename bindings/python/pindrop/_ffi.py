@@ -230,6 +230,7 @@ class Focus(Structure):
 _KEYBOARD_SIGNATURES = {
     "pindrop_map_focus_step": (c_int, [_map_p, c_int32, POINTER(Focus)], True),
     "pindrop_map_focused": (c_int, [_map_p, POINTER(Focus)], True),
+    "pindrop_map_focus_rank": (c_int, [_map_p, POINTER(c_size_t), POINTER(c_size_t)], True),
     "pindrop_map_key_lift": (c_int, [_map_p, _d], True),
     "pindrop_map_key_drop": (c_int, [_map_p, _d], True),
     "pindrop_distance": (c_int, [_d, _d, _d, _d, _pd, _pd], True),

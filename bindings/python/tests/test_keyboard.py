@@ -51,7 +51,11 @@ def test_focus_steps_follow_the_reading_order_and_wrap(clustered):
         assert len(order) > 10
         if clustered:
             assert any(f.kind == "cluster" for f in order) and any(f.kind == "pin" for f in order)
-        forward = [m.focus_step(1) for _ in range(len(order) + 1)]
+        assert m.focus_rank == (None, len(order))
+        forward = []
+        for i in range(len(order) + 1):
+            forward.append(m.focus_step(1))
+            assert m.focus_rank == (i % len(order), len(order))
         assert forward == order + [order[0]]
         backward = [m.focus_step(-1) for _ in range(len(order))]
         assert backward == order[::-1]
@@ -190,3 +194,66 @@ def test_distance_and_bearing_agree_with_pyproj_on_the_same_sphere():
     for bad in [(math.nan, 0, 0, 0), (0, 91, 0, 0), (0, 0, 181, 0), (0, 0, 0, math.inf)]:
         with pytest.raises(pindrop.InvalidArgument, match="from|to"):
             pindrop.distance(*bad)
+
+
+def lawndale(data_dir):
+    import json
+    path = data_dir / "la_trees_geojson" / "lawndale.geojson"
+    if not path.exists():
+        pytest.skip(f"{path} is missing")
+    features = json.loads(path.read_text())["features"]
+    return [(i + 1, *f["geometry"]["coordinates"][:2]) for i, f in enumerate(features)]
+
+
+def test_tab_through_lawndale_clustered_and_drag_a_tree_out_of_its_stack_by_keyboard(data_dir):
+    """The 7,937 street trees of Lawndale: Tab through a clustered view and through the spiral of
+    its biggest stack (305 trees on one coordinate) in reading order, then lift one tree of the
+    spiral by keyboard, move it 60 points, drop it and undo."""
+    np = pytest.importorskip("numpy")
+    trees = lawndale(data_dir)
+    stack = (-118.34600679066747, 33.88355188855412)
+    with pindrop.Map(cluster_radius=30, spread_mode=pindrop.SPREAD_SPIRAL, lift_delay_ms=0, lift_height=0) as m:
+        m.add_many(np.array([t[0] for t in trees]), np.array([t[1:] for t in trees]))
+        m.set_camera(-118.352, 33.890, zoom=16, width=W, height=H)
+        order = reading_order(m, 0)
+        assert sum(f.kind == "cluster" for f in order) > 100 and sum(f.kind == "pin" for f in order) > 5
+        assert [m.focus_step(1) for _ in order] == order
+
+        # Zoom 19 on the stack: no clusters; the 305 trees are laid out on a spiral. The focused
+        # item of the zoom-16 view is not drawn any more: the frame moves the focus to the next
+        # item in reading order from where it was drawn.
+        was = m.focus
+        was_key = (math.floor(was.y / R), was.x, 0 if was.kind == "pin" else 1, was.id if was.kind == "pin" else was.key)
+        m.set_camera(*stack, zoom=19, width=W, height=H)
+        order = reading_order(m, 100)
+        keys = [(math.floor(f.y / R), f.x, 0 if f.kind == "pin" else 1, f.id if f.kind == "pin" else f.key) for f in order]
+        after = [i for i, k in enumerate(keys) if k > was_key]
+        start = after[0] if after else 0
+        assert m.focus == order[start]
+        on_stack = {pid for pid, lon, lat in trees if (lon, lat) == stack}
+        assert len(on_stack) == 305
+        assert len([f for f in order if f.id in on_stack]) > 100
+        n = len(order)
+        assert [m.focus_step(-1) for _ in order] == [order[(start - k) % n] for k in range(1, n + 1)]
+        while m.focus.id not in on_stack:
+            m.focus_step(1)
+        pid = m.focus.id
+        v = next(v for v in m.frame(200) if v.id == pid)
+        assert v.flags & pindrop.PIN_FOCUSED and v.flags & pindrop.PIN_SPREAD
+        m.select(pid)
+        m.key_lift(300)
+        for k in range(6):
+            m.nudge(10, 0, 310 + k)
+        m.key_drop(400)
+        moved = [e for e in m.events() if e.type == "MOVED"]
+        assert len(moved) == 1 and moved[0].cause == "KEYBOARD" and moved[0].id == pid
+        assert (moved[0].from_lon, moved[0].from_lat) == stack
+        assert (moved[0].lon, moved[0].lat) == pytest.approx(m.to_lonlat(v.x + 60, v.y), abs=1e-12)
+        assert m.to_screen(*m.position(pid)) == pytest.approx((v.x + 60, v.y), abs=1e-6)
+        # "moved 15 m east": 60 points at zoom 19 are 60 * 156543.034 * cos(lat) / 2^19 metres.
+        metres, bearing = pindrop.distance(*m.to_lonlat(v.x, v.y), *m.position(pid))
+        assert metres == pytest.approx(60 * 156543.03392804097 * math.cos(math.radians(stack[1])) / 2 ** 19, rel=1e-3)
+        assert bearing == pytest.approx(90, abs=0.01)
+        m.undo(500)
+        assert m.position(pid) == stack
+        assert next(v for v in m.frame(1000) if v.id == pid).flags & pindrop.PIN_SPREAD

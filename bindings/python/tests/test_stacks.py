@@ -94,7 +94,7 @@ def test_spread_on_tap_off_draws_groups_spread():
         assert {v.id for v in m.frame(0)} == {1, 2, 3, 4, 9}
         assert stacks(m, 0) == []
         with pytest.raises(pindrop.NotFound, match="spread_on_tap is off"):
-            m.open_stack(1 << 63, 0)
+            m.open_stack(31 << 59, 0)
 
 
 def test_the_calls_are_exported():
