@@ -370,8 +370,12 @@ function drain() {
       case "NEARBY": announce(`${page.announcements.at(-1) || ""} — tree #${e.other} is ${fmtM(e.distanceM)} away: is it already on the map?`); break;
       case "AUTOPAN": page.leaflet.panBy([e.dx, e.dy], { animate: false }); break;
       case "CLUSTER_TAPPED": zoomIntoCluster(e); break;
-      case "STACK_OPENED": announce(`Opened a stack of trees`); break;
-      case "STACK_CLOSED": break;
+      case "STACK_OPENED": {
+        const c = page.drawnClusters.find((k) => k.key === e.request);
+        announce(`Opened a stack of ${c ? c.count + " trees" : "trees"} sharing one spot: each can be dragged out`);
+        break;
+      }
+      case "STACK_CLOSED": announce("Closed the stack"); break;
       default: break;
     }
   }
