@@ -413,7 +413,8 @@ function onPointer(e) {
       announce(`${kindOf(e) === "touch" ? "Touch" : "Mouse"} input: ${kindOf(e) === "touch" ? "press and hold a tree to lift it" : "drag a tree to move it"}`);
     }
     let owned = false;
-    try { owned = pd.touch(page.map, e.pointerId, "down", x, y, now()); } catch (err) {
+    page.lastDownAt = now();
+    try { owned = pd.touch(page.map, e.pointerId, "down", x, y, page.lastDownAt); } catch (err) {
       announce(err.name === "StateError" ? "Drop the tree being moved with the keyboard first (Space or Enter)" : err.message);
     }
     st = { owned, leaflet: !owned, x, y };
