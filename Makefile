@@ -273,6 +273,7 @@ test-gtk: build deps-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
 
+
 # The Python package's tests and API reference need more than the package's NumPy: its optional GIS
 # peers (shapely, GeoPandas reading files with pyogrio), the type checkers of its users (mypy, and
 # pyright through basedpyright, whose PyPI wheel carries pyright and a Node runtime: no npm) and
