@@ -350,11 +350,16 @@ public final class Map {
         gesture.runTimeouts(self)
         switch phase {
         case .down:
+            // The nearest drawn target wins: a pin, or a cluster or stack item drawn nearer than
+            // it (a tie goes to the pin).
             let input: GestureMachine.Input
-            if let id = hit(x, y), let slot = pins.slot(of: id) {
-                input = .downOnPin(pointer: pointer, slot: slot, id: id, x: x, y: y)
+            let pin = hitNearest(x, y)
+            if let target = offPinsTarget(pointer: pointer, x: x, y: y, nearerThan: pin?.d2 ?? .infinity) {
+                input = target
+            } else if let pin, let slot = pins.slot(of: pin.id) {
+                input = .downOnPin(pointer: pointer, slot: slot, id: pin.id, x: x, y: y)
             } else {
-                input = offPinsInput(pointer: pointer, x: x, y: y)  // a cluster, a stack, or the map
+                input = .downOffPins(pointer: pointer, x: x, y: y)
             }
             return gesture.down(input, pointer: pointer, x: x, y: y, self)
         case .move:
@@ -543,7 +548,10 @@ public final class Map {
         index.maintain(inserts: Map.maintainPerQuery)
     }
 
-    func hit(_ x: Double, _ y: Double) -> Int64? {
+    func hit(_ x: Double, _ y: Double) -> Int64? { hitNearest(x, y)?.id }
+
+    /// The pin drawn nearest to (x, y) within hit_radius, and its squared distance in points.
+    func hitNearest(_ x: Double, _ y: Double) -> (id: Int64, d2: Double)? {
         let r = options.hitRadius, r2 = r * r
         syncStacks()
         if frame.hits.covers(x, y, version: version) {
@@ -555,7 +563,7 @@ public final class Map {
                 let d2 = (px - x) * (px - x) + (py - y) * (py - y)
                 if d2 < bestD2 || (d2 == bestD2 && (best == noID || beatsOnTie(id: id, best))) { best = id; bestD2 = d2 }
             }
-            return best == noID ? nil : best
+            return best == noID ? nil : (best, bestD2)
         }
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
         // The scratch buffer is taken out of the map for the call: no allocation once warmed up,
@@ -589,7 +597,7 @@ public final class Map {
                 consider(s, q)
             }
         }
-        return best < 0 ? nil : pins.id(best)
+        return best < 0 ? nil : (pins.id(best), bestD2)
     }
 
     /// The tie rule of hit testing: the pin being edited, then the selected one, then the higher id.
@@ -646,7 +654,12 @@ public final class Map {
         candidates.removeAll(keepingCapacity: true)
         syncStacks()
         let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
-        if !clustered { drawnCandidates(box, into: &candidates) }
+        if !clustered {
+            clusterViews.removeAll(keepingCapacity: true)
+            drawnCandidates(box, into: &candidates)
+        }
+        // The stack items too, so that the focus settles among what frame_clusters draws.
+        appendStacks(box: box, margin: r, singles: clustered ? candidates : nil)
         removeCollapsed(&candidates)  // drawn as stack items (frameClusters)
         // The hit grid holds the views' pins: not when clusters stand for some of them.
         let camera: Bool = if case .camera = view { true } else { false }

@@ -166,18 +166,20 @@ extension Map {
         return best
     }
 
-    /// A DOWN off every pin: on the nearer of a cluster and a stack item within hit_radius, else off pins.
-    func offPinsInput(pointer: Int32, x: Double, y: Double) -> GestureMachine.Input {
+    /// A DOWN on the nearer of a cluster and a stack item within hit_radius and strictly nearer
+    /// than `limit` (squared points: the nearest pin's), or nil.
+    func offPinsTarget(pointer: Int32, x: Double, y: Double, nearerThan limit: Double) -> GestureMachine.Input? {
         var cluster: (view: ClusterView, d2: Double)?
         if let room = clusters {
             syncClusterExclusions()
             cluster = room.hit(view, x: x, y: y, radius: options.hitRadius)
         }
-        if let s = stackHit(x, y), cluster == nil || s.d2 < cluster!.d2 {
+        if let c = cluster, c.d2 >= limit { cluster = nil }
+        if let s = stackHit(x, y), s.d2 < limit, cluster == nil || s.d2 < cluster!.d2 {
             return .downOnStack(pointer: pointer, stack: s.view, x: x, y: y)
         }
         if let c = cluster { return .downOnCluster(pointer: pointer, cluster: c.view, x: x, y: y) }
-        return .downOffPins(pointer: pointer, x: x, y: y)
+        return nil
     }
 
     // MARK: - Stacks by key
