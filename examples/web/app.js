@@ -498,13 +498,15 @@ let keyboardDrag = false;
 function keyHandlers(e, m, t) {
   if (!pd.hasKeyboard(m)) return false;
   if (e.key === "Tab" && mapEl.contains(document.activeElement)) {
-    focus = pd.focusStep(m, e.shiftKey ? -1 : 1);
+    focus = page.focus = pd.focusStep(m, e.shiftKey ? -1 : 1);
     if (focus.kind === "pin") {
       tryCall(() => pd.select(m, focus.id), "");
       announce(`${treeTitle(focus.id)} — Alt+Space lifts it, arrows nudge it`);
     } else if (focus.kind === "cluster") {
       const c = page.drawnClusters.find((k) => k.key === focus.key);
-      announce(c ? `Cluster: ${describeCluster(c)} — Enter zooms in` : "A cluster — Enter zooms in");
+      const stack = c && (c.flags & pd.CLUSTER_STACK);
+      announce(c ? `${stack ? "Stack" : "Cluster"}: ${describeCluster(c)} — Enter ${stack ? "opens it" : "zooms in"}`
+        : "A cluster — Enter zooms in");
     }
     return true;
   }
@@ -518,8 +520,9 @@ function keyHandlers(e, m, t) {
     return true;
   }
   if (e.key === "Enter" && focus && focus.kind === "cluster") {
-    zoomIntoCluster({ request: focus.key, lon: page.drawnClusters.find((k) => k.key === focus.key)?.lon ?? page.camera.centerLon,
-                      lat: page.drawnClusters.find((k) => k.key === focus.key)?.lat ?? page.camera.centerLat });
+    const c = page.drawnClusters.find((k) => k.key === focus.key);
+    if (c && (c.flags & pd.CLUSTER_STACK)) tryCall(() => pd.openStack(m, c.key, t), "This stack cannot be opened now");
+    else zoomIntoCluster({ request: focus.key, lon: c ? c.lon : page.camera.centerLon, lat: c ? c.lat : page.camera.centerLat });
     return true;
   }
   return false;

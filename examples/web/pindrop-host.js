@@ -210,6 +210,12 @@ function rawFocusStep(m, step) {
            x: dv.getFloat64(p + 24, true), y: dv.getFloat64(p + 32, true) };
 }
 
+// Behaviour 22: open a collapsed stack (what a tap on it does), e.g. from the keyboard.
+export function openStack(m, key, t) {
+  if (typeof m.openStack === "function") { m.openStack(key, t); return; }
+  rawCheck(m, wasmExports.pindrop_map_open_stack(handle(m), toU64(key), t), "pindrop_map_open_stack");
+}
+
 // Behaviour 19 (what a cluster holds), when the package has it.
 export function hasSummaries(m) {
   return (typeof m.clusterCategories === "function" && typeof m.setAttributes === "function") ||

@@ -380,26 +380,43 @@ def test_screenshots(browser, server):
 
 def test_keyboard_focus_lift_and_drop(browser, server):
     """Tab walks the drawn trees and clusters in reading order, Alt+Space lifts the focused tree,
-    arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys). Stacks spread
-    (?stacks=spread): the reading order is then that of the drawn pins."""
-    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560&stacks=spread")
+    arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys); Enter on a
+    focused collapsed stack opens it (behaviour 22)."""
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
     assert state(browser, "p.pd.hasKeyboard(p.map)"), "the package and the module have no keyboard focus"
     browser.eval("document.getElementById('map').focus(); 1")
-    browser.key("Tab")
-    first = state(browser, "p.events.filter(e => e.type === 'SELECTED').map(e => e.id)")
-    assert first, state(browser, "p.announcements")
-    pin = first[-1]
-    browser.sleep(0.1)
-    # the first item in reading order: the smallest row floor(y / hit_radius), then x
+    # the first items in reading order: by row floor(y / hit_radius), then x, pins before clusters
     drawn = state(browser, "p.drawnPins")
-    focused = [q for q in drawn if q["flags"] & 32]
-    assert [q["id"] for q in focused] == [pin], focused
     inside = [q for q in drawn + [dict(c, id=None) for c in state(browser, "p.drawnClusters")]
               if 0 <= q["x"] <= W and 0 <= q["y"] <= H]                 # the viewport's items
-    rows = sorted(inside, key=lambda q: (math.floor(q["y"] / 12), q["x"]))
-    assert rows[0]["id"] == pin, ([(q["id"], q.get("key"), q["x"], q["y"]) for q in rows[:4]], [(q["id"], q["x"], q["y"]) for q in focused])
+    rows = sorted(inside, key=lambda q: (math.floor(q["y"] / 12), q["x"], q["id"] is None))
+    walked = []
+    for _ in range(6):
+        browser.key("Tab")
+        f = state(browser, "p.focus")
+        walked.append(f["id"] if f["kind"] == "pin" else f["key"])
+    assert walked == [q["id"] if q["id"] is not None else q["key"] for q in rows[:6]], (walked, rows[:6])
+    # a collapsed stack among them opens with Enter
+    stacks = [q for q in rows[:6] if q["id"] is None and q["flags"] & 2]
+    if stacks:
+        for _ in range(12):                                            # back to a stack (Shift+Tab)
+            browser.key("Tab", modifiers=8)
+            if state(browser, "p.focus.kind") == "cluster" and any(
+                    str(s["key"]) == str(state(browser, "p.focus.key")) for s in stacks):
+                break
+        else:
+            raise AssertionError("Shift+Tab did not come back to the stack")
+        n0 = state(browser, "p.events.length")
+        browser.key("Enter")
+        browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'STACK_OPENED')", timeout=3)
+        print("Enter opened the focused stack")
+        browser.key("Escape")
+    browser.key("Tab")
     # walk on to a tree in the middle of the view, lift it, move it 3 points right, drop it
     for _ in range(600):
+        if state(browser, "p.focus.kind") != "pin":
+            browser.key("Tab")
+            continue
         selected = state(browser, "p.selected")
         q = drawn_when(browser, selected, "(q.flags & 32) !== 0")        # focused and drawn so
         if 100 < q["x"] < W - 100 and 60 < q["y"] < H - 100 and not q["flags"] & 8:
