@@ -107,7 +107,7 @@ DRAG_AND_SPREAD = textwrap.dedent("""
         trees.tick(250)                                 # LIFTED
         trees.touch(0, "move", 255, 382, time_ms=500)   # DRAGGED
         trees.touch(0, "up", 255, 382, time_ms=520)     # DROPPED, MOVED
-        out["events"] = [e.type for e in trees.events()]
+        out["events"] = [e.type.name for e in trees.events()]
         out["landed"] = list(trees.position(5603))
         out["aimed"] = list(trees.to_lonlat(255, 342))  # 40 points above the finger
     out["spread"] = pindrop.spread([(-118.346, 33.8835)] * 5).tolist()
