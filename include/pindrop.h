@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define PINDROP_VERSION_MAJOR 0
-#define PINDROP_VERSION_MINOR 2
+#define PINDROP_VERSION_MINOR 3
 #define PINDROP_VERSION_PATCH 0
 
 /* "MAJOR.MINOR.PATCH" of the library actually loaded; static storage. */
