@@ -341,7 +341,9 @@ function fromId(v, bigint) {
 
 function u64(v, name) {
   if (typeof v === "number") {
-    if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`${name} must be a non-negative safe integer or a BigInt, not ${v}`);
+    if (!Number.isSafeInteger(v) || v < 0) {
+      throw new TypeError(`${name} must be a non-negative safe integer or a BigInt, not ${v}${Number.isInteger(v) && v > 0 ? " (beyond 2^53: pass the BigInt as it came)" : ""}`);
+    }
     return BigInt(v);
   }
   if (typeof v === "bigint") {
@@ -740,8 +742,9 @@ export class Map {
   clusterMembers(key, offset = 0, limit = Infinity) {
     const l = this.#m(), k = u64(key, "key");
     count(offset, "offset"); count(limit, "limit", true);
-    // size_t is 32 bits here: an offset past 2^32 - 1 is past every member (the call still checks the key).
-    const first = Math.min(offset, 0xFFFFFFFF);
+    // size_t is 32 bits here and the module refuses 2^31 and above as no buffer's size: no
+    // cluster has that many members, so a larger offset is past every member all the same.
+    const first = Math.min(offset, 0x7FFFFFFF);
     let cap = Math.min(limit, 256);
     for (;;) {
       const ids = this.#ensureIds(Math.max(cap, 1));
