@@ -102,10 +102,15 @@ def replay(recording: dict, pindrop) -> list:
     log: list = []
 
     def ev():
+        # The fields an event type does not fill are None in the package (since 0.3): logged as
+        # replay.mjs logs the JS package's nulls (cause NONE, ids NO_ID, numbers 0).
+        def z(v):
+            return 0 if v is None else v
         out = []
         for e in m.events():
-            out.append([e.type, e.cause, e.id, e.other, e.lon, e.lat, e.from_lon, e.from_lat, e.dx, e.dy,
-                        e.distance_m, e.time_ms, e.request])
+            out.append([e.type, "NONE" if e.cause is None else e.cause, pindrop.NO_ID if e.id is None else e.id,
+                        pindrop.NO_ID if e.other is None else e.other, z(e.lon), z(e.lat), z(e.from_lon),
+                        z(e.from_lat), z(e.dx), z(e.dy), z(e.distance_m), e.time_ms, z(e.request)])
         return out
 
     def call(f, *a):
@@ -127,7 +132,7 @@ def replay(recording: dict, pindrop) -> list:
         if op == "area":
             call(m.set_allowed_area, a[0])
         elif op == "add_many":
-            call(m.add_many, a[0], a[1])
+            call(m.add_many, a[0], list(zip(a[1][::2], a[1][1::2])))   # (lon, lat) rows
         elif op == "camera":
             call(m.set_camera, *a)
         elif op == "frame":

@@ -101,4 +101,7 @@ for (const [op, ...a] of recording.steps) {
   log.push(["events", ev()]);
 }
 m.dispose();
-process.stdout.write(JSON.stringify(log));
+// Cluster keys (and the requests of CLUSTER_TAPPED) are BigInts of up to 64 bits: written as exact
+// integers, as Python's json writes the native ones.
+process.stdout.write(JSON.stringify(log, (k, v) => (typeof v === "bigint" ? `@@bigint:${v}@@` : v))
+  .replace(/"@@bigint:(-?\d+)@@"/g, "$1"));
