@@ -1,5 +1,10 @@
 // Type declarations of the pindrop package (index.js). See docs/web.md.
 
+// Symbol.dispose for TypeScript before 5.2 (the same declaration as @types/node's and 5.2's lib).
+declare global {
+  interface SymbolConstructor { readonly dispose: unique symbol; }
+}
+
 export type Id = number | bigint;
 export type Phase = "down" | "move" | "up" | "cancel";
 /** A cluster's or a collapsed stack's key: all 64 bits (a level, a generation and a slot). A key

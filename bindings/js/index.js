@@ -40,7 +40,7 @@ const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
 const NO_ID = INT64_MIN;
 
 // Struct layouts on wasm32 (natural alignment; size_t and pointers are 32 bits). Checked against
-// the module's own pindrop_options_init defaults and the C structs by test/abi.test.js.
+// the module's own pindrop_options_init defaults and the C structs by test/exports.test.js.
 const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" | enum table]
   ["hitRadius", 8, "f64"], ["dragThreshold", 16, "f64"], ["liftDelayMs", 24, "f64"],
   ["liftHeight", 32, "f64"], ["liftDurationMs", 40, "f64"], ["dropDurationMs", 48, "f64"],
