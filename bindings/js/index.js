@@ -57,8 +57,8 @@ const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u
 const EVENT_SIZE = 96;        // type, cause i32; id, other i64; 8 f64; request u64
 const SUMMARY_SIZE = 40;      // count, valued, category, flags u32; value_sum, value_min, value_max f64
 const FOCUS_SIZE = 40;        // kind, reserved i32; id i64; key u64; x, y f64
-const SCRATCH_SIZE = 256;
-const U64_MAX = 2n ** 64n - 1n;
+const SCRATCH_SIZE = 256;     // a map's scratch: the camera, an event, a summary, a focus, out-parameters
+if (Math.max(EVENT_SIZE, SUMMARY_SIZE, FOCUS_SIZE) > SCRATCH_SIZE) throw new Error("pindrop: the scratch buffer is too small");
 
 // ---------------------------------------------------------------------------------------------
 // Errors
