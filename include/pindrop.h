@@ -98,14 +98,15 @@ typedef struct pindrop_options {
   double cluster_radius;      /* points, default 0 = off; >= 0 (60 is typical) */
   double cluster_max_zoom;    /* clusters only below this zoom, default 17; in [0, 30] */
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
-  /* Since 0.3.0 (an 0.2-size struct gets the defaults below). */
-  uint32_t cluster_min_points;  /* default 2; >= 2: a cluster that would hold fewer pins is not formed
-                                   at that level and its items stay separate (supercluster's minPoints) */
-  uint32_t cluster_by_category; /* 0 (default) or 1: only pins of one category are clustered together
-                                   (each category its own hierarchy, MapKit's clusteringIdentifier) */
-  uint32_t spread_on_tap;       /* 0 (default: groups always spread, as with 0.2) or 1: each group of
-                                   two or more pins is drawn collapsed, one stack item, until tapped
-                                   open (see "Stacks that open on demand" below) */
+  /* Since 0.3.0 (an 0.2-size struct gets the defaults below). cluster_min_points: a cluster that
+     would hold fewer pins is not formed at that level and its items stay separate (supercluster's
+     minPoints; above 2 the levels are rebuilt after changes, O(n), instead of kept up to date).
+     cluster_by_category = 1: only pins of one category are clustered together (each category its
+     own hierarchy, as MapKit's clusteringIdentifier). spread_on_tap = 1: each group of two or more
+     pins is drawn collapsed, one stack item, until tapped open ("Stacks that open on demand"). */
+  uint32_t cluster_min_points;  /* default 2; >= 2 */
+  uint32_t cluster_by_category; /* default 0; 0 or 1 */
+  uint32_t spread_on_tap;       /* default 0 (groups always spread); 0 or 1 */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
@@ -303,9 +304,10 @@ pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key
    PINDROP_EVENT_CLUSTER_TAPPED event) stays valid while its cluster's members stay the same (the
    members moving does not change them) and the view's level exists; once a member joins or leaves,
    or the cluster dissolves, the key is stale (PINDROP_ERR_NOT_FOUND), even when the same members
-   form a cluster again later (it then has another key). A rebuild of the levels (a bulk change of
-   more than max(4096, n/32) pins between two frames) makes every key of the levels it rebuilds
-   stale. */
+   form a cluster again later (it then has another key). A rebuild of levels makes every key of
+   the levels it rebuilds stale: after a bulk change (more than max(4096, n/32) pins between two
+   frames), with cluster_min_points > 2 after any change, and for coarse levels a view at a finer
+   zoom left behind while many pins changed, when a view next needs them (docs/clusters.md). */
 #define PINDROP_CATEGORY_MIXED UINT32_MAX  /* a summary's category when its members' categories differ;
                                               not a category a pin may have */
 enum { PINDROP_CLUSTER_ONE_SPOT = 1 };     /* pindrop_cluster_view.flags and the summary's flags: all

@@ -654,7 +654,12 @@ public final class Map {
         candidates.removeAll(keepingCapacity: true)
         syncStacks()
         let clustered = clusterFrame(margin: r, box: box, pins: &candidates)
-        if !clustered { drawnCandidates(box, into: &candidates) }
+        if !clustered {
+            clusterViews.removeAll(keepingCapacity: true)
+            drawnCandidates(box, into: &candidates)
+        }
+        // The stack items too, so that the focus settles among what frame_clusters draws.
+        appendStacks(box: box, margin: r, singles: clustered ? candidates : nil)
         removeCollapsed(&candidates)  // drawn as stack items (frameClusters)
         // The hit grid holds the views' pins: not when clusters stand for some of them.
         let camera: Bool = if case .camera = view { true } else { false }

@@ -68,9 +68,11 @@ public final class ClusterLevels {
 
         /// Gives back the growth slack of a level just built (a rebuilt level grew by appending).
         func trim() {
+            // A little room stays (1/32): the first items made after a build would otherwise
+            // copy the whole level (megabytes, for the level above the pins) in a drag.
             func tight<T>(_ a: [T]) -> [T] {
                 var b = [T]()
-                b.reserveCapacity(a.count)
+                b.reserveCapacity(a.count + a.count / 32 + 8)
                 b.append(contentsOf: a)
                 return b
             }
@@ -877,6 +879,8 @@ public final class ClusterLevels {
             links.withUnsafeMutableBufferPointer { lk in
             placed.withUnsafeMutableBufferPointer { pl in
             summaries.attributes.withBuffers { vals, cats in
+            // The summaries of level z + 1's items (none when it is the pins).
+            let upSummaries = pins ? [] : summaries.levels[z + 1].items
             @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
                 pins ? (Self.fixed(ui[i].x), Self.fixed(ui[i].y), 1) : (us[i].sx, us[i].sy, us[i].count)
             }
@@ -890,8 +894,19 @@ public final class ClusterLevels {
                 place(ji, q)
                 var (sx, sy, n) = sums(ji)
                 let cat = byCategory ? category(z + 1, j) : 0
-                group.removeAll(keepingCapacity: true)
-                group.append(j)
+                // The group's summary, added up as the walk finds its members; the list of them
+                // only where a group may stay apart (minPoints).
+                var sum = SummarySum()
+                @inline(__always) func count(_ k: Int) {
+                    if pins {
+                        sum.pin(k < vals.count ? vals[k] : .nan, k < cats.count ? cats[k] : 0, ui[k].x, ui[k].y)
+                    } else {
+                        let m = upSummaries[k]
+                        sum.item(m) { summaries.counts(ofLevel: z + 1, UInt32(k), m) }
+                    }
+                }
+                count(ji)
+                if minPoints > 2 { group.removeAll(keepingCapacity: true); group.append(j) }
                 grid.forEachNear(jx, jy, next: { lk[Int($0)] }) { k in
                     let ki = Int(k)
                     guard pl[ki >> 6] & (1 << UInt64(ki & 63)) == 0 else { return }
@@ -899,11 +914,12 @@ public final class ClusterLevels {
                     guard dx * dx + dy * dy <= r2 else { return }
                     if byCategory && category(z + 1, k) != cat { return }
                     place(ki, q)
-                    group.append(k)
+                    if minPoints > 2 { group.append(k) }
+                    count(ki)
                     let (ax, ay, an) = sums(ki)
                     sx &+= ax; sy &+= ay; n &+= an
                 }
-                if group.count > 1 && Int(n) < minPoints {
+                if minPoints > 2 && group.count > 1 && Int(n) < minPoints {
                     // Too few pins for a cluster (supercluster's minPoints): each item of the
                     // group stays itself at this level (they are all single pins: a group
                     // holding a cluster of level z + 1 has at least minPoints pins).
@@ -920,7 +936,7 @@ public final class ClusterLevels {
                     }
                     continue
                 }
-                summaries.build(z, q, group, pins: pins, ui, vals, cats)
+                summaries.store(z, q, sum)
                 let qi = Int(q)
                 lv.sums[qi].sx = sx; lv.sums[qi].sy = sy; lv.sums[qi].count = n
                 // As `point`: a single pin exactly at its point (an item of one pin is one).

@@ -545,6 +545,18 @@ final class ClusterSummaries {
         if h.count > 1 { l.mixed[p] = h }
     }
 
+    /// Item p of level z, just built, takes the summary its members added up to (`SummarySum`).
+    @inline(__always)
+    func store(_ z: Int, _ p: UInt32, _ sum: SummarySum) {
+        let l = levels[z]
+        l.items[Int(p)] = sum.s
+        if let h = sum.counts { l.mixed[p] = h }
+    }
+
+    /// The counts per category of item i of level z (summary s), for `SummarySum.item`.
+    @inline(__always)
+    func counts(ofLevel z: Int, _ i: UInt32, _ s: ItemSummary) -> [CategoryCount] { counts(z, i, s) }
+
     /// Level z's items renumbered: item `old` is now `slotOf[old]`.
     func renumber(_ z: Int, _ byCell: [(cell: UInt64, slot: UInt32)], _ slotOf: [UInt32]) {
         let l = levels[z]
@@ -560,9 +572,81 @@ final class ClusterSummaries {
 
     func trim(_ z: Int) {
         let l = levels[z]
-        var a = [ItemSummary](); a.reserveCapacity(l.items.count); a.append(contentsOf: l.items); l.items = a
-        var g = [UInt32](); g.reserveCapacity(l.generations.count); g.append(contentsOf: l.generations); l.generations = g
+        // With the levels' room to grow (`ClusterLevels.Level.trim`).
+        let room = l.items.count + l.items.count / 32 + 8
+        var a = [ItemSummary](); a.reserveCapacity(room); a.append(contentsOf: l.items); l.items = a
+        var g = [UInt32](); g.reserveCapacity(room); g.append(contentsOf: l.generations); l.generations = g
     }
 
-    var bytes: Int { levels.reduce(0) { $0 + $1.bytes } + was.capacity * MemoryLayout<ItemSummary>.stride }
+    var bytes: Int {
+        levels.reduce(0) { $0 + $1.bytes } + was.capacity * MemoryLayout<(slot: UInt32, summary: ItemSummary)>.stride
+    }
+}
+
+/// A build's summary of one item, added up member by member as the build's walk finds them (in
+/// registers; the counts per category only once a second category turns up).
+struct SummarySum {
+    var s = ItemSummary.empty
+    /// Nil while the members share one category.
+    var counts: [CategoryCount]?
+
+    @inline(__always)
+    mutating func pin(_ v: Double, _ c: UInt32, _ x: Double, _ y: Double) {
+        if s.count == 0 { s.category = c } else if c != s.category || counts != nil { category(c, 1) }
+        s.count &+= 1
+        if !v.isNaN {
+            s.valued &+= 1
+            add(v, 0)
+            if v < s.vmin { s.vmin = v }
+            if v > s.vmax { s.vmax = v }
+        }
+        if x < s.minX { s.minX = x }
+        if x > s.maxX { s.maxX = x }
+        if y < s.minY { s.minY = y }
+        if y > s.maxY { s.maxY = y }
+    }
+
+    @inline(__always)
+    mutating func item(_ m: ItemSummary, _ mixedCounts: () -> [CategoryCount]) {
+        if s.count == 0 {
+            s.category = m.category
+            if m.category == PinAttributes.mixed { counts = mixedCounts() }
+        } else if m.category != s.category || counts != nil {
+            if m.category == PinAttributes.mixed {
+                for e in mixedCounts() { category(e.category, e.count) }
+            } else {
+                category(m.category, m.count)
+            }
+        }
+        s.count &+= m.count; s.valued &+= m.valued
+        if m.valued > 0 {
+            add(m.sumHi, m.sumLo)
+            if m.vmin < s.vmin { s.vmin = m.vmin }
+            if m.vmax > s.vmax { s.vmax = m.vmax }
+        }
+        if m.minX < s.minX { s.minX = m.minX }
+        if m.minY < s.minY { s.minY = m.minY }
+        if m.maxX > s.maxX { s.maxX = m.maxX }
+        if m.maxY > s.maxY { s.maxY = m.maxY }
+    }
+
+    /// Adds n pins of category c to the counts (made from the members so far on the first call).
+    private mutating func category(_ c: UInt32, _ n: UInt32) {
+        var h = counts ?? [CategoryCount(category: s.category, count: s.count)]
+        var lo = 0, hi = h.count
+        while lo < hi { let m = (lo + hi) / 2; if h[m].category < c { lo = m + 1 } else { hi = m } }
+        if lo < h.count && h[lo].category == c { h[lo].count &+= n } else { h.insert(CategoryCount(category: c, count: n), at: lo) }
+        counts = h
+        s.category = h.count == 1 ? h[0].category : PinAttributes.mixed
+    }
+
+    /// The double-double sum plus (hi, lo) (Dekker's and Knuth's TwoSum, as `ClusterSummaries`).
+    @inline(__always)
+    private mutating func add(_ hi: Double, _ lo: Double) {
+        let a = s.sumHi, t = a + hi, bb = t - a
+        var e = (a - (t - bb)) + (hi - bb) + s.sumLo + lo
+        let h = t + e
+        e = e - (h - t)
+        s.sumHi = h; s.sumLo = e
+    }
 }

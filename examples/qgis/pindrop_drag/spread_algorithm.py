@@ -50,8 +50,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
     OUTPUT = "OUTPUT"
     SPACING = "SPACING"
     SCALE = "SCALE"
-    LAYOUTS = [("ring", "Ring: 1.5·n metres around the spot"),
-               ("spiral", "Spiral: compact, in screen points at the map scale below (as web maps spread stacks)")]
+    LAYOUTS = [("ring", "Ring (metres)"), ("spiral", "Spiral (points)")]
 
     def name(self):
         return "spread"
@@ -66,33 +65,42 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         return "cartography"
 
     def shortHelpString(self):
-        return ("Copies a point layer and moves the points that share a spot onto a ring around it, "
-                "so that each one can be seen and picked: point i of n at bearing 360°·i/n and "
-                "1.5·n metres from the group's mean position (pindrop's spreading rule). Points "
-                "within the tolerance (metres) of a group's first point join the group. Every "
-                "attribute is kept; true_x and true_y hold each point's true position in the "
-                "layer's CRS (draw legs with make_line(make_point(\"true_x\", \"true_y\"), $geometry)). "
-                "Features without a single point geometry (none, empty, several) are copied unchanged. The spiral layout "
-                "spreads each group in screen points instead, as web maps do (a circle below 9 points, "
-                "Leaflet.markercluster's spiral from 9), for the map scale given: a point is OGC's "
-                "0.28 mm at that scale, exact at the layer's mean latitude.")
+        return ("Copies a point layer and moves the points that share a spot apart, so that each "
+                "one can be seen and picked (pindrop's spreading rule). Every attribute is kept; "
+                "true_x and true_y hold each point's true position in the layer's CRS (draw legs "
+                "with make_line(make_point(\"true_x\", \"true_y\"), $geometry)). Features without "
+                "a single point geometry (none, empty, several) are copied unchanged."
+                "<h3>Parameters</h3>"
+                "<p><b>Input layer</b>: the point layer to spread.</p>"
+                "<p><b>Tolerance (m)</b>: points within this many metres of a group's first point "
+                "join the group (0: only points on exactly the same spot). Metres on the ground "
+                "whatever the layer's CRS.</p>"
+                "<p><b>Layout</b>: <i>Ring</i> puts point i of n at bearing 360°·i/n and 1.5·n metres "
+                "from the group's mean position, on the sphere. <i>Spiral</i> spreads each group in "
+                "screen points instead, as web maps do (a circle below 9 points, "
+                "Leaflet.markercluster's spiral from 9), for the map scale below.</p>"
+                "<p><b>Spiral spacing (pt)</b>: the distance between neighbouring points of a "
+                "spiral, in points (a point is OGC's 0.28 mm at the map scale).</p>"
+                "<p><b>Spiral map scale</b>: the 1:scale the spiral is laid out for, exact at the "
+                "layer's mean latitude (e.g. 5000 for 1:5000).</p>"
+                "<p><b>Spread points</b>: the output, with true_x and true_y appended.</p>")
 
     def createInstance(self):
         return SpreadAlgorithm()
 
     def initAlgorithm(self, config=None):
         self.addParameter(QgsProcessingParameterFeatureSource(
-            self.INPUT, "Input point layer", [QgsProcessing.TypeVectorPoint]))
+            self.INPUT, "Input layer", [QgsProcessing.TypeVectorPoint]))
         self.addParameter(QgsProcessingParameterNumber(
-            self.TOLERANCE, "Tolerance (metres): points this close to a group's first point join it",
+            self.TOLERANCE, "Tolerance (m)",
             QgsProcessingParameterNumber.Double, defaultValue=0.0, minValue=0.0))
         self.addParameter(QgsProcessingParameterEnum(
             self.LAYOUT, "Layout", options=[label for _, label in self.LAYOUTS], defaultValue=0))
         self.addParameter(QgsProcessingParameterNumber(
-            self.SPACING, "Spiral: spacing between points (points of 0.28 mm at the map scale)",
+            self.SPACING, "Spiral spacing (pt)",
             QgsProcessingParameterNumber.Double, defaultValue=25.0, minValue=0.001))
         self.addParameter(QgsProcessingParameterScale(
-            self.SCALE, "Spiral: map scale the layout is meant for (1:scale)", defaultValue=5000.0))
+            self.SCALE, "Spiral map scale", defaultValue=5000.0))
         self.addParameter(QgsProcessingParameterFeatureSink(
             self.OUTPUT, "Spread points", QgsProcessing.TypeVectorPoint))
 

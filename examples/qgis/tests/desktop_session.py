@@ -1,0 +1,255 @@
+"""Runs inside the QGIS desktop (`qgis --code desktop_session.py`, under Xvfb; test_desktop.py starts
+it): loads the plugin from $PINDROP_PLUGIN_DIR with QGIS's own plugin loader, opens the GeoPackage
+$PINDROP_GPKG (the 916k LA trees) and
+
+- measures the freeze table: for each action a user reported (picking the tool, choosing a layer,
+  touch mode, the algorithm's output loaded, adding a layer, QGIS's Add Point and its undo), the
+  longest the GUI thread left a 5 ms timer waiting while the action ran and settled;
+- drives the tool with real X events (xdotool): the toolbar button clicked, the crash path of the
+  Processing dialog (the output layer made active, the tool it saved restored, a tree dragged), a
+  click on a cluster.
+
+Writes what it saw as JSON to $PINDROP_DESKTOP_RESULT and quits QGIS. $PINDROP_DESKTOP_PARTS picks
+the parts ("freeze,x"); $PINDROP_DESKTOP_SHOT, if set, names a PNG of the screen at the end."""
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import traceback
+
+from qgis.core import (QgsFeature, QgsGeometry, QgsPointXY, QgsProject, QgsRectangle, QgsVectorLayer)
+from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtWidgets import QApplication, QDockWidget, QToolButton
+from qgis.utils import iface
+
+RESULT = {"errors": []}
+
+
+def log(message):
+    """Progress, for whoever watches a long run ($PINDROP_DESKTOP_RESULT.log)."""
+    with open(os.environ["PINDROP_DESKTOP_RESULT"] + ".log", "a") as f:
+        f.write(f"{time.strftime('%H:%M:%S')} {message}\n")
+
+
+def wait(seconds, until=None):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end or (until is not None and not until() and time.perf_counter() < end + 180):
+        QApplication.processEvents()
+        time.sleep(0.002)
+
+
+def stall(action, settle_s, until=None):
+    """The longest the GUI thread was away: the action's own time, then the longest gap between
+    the ticks of a 5 ms timer while it settles."""
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+    started = time.perf_counter()
+    log(f"action {getattr(action, '__name__', action)}")
+    action()
+    longest = time.perf_counter() - started
+    ticks.append(time.perf_counter())
+    wait(settle_s, until)
+    timer.stop()
+    ticks.append(time.perf_counter())
+    return round(max([longest] + [b - a for a, b in zip(ticks, ticks[1:])]), 3)
+
+
+def xdotool(*args):
+    """Runs xdotool without blocking QGIS's event loop (its events reach QGIS meanwhile)."""
+    process = subprocess.Popen(["xdotool", *map(str, args)])
+    while process.poll() is None:
+        QApplication.processEvents()
+        time.sleep(0.002)
+
+
+def global_point(canvas, x, y):
+    p = canvas.viewport().mapToGlobal(canvas.viewport().rect().topLeft())
+    return p.x() + int(round(x)), p.y() + int(round(y))
+
+
+def canvas_zoom(canvas):
+    """The Web Mercator zoom of a lon/lat canvas, measured here: metres per pixel at its centre
+    along both axes (haversine), averaged."""
+    e, d = canvas.extent(), canvas.mapUnitsPerPixel()
+    c = e.center()
+
+    def metres(a, b):
+        (lon1, lat1), (lon2, lat2) = [tuple(map(math.radians, p)) for p in (a, b)]
+        h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+        return 2 * 6378137.0 * math.asin(math.sqrt(h))
+    res = (metres((c.x() - d, c.y()), (c.x() + d, c.y())) + metres((c.x(), c.y() - d), (c.x(), c.y() + d))) / 4
+    return math.log2(math.cos(math.radians(c.y())) * 2 * math.pi * 6378137.0 / (256 * res))
+
+
+def load_plugin():
+    import qgis.utils
+    qgis.utils.plugin_paths.insert(0, os.environ["PINDROP_PLUGIN_DIR"])
+    sys.path.insert(0, os.environ["PINDROP_PLUGIN_DIR"])
+    qgis.utils.updateAvailablePlugins()
+    assert qgis.utils.loadPlugin("pindrop_drag") and qgis.utils.startPlugin("pindrop_drag")
+    return qgis.utils.plugins["pindrop_drag"]
+
+
+def ready(plugin):
+    tool = plugin.tool
+    pins = getattr(tool, "pins", None)
+    return tool is not None and tool.map is not None and (pins is None or not pins.busy)
+
+
+def freeze(plugin, layer, canvas):
+    from qgis.gui import QgsMapToolPan
+    table = {}
+    table["pick the tool (first time: the read starts)"] = stall(plugin.drag_action.trigger, 0.5)
+    wait(0, until=lambda: ready(plugin))
+    wait(2)
+    pan = QgsMapToolPan(canvas)
+    canvas.setMapTool(pan)
+    table["pick the tool"] = stall(plugin.drag_action.trigger, 1.0, until=lambda: ready(plugin))
+    other = QgsVectorLayer("Point?crs=EPSG:4326&field=name:string", "other", "memory")
+
+    def add_layer():  # as the Add Layer dialog does: the new layer becomes the active one
+        QgsProject.instance().addMapLayer(other)
+        iface.setActiveLayer(other)
+
+    table["add a layer (it becomes the active one)"] = stall(add_layer, 1.0)
+    table["select the 916k layer in the Layers panel"] = stall(lambda: iface.setActiveLayer(layer), 1.0,
+                                                               until=lambda: ready(plugin))
+    table["touch mode on"] = stall(lambda: plugin.touch_action.setChecked(True), 1.0, until=lambda: ready(plugin))
+    table["touch mode off"] = stall(lambda: plugin.touch_action.setChecked(False), 1.0, until=lambda: ready(plugin))
+    output = QgsVectorLayer(f"{os.environ['PINDROP_GPKG']}|layername=la_trees", "la trees spread", "ogr")
+
+    def load_output():
+        QgsProject.instance().addMapLayer(output)
+        iface.setActiveLayer(output)
+
+    table["the algorithm's output loaded (its first read)"] = stall(load_output, 1.0, until=lambda: ready(plugin))
+    stall(lambda: iface.setActiveLayer(layer), 1.0, until=lambda: ready(plugin))
+    layer.startEditing()
+
+    def add_point():
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(-118.3, 34.1)))
+        layer.beginEditCommand("Add feature")
+        layer.addFeature(f)
+        layer.endEditCommand()
+        layer.triggerRepaint()
+
+    table["Add Point (the tool active)"] = stall(add_point, 1.0)
+    table["its undo"] = stall(layer.undoStack().undo, 1.0)
+    canvas.setMapTool(pan)
+    table["Add Point (the tool not active)"] = stall(add_point, 1.0)
+    table["its undo (the tool not active)"] = stall(layer.undoStack().undo, 1.0)
+    layer.rollBack()
+    QgsProject.instance().removeMapLayer(output.id())
+    QgsProject.instance().removeMapLayer(other.id())
+    registry = getattr(plugin, "registry", None)
+    RESULT["reads"] = registry.pins[layer.id()].reads if registry is not None else None
+    RESULT["freeze"] = table
+
+
+def with_x_events(plugin, layer, canvas):
+    """The toolbar button clicked, the Processing dialog's crash path, a drag and a cluster click,
+    all with real X events."""
+    seen = RESULT["x"] = {}
+    from qgis.gui import QgsMapToolPan
+    canvas.setMapTool(QgsMapToolPan(canvas))
+    iface.setActiveLayer(layer)
+    button = next(b for b in iface.mainWindow().findChildren(QToolButton) if b.defaultAction() is plugin.drag_action)
+    seen["button_icon_only"] = button.toolButtonStyle() == 0 and not plugin.drag_action.icon().isNull()
+    centre = button.mapToGlobal(button.rect().center())
+    xdotool("mousemove", centre.x(), centre.y(), "click", 1)
+    wait(0.5, until=lambda: ready(plugin))
+    seen["button_picked_the_tool"] = canvas.mapTool() is plugin.tool and plugin.tool is not None
+    saved = canvas.mapTool()  # what the Processing dialog keeps when it opens
+
+    # Lawndale at street zoom: the output of pindrop:spread made active, the saved tool restored.
+    lawndale = QgsRectangle(-118.3560, 33.8855, -118.3510, 33.8885)
+    canvas.setExtent(lawndale)
+    canvas.refresh()
+    wait(1.0)
+    output = QgsVectorLayer("Point?crs=EPSG:4326&field=name:string", "spread", "memory")
+    f = QgsFeature(output.fields())
+    f.setAttributes(["tree"])
+    f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(-118.3530, 33.8872)))
+    output.dataProvider().addFeatures([f])
+    QgsProject.instance().addMapLayer(output)
+    iface.setActiveLayer(output)
+    canvas.setMapTool(saved)
+    wait(0.5, until=lambda: ready(plugin))
+    tool = canvas.mapTool()
+    fid = next(output.getFeatures()).id()
+    start = output.getFeature(fid).geometry().asPoint()
+    to_pixel = canvas.getCoordinateTransform()
+    p = to_pixel.transform(tool._to_canvas.transform(start)) if hasattr(tool, "_to_canvas") else to_pixel.transform(start)
+    x, y = global_point(canvas, p.x(), p.y())
+    xdotool("mousemove", x, y, "mousedown", 1, "sleep", 0.1,
+            *sum((["mousemove", x + 8 * k, y, "sleep", 0.03] for k in range(1, 9)), []), "mouseup", 1)
+    wait(0.5)
+    moved = output.getFeature(fid).geometry().asPoint()
+    seen["drag_after_dialog_moved_m"] = QgsPointXY(start).distance(moved) * 111320 * math.cos(math.radians(33.887))
+    output.rollBack()
+    QgsProject.instance().removeMapLayer(output.id())
+
+    # A click on the biggest cluster at county zoom zooms to its expansion zoom.
+    iface.setActiveLayer(layer)
+    wait(0.5, until=lambda: ready(plugin))
+    canvas.setExtent(QgsRectangle(-118.70, 33.70, -117.90, 34.35))
+    canvas.refresh()
+    wait(1.5)
+    tool = plugin.tool
+    tool._redraw()
+    c = max(tool.clusters, key=lambda c: c.count)
+    expansion = tool.map.cluster_expansion_zoom(c.key)
+    zoom = lambda: canvas_zoom(canvas)  # noqa: E731
+    seen["cluster"] = {"count": c.count, "expansion_zoom": expansion, "zoom_before": zoom(),
+                       "scale_before": canvas.scale()}
+    x, y = global_point(canvas, c.x, c.y)
+    xdotool("mousemove", x, y, "click", 1)
+    wait(1.0)
+    seen["cluster"].update(zoom_after=zoom(), scale_after=canvas.scale())
+    shot = os.environ.get("PINDROP_DESKTOP_SHOT")
+    if shot:
+        subprocess.run(["import", "-window", "root", shot], check=False)
+
+
+def main():
+    try:
+        previous = sys.excepthook
+
+        def record(kind, value, tb):  # QGIS would show a "Python error" dialog
+            RESULT["errors"].append(f"{kind.__name__}: {value}")
+            previous(kind, value, tb)
+        sys.excepthook = record
+        window = iface.mainWindow()
+        window.setGeometry(0, 0, 1280, 800)
+        for dock in window.findChildren(QDockWidget):
+            if dock.objectName().startswith("Browser"):
+                dock.hide()
+        log("started")
+        plugin = load_plugin()
+        log("plugin loaded")
+        layer = QgsVectorLayer(f"{os.environ['PINDROP_GPKG']}|layername=la_trees", "la trees", "ogr")
+        assert layer.isValid()
+        QgsProject.instance().addMapLayer(layer)
+        iface.setActiveLayer(layer)
+        canvas = iface.mapCanvas()
+        wait(3.0)
+        parts = os.environ.get("PINDROP_DESKTOP_PARTS", "freeze,x").split(",")
+        if "freeze" in parts:
+            freeze(plugin, layer, canvas)
+        if "x" in parts:
+            with_x_events(plugin, layer, canvas)
+    except Exception:
+        RESULT["error"] = traceback.format_exc()
+    finally:
+        with open(os.environ["PINDROP_DESKTOP_RESULT"], "w") as f:
+            json.dump(RESULT, f, indent=1)
+        QgsProject.instance().setDirty(False)
+        os._exit(0)
+
+
+QTimer.singleShot(1000, main)

@@ -1,0 +1,106 @@
+"""Clusters drawn by their makeup (pindrop 0.3's cluster summaries): the category field's values
+numbered by the plugin, each cluster's shares, colour, count and tooltip, checked against an
+oracle that reads the cluster's members' attributes from the layer itself. Skipped with a library
+older than 0.3 (no pindrop_map_cluster_summary)."""
+import os
+import unittest
+from collections import Counter
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from tests import test_pindrop_drag as base  # noqa: E402
+from tests.test_pindrop_drag import CanvasCase, ROOT  # noqa: E402
+
+from qgis.core import QgsFeatureRequest, QgsProject, QgsVectorLayer  # noqa: E402
+from qgis.PyQt.QtCore import QEvent, QPointF, Qt  # noqa: E402
+from qgis.PyQt.QtGui import QMouseEvent  # noqa: E402
+from qgis.PyQt.QtWidgets import QApplication  # noqa: E402
+
+import pindrop  # noqa: E402
+
+LAWNDALE = (ROOT / ".." / "shared" / "data" / "la_trees_geojson" / "lawndale.geojson").resolve()
+
+
+def setUpModule():
+    base.setUpModule()
+
+
+@unittest.skipUnless(hasattr(pindrop.Map, "cluster_summary"), "pindrop before 0.3: no cluster summaries")
+@unittest.skipUnless(LAWNDALE.exists(), "the Lawndale inventory is not at ../shared/data")
+class ClusterMakeup(CanvasCase):
+    resolution = 12.0            # Mercator metres per pixel: Lawndale in a few clusters
+    centre = (-118.3535, 33.8870)
+
+    def setUp(self):
+        self.layer = QgsVectorLayer(str(LAWNDALE), "lawndale", "ogr")
+        self.assertTrue(self.layer.isValid())
+        for key, value in (("pindrop/category_field", "BOTANICAL_"), ("pindrop/value_field", "ID"),
+                           ("pindrop/noun", "trees"), ("pindrop/categories_are", "species")):
+            self.layer.setCustomProperty(key, value)
+        QgsProject.instance().addMapLayer(self.layer)
+        self.addCleanup(QgsProject.instance().removeMapLayer, self.layer.id())
+        self.canvas = self.make_canvas(self.layer)
+        self.t = self.tool(self.canvas, self.layer)
+        self.t.pins.wait()
+        self.t._redraw()
+        # The oracle's numbering: most frequent first, ties by name, from 1.
+        counts = Counter(f["BOTANICAL_"] for f in self.layer.getFeatures() if f["BOTANICAL_"])
+        self.names = ["(none)"] + sorted(counts, key=lambda c: (-counts[c], c))
+
+    def members(self, key):
+        ids = [int(i) for i in self.t.map.cluster_members(key)]
+        return list(self.layer.getFeatures(QgsFeatureRequest().setFilterFids(ids)))
+
+    def test_each_cluster_has_its_members_shares_colour_and_summary(self):
+        from pindrop_drag.maptool import PALETTE
+        self.assertEqual(self.t.pins.category_names, self.names)
+        self.assertGreater(len(self.t.clusters), 3)
+        for c, item in zip(self.t.clusters, self.t._clusters.items):
+            members = self.members(c.key)
+            self.assertEqual(len(members), c.count)
+            counts = Counter(f["BOTANICAL_"] for f in members if f["BOTANICAL_"])
+            order = sorted(counts, key=lambda n: (-counts[n], self.names.index(n)))
+            # The ring: the six biggest shares in order, the rest as one grey share.
+            shares = [(PALETTE[(self.names.index(n) - 1) % len(PALETTE)], counts[n] / c.count) for n in order[:6]]
+            rest = sum(counts[n] for n in order[6:]) + (c.count - sum(counts.values()))
+            if rest:
+                shares.append(("#9a9a9a", rest / c.count))
+            self.assertEqual([s[0] for s in item[3]], [s[0] for s in shares])
+            for (_, a), (_, b) in zip(item[3], shares):
+                self.assertAlmostEqual(a, b, delta=1e-12)
+            self.assertEqual(item[2], c.count)
+            # The tooltip's words.
+            mean = sum(f["ID"] for f in members) / len(members)
+            top = order[0]
+            words = [f"{c.count:,} trees", f"{len(counts):,} species",
+                     f"mostly {top}" if counts[top] * 2 < c.count else f"{counts[top] * 100 // c.count} % {top}",
+                     f"mean ID {round(mean):,}" if mean >= 100 else f"mean ID {mean:.3g}"]
+            self.assertEqual(self.t.summary(c.key, c.count), " · ".join(words))
+
+    def test_an_edit_of_the_category_reaches_the_cluster(self):
+        c = max(self.t.clusters, key=lambda c: c.count)
+        members = self.members(c.key)
+        f = members[0]
+        rare = self.names[-1]
+        self.layer.startEditing()
+        self.assertTrue(self.layer.changeAttributeValue(f.id(), self.layer.fields().indexOf("BOTANICAL_"), rare))
+        self.t._redraw()
+        c2 = next(d for d in self.t.clusters if f.id() in set(int(i) for i in self.t.map.cluster_members(d.key)))
+        expected = Counter(self.layer.getFeature(g.id())["BOTANICAL_"] for g in self.members(c2.key))
+        got = {self.names[k]: n for k, n in self.t.map.cluster_categories(c2.key, as_dict=True).items() if k}
+        self.assertEqual(got, {k: n for k, n in expected.items() if k})
+        self.assertEqual(got[rare], Counter(g["BOTANICAL_"] for g in members)[rare] + 1)
+        self.layer.rollBack()
+
+    def test_hovering_a_cluster_shows_what_it_holds(self):
+        c = max(self.t.clusters, key=lambda c: c.count)
+        QApplication.sendEvent(self.canvas.viewport(), QMouseEvent(QEvent.MouseMove, QPointF(c.x + 2, c.y - 1),
+                                                                   Qt.NoButton, Qt.NoButton, Qt.NoModifier))
+        self.assertEqual(self.t._tooltip, self.t.summary(c.key, c.count))
+        QApplication.sendEvent(self.canvas.viewport(), QMouseEvent(QEvent.MouseMove, QPointF(3, 3),
+                                                                   Qt.NoButton, Qt.NoButton, Qt.NoModifier))
+        self.assertIsNone(self.t._tooltip)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,163 @@
+"""The keyboard drag and the stacks that open on tap, in the QGIS tool (pindrop 0.3): key events
+sent to a real QgsMapCanvas as Qt delivers them, positions checked against the canvas's extent and
+pyproj, the layer's edit buffer read back. Skipped with a library older than 0.3."""
+import math
+import os
+import unittest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from tests import test_pindrop_drag as base  # noqa: E402
+from tests.test_pindrop_drag import THREE, CanvasCase, haversine, lawndale_stack  # noqa: E402
+
+from qgis.core import QgsFeatureRequest, QgsSettings  # noqa: E402
+from qgis.PyQt.QtCore import QEvent, Qt  # noqa: E402
+from qgis.PyQt.QtGui import QKeyEvent  # noqa: E402
+from qgis.PyQt.QtWidgets import QApplication  # noqa: E402
+
+import pindrop  # noqa: E402
+
+
+def setUpModule():
+    base.setUpModule()
+
+
+def press(canvas, key, modifiers=Qt.NoModifier):
+    QApplication.sendEvent(canvas, QKeyEvent(QEvent.KeyPress, key, modifiers))
+
+
+@unittest.skipUnless(hasattr(pindrop.Map, "focus_step"), "pindrop before 0.3: no keyboard drag")
+class KeyboardDrag(CanvasCase):
+    def test_tab_alt_space_arrows_enter_move_the_point_and_ctrl_z_undoes_it(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        extent = canvas.extent()
+        press(canvas, Qt.Key_Tab)
+        focus = tool.map.focus
+        self.assertEqual(focus.kind, "pin")
+        name = next(n for n, fid in self.fids.items() if fid == focus.id)
+        self.assertEqual(tool.announcements[-1], f"Point {focus.id}")
+        start = self.point(layer, name)
+        px, py = self.to_pixel(canvas, *start)
+        self.clock.t = 100
+        press(canvas, Qt.Key_Space, Qt.AltModifier)
+        self.assertEqual(tool.announcements[-1], f"Point {focus.id} lifted")
+        for k in range(3):
+            self.clock.t = 200 + 50 * k
+            press(canvas, Qt.Key_Right)
+        self.clock.t = 400
+        press(canvas, Qt.Key_Up, Qt.ShiftModifier)
+        self.assertTrue(tool.announcements[-1].startswith("moved "))
+        self.assertEqual(self.point(layer, name), start)          # nothing written before the drop
+        self.clock.t = 500
+        press(canvas, Qt.Key_Return)
+        self.assertEqual(tool.announcements[-1], f"Point {focus.id} dropped")
+        self.assertEqual(canvas.extent(), extent)                  # neither Tab nor arrows panned
+        expected = self.to_lonlat(canvas, px + 3, py - 10)
+        moved = self.point(layer, name)
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+        self.assertEqual([e.cause for e in tool.events if e.type == "MOVED"], ["KEYBOARD"])
+        # The announcement of the move: 13 px at 0.25 Mercator m/px, 10 up and 3 right.
+        words = [a for a in tool.announcements if a.startswith("moved ")][-1]
+        (lon1, lat1), (lon2, lat2) = map(math.radians, start), map(math.radians, moved)
+        bearing = math.degrees(math.atan2(math.sin(lon2 - lon1) * math.cos(lat2), math.cos(lat1) * math.sin(lat2)
+                                          - math.sin(lat1) * math.cos(lat2) * math.cos(lon2 - lon1))) % 360
+        compass = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+        self.assertEqual(words, f"moved {haversine(start, moved):,.0f} m {compass[int((bearing + 22.5) // 45) % 8]}")
+        self.clock.t = 600
+        press(canvas, Qt.Key_Z, Qt.ControlModifier)                # through the layer's edit buffer
+        self.assertEqual(self.point(layer, name), start)
+        self.assertTrue(tool.announcements[-1].startswith("Undone"))
+
+    def test_escape_puts_a_keyboard_lifted_point_back(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        press(canvas, Qt.Key_Tab)
+        press(canvas, Qt.Key_Tab)
+        fid = tool.map.focus.id
+        start = tool.map.position(fid)
+        self.clock.t = 100
+        press(canvas, Qt.Key_Space, Qt.AltModifier)
+        self.clock.t = 200
+        press(canvas, Qt.Key_Left, Qt.ShiftModifier)
+        self.clock.t = 300
+        press(canvas, Qt.Key_Escape)
+        self.assertEqual(tool.announcements[-1], f"Point {fid} back where it was")
+        self.assertEqual(tool.map.position(fid), start)
+        self.assertEqual(layer.undoStack().count(), 0)
+
+    def test_shift_tab_goes_back_and_the_focus_ring_is_drawn(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        press(canvas, Qt.Key_Tab)
+        first = tool.map.focus.id
+        press(canvas, Qt.Key_Tab)
+        self.assertNotEqual(tool.map.focus.id, first)
+        press(canvas, Qt.Key_Backtab, Qt.ShiftModifier)
+        self.assertEqual(tool.map.focus.id, first)
+        x, y, r = tool._clusters.focus
+        self.assertAlmostEqual(x, tool.map.focus.x)
+        self.assertAlmostEqual(y, tool.map.focus.y)
+
+
+@unittest.skipUnless(hasattr(pindrop.Map, "open_stack"), "pindrop before 0.3: no stacks on tap")
+class StacksOnTap(CanvasCase):
+    resolution = 2.0
+
+    def setUp(self):
+        QgsSettings().remove("pindrop/spread_on_tap")  # the default: on
+        self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+
+    def test_the_305_stack_is_one_marker_until_clicked_then_its_ring_opens(self):
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        stacks = [c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK]
+        big = max(stacks, key=lambda c: c.count)
+        self.assertEqual(big.count, 305)
+        self.assertLess(haversine((big.lon, big.lat), spot), 0.01)
+        self.assertEqual(tool.legs, [])                  # nothing spread while closed
+        self.assertIsNotNone(tool.map.hit_test(big.x, big.y))  # a tree near the spot: pindrop would pick it
+        members = set(int(i) for i in tool.map.cluster_members(big.key))
+        self.assertLessEqual(members, tool.hidden)      # the layer does not draw them under the marker
+        self.assertIn("305 points", tool.summary(big.key, big.count))
+        # A click on the marker opens it: 305 legs on the 457.5 m ring.
+        self.clock.t = 10
+        self.mouse(canvas, "press", round(big.x), round(big.y))
+        self.clock.t = 60
+        self.mouse(canvas, "release", round(big.x), round(big.y))
+        self.assertIn("STACK_OPENED", self.types(tool))   # the marker drawn on top took the click
+        self.assertNotIn("SELECTED", self.types(tool))
+        self.assertEqual(tool.announcements[-1], "stack of 305 points opened")
+        to_lonlat = base.Transformer.from_crs("EPSG:3857", "EPSG:4326", always_xy=True)
+        ring = [to_lonlat.transform(b.x(), b.y()) for a, b in tool.legs
+                if haversine(to_lonlat.transform(a.x(), a.y()), spot) < 0.01]
+        self.assertEqual(len(ring), 305)
+        for p in ring:
+            self.assertAlmostEqual(haversine(p, spot), 1.5 * 305, delta=0.05)
+        # Esc closes it again.
+        self.clock.t = 100
+        press(canvas, Qt.Key_Escape)
+        self.assertIn("STACK_CLOSED", self.types(tool))
+
+    def test_with_the_setting_off_stacks_are_spread_at_once(self):
+        QgsSettings().setValue("pindrop/spread_on_tap", False)
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        self.assertFalse(any(c.flags & pindrop.CLUSTER_STACK for c in tool.clusters))
+        self.assertGreaterEqual(len(tool.legs), 305)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,331 @@
+// The benchmark page (driven by bench_web.py over the DevTools protocol): pindrop.wasm and
+// Leaflet.markercluster 1.5.3 on the same Leaflet map and the same trees, and pindrop.wasm's
+// per-operation times for the comparison with the native library. Each peer runs in a browser
+// of its own, so that one's heap is not the other's.
+
+import * as pd from "./pindrop-host.js";
+import { paintClusters, paintPins, makeOverlay, cameraOf } from "./draw.js";
+
+const mapEl = document.getElementById("map");
+const OPTIONS = {
+  hitRadius: 22, liftDelayMs: 0, liftHeight: 0, clusterRadius: 60, clusterMaxZoom: 17,
+  spreadMode: "spiral", spreadSpacing: 25,
+};
+let data = null, lmap = null, overlay = null, m = null, mcg = null, markers = null;
+let clock = 0;
+const tnow = () => (clock = Math.max(clock + 0.001, performance.now()));
+const forceLayout = () => mapEl.getBoundingClientRect().height + document.body.offsetHeight;
+
+async function loadData(url = "/data/la_trees.csv") {
+  const text = await (await fetch(url)).text();
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < text.length - 1; i = text.indexOf("\n", i + 1)) n++;
+  const ids = new Float64Array(n), lonlat = new Float64Array(2 * n);
+  let pos = text.indexOf("\n") + 1;
+  for (let row = 0; row < n; row++) {
+    let end = text.indexOf("\n", pos);
+    if (end < 0) end = text.length;
+    const c1 = text.indexOf(",", pos), c2 = text.indexOf(",", c1 + 1), c3 = text.indexOf(",", c2 + 1);
+    ids[row] = row;
+    lonlat[2 * row + 1] = +text.slice(c2 + 1, c3);
+    lonlat[2 * row] = +text.slice(c3 + 1, end);
+    pos = end + 1;
+  }
+  data = { n, ids, lonlat };
+  return n;
+}
+
+function leaflet(center, zoom) {
+  lmap = L.map(mapEl, { center, zoom, zoomSnap: 0, zoomAnimation: false, fadeAnimation: false,
+                        markerZoomAnimation: false, inertia: false, maxZoom: 22 });
+  return lmap;
+}
+
+function drawPindrop() {
+  const t = tnow();
+  const ctx = overlay.begin();
+  const C = pd.clusters(m, t), P = pd.frame(m, t);
+  paintClusters(ctx, C, pd);
+  paintPins(ctx, P, pd);
+  return [C.n, P.n];
+}
+
+// ---- pindrop.wasm on the map --------------------------------------------------------------------
+async function pindropCluster(center, zoom) {
+  await pd.init();
+  leaflet(center, zoom);
+  overlay = makeOverlay().addTo(lmap);
+  const t0 = performance.now();
+  m = pd.createMap(OPTIONS);
+  pd.addMany(m, data.ids, data.lonlat);
+  const t1 = performance.now();
+  pd.setCamera(m, cameraOf(lmap));
+  const [nc, np] = drawPindrop();
+  forceLayout();
+  const t2 = performance.now();
+  lmap.on("move zoom resize viewreset", () => pd.setCamera(m, cameraOf(lmap)));
+  return { addManyMs: t1 - t0, firstViewMs: t2 - t1, clusters: nc, pins: np };
+}
+
+// every cluster level built: a view at each integer zoom below cluster_max_zoom (what
+// markercluster's addLayers builds up front)
+function pindropAllLevels(center) {
+  const cam = cameraOf(lmap);
+  const t0 = performance.now();
+  for (let z = 0; z < 17; z++) {
+    pd.setCamera(m, { ...cam, zoom: z });
+    pd.clusters(m, tnow());
+  }
+  pd.setCamera(m, cam);
+  return { allLevelsMs: performance.now() - t0 };
+}
+
+// ---- Leaflet.markercluster on the map ------------------------------------------------------------
+function markerclusterCreate(center, zoom) {
+  leaflet(center, zoom);
+  const t0 = performance.now();
+  markers = new Array(data.n);
+  for (let i = 0; i < data.n; i++) markers[i] = L.marker([data.lonlat[2 * i + 1], data.lonlat[2 * i]]);
+  const t1 = performance.now();
+  mcg = L.markerClusterGroup({ maxClusterRadius: 60, chunkedLoading: false, animate: false,
+                               disableClusteringAtZoom: 17 });
+  lmap.addLayer(mcg);
+  return { createMarkersMs: t1 - t0 };
+}
+
+function markerclusterAddLayers() {
+  const t0 = performance.now();
+  mcg.addLayers(markers);
+  forceLayout();
+  const t1 = performance.now();
+  return { addLayersMs: t1 - t0, drawnIcons: mapEl.querySelectorAll(".leaflet-marker-icon").length };
+}
+
+// ---- zoom changes: setView, then what each draws, then a forced style and layout ---------------
+function zoomChanges(kind, center, zooms, rounds) {
+  const times = Object.fromEntries(zooms.map((z) => [z, []]));
+  const drawn = {};
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...zooms].reverse() : zooms;
+    for (const z of order) {
+      const t0 = performance.now();
+      lmap.setView(center, z, { animate: false });
+      if (kind === "pindrop") drawn[z] = drawPindrop();
+      forceLayout();
+      times[z].push(performance.now() - t0);
+      if (kind !== "pindrop") drawn[z] = mapEl.querySelectorAll(".leaflet-marker-icon").length;
+    }
+  }
+  return { times, drawn };
+}
+
+// ---- pindrop.wasm's operations, the same workload as the native run --------------------------
+function camera(c) { return { centerLon: c[0], centerLat: c[1], zoom: c[2], bearingDeg: 0, width: c[3], height: c[4] }; }
+
+async function ops(w) {
+  await pd.init();
+  const out = {};
+  // add_many into a fresh map, best of w.addReps
+  let bestAdd = Infinity, mm = null;
+  for (let r = 0; r < w.addReps; r++) {
+    if (mm) mm.dispose();
+    mm = pd.createMap(OPTIONS);
+    const t0 = performance.now();
+    pd.addMany(mm, data.ids, data.lonlat);
+    bestAdd = Math.min(bestAdd, performance.now() - t0);
+  }
+  out.add_many = bestAdd;
+  m = mm;
+  // every level once (untimed: the build is measured as the clustering figure)
+  for (let z = 0; z < 17; z++) { pd.setCamera(m, camera([w.center[0], w.center[1], z, w.width, w.height])); pd.clusters(m, tnow()); }
+
+  // Each figure is the best of w.trials trials, as on the native side.
+  const T = w.trials;
+  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
+  // frame: for each camera one untimed call, then w.reps timed calls
+  const timed = (cams, f) => {
+    let total = 0, calls = 0;
+    for (const c of cams) {
+      pd.setCamera(m, camera(c));
+      f();
+      const t0 = performance.now();
+      for (let r = 0; r < w.reps; r++) f();
+      total += performance.now() - t0; calls += w.reps;
+    }
+    return total / calls;
+  };
+  out.frame = best(() => timed(w.frameCams, () => m.frame(tnow())));
+  out.frame_clusters = best(() => timed(w.clusterCams, () => m.clusters(tnow())));
+
+  // hit tests after a frame: per tap
+  out.hit_test = best(() => {
+    let total = 0, calls = 0, found = 0;
+    const per = w.hitXY.length / 2 / w.hitCams.length;
+    for (let c = 0; c < w.hitCams.length; c++) {
+      pd.setCamera(m, camera(w.hitCams[c]));
+      m.frame(tnow());
+      const t0 = performance.now();
+      for (let i = 0; i < per; i++) found += pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]) !== null;
+      total += performance.now() - t0; calls += per;
+    }
+    out.hits_found = found;
+    return total / calls;
+  });
+
+  // set_position + the cluster update the next frame_clusters makes, per move; each trial
+  // moves its own slice of the pins
+  const chunk = Math.floor(w.moveIds.length / T);
+  out.set_position_cluster_update = best((k) => {
+    pd.setCamera(m, camera(w.moveCam));
+    m.clusters(tnow());
+    const t0 = performance.now();
+    for (let i = k * chunk; i < (k + 1) * chunk; i++) {
+      m.setPosition(w.moveIds[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]);
+      m.clusters(tnow());
+    }
+    return (performance.now() - t0) / chunk;
+  });
+
+  // a drag's MOVE (and draining its DRAGGED event), mouse profile; each trial's drag ends where
+  // the next one presses
+  out.drag_move = best(() => {
+    pd.setCamera(m, camera(w.dragCam));
+    m.frame(tnow());
+    const [x0, y0] = w.dragStart;
+    let t = tnow() + 1000;           // the last drag's drop animation and double-tap window are over
+    m.tick(t);
+    for (const e of m.events()) void e;
+    const owned = m.touch(1, "down", x0, y0, t);
+    if (!owned) throw new Error("the drag's press missed the pin");
+    m.touch(1, "move", x0 + 10, y0, (t += 1));
+    for (const e of m.events()) void e;
+    const k = w.dragPath.length / 2;
+    const t0 = performance.now();
+    for (let i = 0; i < k; i++) {
+      m.touch(1, "move", w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
+      for (const e of m.events()) void e;
+    }
+    const dt = (performance.now() - t0) / k;
+    m.touch(1, "up", w.dragPath[2 * k - 2], w.dragPath[2 * k - 1], (t += 1));
+    for (const e of m.events()) void e;
+    clock = t;
+    return dt;
+  });
+  out.drag_landed = pd.position(m, w.dragTree);
+  return out;
+}
+
+// ---- the same operations on the module's exports directly (no package in between) -----------
+// What the JavaScript wrapper costs shows as the difference between the two wasm columns.
+async function rawOps(w) {
+  await pd.init();
+  const X = pd.rawExports();
+  const heap = () => X.memory.buffer;
+  const f64 = () => new Float64Array(heap()), i64 = () => new BigInt64Array(heap()), u32 = () => new Uint32Array(heap());
+  const check = (r, what) => { if (r < 0) throw new Error(`${what}: status ${r}`); return r; };
+  const out = {};
+  // options: pindrop_options as the package lays it out on wasm32 (struct_size 152, 0.2's fields)
+  const o = X.malloc(152);
+  const outp = X.malloc(8), cam = X.malloc(48), ev = X.malloc(96), idp = X.malloc(8);
+  const mkMap = () => {
+    check(X.pindrop_options_init(o, 152), "options_init");
+    const dv = new DataView(heap());
+    dv.setFloat64(o + 8, OPTIONS.hitRadius, true); dv.setFloat64(o + 24, OPTIONS.liftDelayMs, true);
+    dv.setFloat64(o + 32, OPTIONS.liftHeight, true); dv.setInt32(o + 104, 2, true);
+    dv.setFloat64(o + 128, OPTIONS.clusterRadius, true); dv.setFloat64(o + 136, OPTIONS.clusterMaxZoom, true);
+    dv.setFloat64(o + 144, OPTIONS.spreadSpacing, true);
+    check(X.pindrop_map_create(o, outp), "map_create");
+    return u32()[outp >> 2];
+  };
+  const setCam = (h, c) => {
+    const a = f64(), b = cam >> 3;
+    a[b] = c[0]; a[b + 1] = c[1]; a[b + 2] = c[2]; a[b + 3] = 0; a[b + 4] = c[3]; a[b + 5] = c[4];
+    check(X.pindrop_map_set_camera(h, cam), "set_camera");
+  };
+  const n = data.n;
+  const pi = X.malloc(8 * n), pl = X.malloc(16 * n);
+  { const a = i64(); for (let i = 0; i < n; i++) a[(pi >> 3) + i] = BigInt(data.ids[i]); f64().set(data.lonlat, pl >> 3); }
+  let bestAdd = Infinity, h = 0;
+  for (let r = 0; r < w.addReps; r++) {
+    if (h) X.pindrop_map_destroy(h);
+    h = mkMap();
+    const t0 = performance.now();
+    check(X.pindrop_map_add_many(h, pi, pl, n), "add_many");
+    bestAdd = Math.min(bestAdd, performance.now() - t0);
+  }
+  out.add_many = bestAdd;
+  X.free(pi); X.free(pl);
+  const cap = 200000;
+  const pins = X.malloc(56 * cap), views = X.malloc(48 * cap);
+  let t = 1;
+  for (let z = 0; z < 17; z++) { setCam(h, [w.center[0], w.center[1], z, w.width, w.height]); X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap); }
+  const timed = (cams, f) => {
+    let total = 0, calls = 0;
+    for (const c of cams) {
+      setCam(h, c);
+      f();
+      const t0 = performance.now();
+      for (let r = 0; r < w.reps; r++) f();
+      total += performance.now() - t0; calls += w.reps;
+    }
+    return total / calls;
+  };
+  const T = w.trials;
+  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
+  out.frame = best(() => timed(w.frameCams, () => X.pindrop_map_frame(h, (t += 0.001), pins, cap)));
+  out.frame_clusters = best(() => timed(w.clusterCams, () => X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap)));
+  out.hit_test = best(() => {
+    let total = 0, calls = 0, found = 0;
+    const per = w.hitXY.length / 2 / w.hitCams.length;
+    for (let c = 0; c < w.hitCams.length; c++) {
+      setCam(h, w.hitCams[c]);
+      X.pindrop_map_frame(h, t, pins, cap);
+      const t0 = performance.now();
+      for (let i = 0; i < per; i++) found += X.pindrop_map_hit_test(h, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1], idp) === 0;
+      total += performance.now() - t0; calls += per;
+    }
+    out.hits_found = found;
+    return total / calls;
+  });
+  const ids = w.moveIds.map((v) => BigInt(v));
+  const chunk = Math.floor(ids.length / T);
+  out.set_position_cluster_update = best((k) => {
+    setCam(h, w.moveCam);
+    X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
+    const t0 = performance.now();
+    for (let i = k * chunk; i < (k + 1) * chunk; i++) {
+      check(X.pindrop_map_set_position(h, ids[i], w.moveLonLat[2 * i], w.moveLonLat[2 * i + 1]), "set_position");
+      X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
+    }
+    return (performance.now() - t0) / chunk;
+  });
+  out.drag_move = best(() => {
+    setCam(h, w.dragCam);
+    t += 1000;                       // the last drag's drop animation and double-tap window are over
+    X.pindrop_map_tick(h, t);
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    X.pindrop_map_frame(h, t, pins, cap);
+    const [x0, y0] = w.dragStart;
+    if (X.pindrop_map_touch(h, 1, 0, x0, y0, (t += 1)) !== 1) throw new Error("the drag's press missed the pin");
+    X.pindrop_map_touch(h, 1, 1, x0 + 10, y0, (t += 1));
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    const k = w.dragPath.length / 2;
+    const t0 = performance.now();
+    for (let i = 0; i < k; i++) {
+      X.pindrop_map_touch(h, 1, 1, w.dragPath[2 * i], w.dragPath[2 * i + 1], (t += 1));
+      while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    }
+    const dt = (performance.now() - t0) / k;
+    X.pindrop_map_touch(h, 1, 2, w.dragPath[2 * k - 2], w.dragPath[2 * k - 1], (t += 1));
+    while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
+    return dt;
+  });
+  for (const p of [o, outp, cam, ev, idp, pins, views]) X.free(p);
+  X.pindrop_map_destroy(h);
+  return out;
+}
+
+function wasmBytes() { return pd.wasmMemoryBytes(); }
+
+window.bench = { loadData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
+                 zoomChanges, ops, rawOps, wasmBytes, ready: true };

@@ -1,0 +1,26 @@
+# The Leaflet host page (examples/web) in real headless Chromium: `make test-web` (part of
+# `make test`), `make serve-web` (the page on http://127.0.0.1:8019/), `make bench-web` (pindrop.wasm
+# against Leaflet.markercluster and against the native library on the 916k LA trees; not a test).
+# Included at the end of the Makefile; needs `make wasm` (dist/pindrop.wasm) and bindings/js.
+
+WEB_APT_PACKAGES = chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster
+WEB_PIP_PACKAGES = websocket-client
+WEB_PORT ?= 8019
+
+.PHONY: web-deps test-web serve-web bench-web
+test: test-web
+
+web-deps: deps
+	@missing=""; for p in $(WEB_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
+	@$(PYTHON) -c "import websocket" >/dev/null 2>&1 || { echo "installing $(WEB_PIP_PACKAGES)"; $(PYTHON) -m pip install -q $(WEB_PIP_PACKAGES); }
+
+test-web: wasm web-deps
+	$(PYTHON) -m pytest -q -p no:cacheprovider examples/web/tests
+
+serve-web: wasm web-deps
+	$(PYTHON) examples/web/serve.py --port $(WEB_PORT)
+
+bench-web: build wasm web-deps
+	$(PYTHON) examples/web/bench_web.py
