@@ -313,6 +313,7 @@ test-docs: build python-deps
 # (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
 # same recording replayed through the native library (Python) and the module (Node).
 WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32
+JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/test/types.test.js
 WASM = dist/pindrop.wasm
 NODE ?= node
 .PHONY: wasm wasm-deps test-js
@@ -322,6 +323,9 @@ wasm-deps:
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
 	@command -v $(NODE) >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
+	@missing=""; for p in $(JS_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
 WASM_SOURCES = $(shell find Sources/PindropCore Sources/PindropSwiftIndex Sources/Pindrop include wasm -type f)
 wasm: bindings/js/pindrop.wasm
 bindings/js/pindrop.wasm: $(WASM)

@@ -30,7 +30,10 @@ AREA = ("POLYGON((-118.3700 33.8750, -118.3350 33.8750, -118.3350 33.8990, -118.
         " (-118.3560 33.8850, -118.3500 33.8850, -118.3530 33.8900, -118.3560 33.8850))")
 
 
-def make_recording(seed: int, spread_mode: str, area: bool = False) -> dict:
+def make_recording(seed: int, spread_mode: str, area: bool = False, v03: bool = False) -> dict:
+    """v03: the 0.3 calls as well: collapsed stacks (spread_on_tap) opened by a tap or by key,
+    values and categories with every cluster's summary and categories logged, members paged,
+    keyboard focus steps and keyboard drags (lift, nudges, drop or Esc)."""
     rng = random.Random(seed)
     ids, lonlat = lawndale()
     steps: list[list] = []
@@ -40,6 +43,9 @@ def make_recording(seed: int, spread_mode: str, area: bool = False) -> dict:
         steps.append(list(s))
 
     step("add_many", ids, lonlat)
+    if v03:
+        # Values (a diameter, none for every seventh tree) and categories (five species).
+        step("attributes", ids, [None if i % 7 == 0 else (i % 97) * 0.5 for i in ids], [i % 5 for i in ids])
     centre = (-118.3526, 33.8870)
     step("camera", centre[0], centre[1], 15.0, 800.0, 600.0)
     step("frame", t)
@@ -66,10 +72,22 @@ def make_recording(seed: int, spread_mode: str, area: bool = False) -> dict:
             step("add", new_id, lonlat[2 * k2], lonlat[2 * k2 + 1])   # onto a tree: a new stack
             if rng.random() < 0.5:
                 step("remove", ids[rng.randrange(len(ids))])
+        elif kind == 5 and v03 and k % 16 == 5:
+            # Tab a few times (Shift+Tab once), select the focused pin, Alt+Space, arrows, then
+            # Space or Esc.
+            step("focus", [rng.choice([1, 1, 1, -1]) for _ in range(rng.randrange(1, 8))])
+            step("key_drag", [[rng.choice([-10.0, 1.0, 10.0]), rng.choice([-1.0, 0.0, 10.0])] for _ in range(3)],
+                 rng.random() < 0.75, t)
+            t += 400.0
         elif kind == 5:
             step("tap", rng.uniform(0, 800), rng.uniform(0, 600), t)
             t += 400.0
             step("nudge_selected", rng.choice([-10.0, 1.0, 10.0]), rng.choice([-1.0, 0.0, 10.0]), t)
+        elif kind == 6 and v03 and k % 16 == 14:
+            # Open a collapsed stack by key (or tap one), then page through a cluster's members.
+            step("open_stack", rng.randrange(1 << 30), rng.random() < 0.5, t)
+            t += 400.0
+            step("members_paged", rng.randrange(1 << 30), rng.randrange(1, 40), t)
         elif kind == 6:
             step("undo", t)
             if rng.random() < 0.5:
@@ -86,6 +104,8 @@ def make_recording(seed: int, spread_mode: str, area: bool = False) -> dict:
         if k % 10 == 9:
             step("positions", ids[::50])
     options = {"cluster_radius": 60.0, "spread_mode": spread_mode}
+    if v03:
+        options.update(spread_on_tap=1, cluster_min_points=3, v03=True)
     if area:
         options.update(outside_policy="snap", min_spacing_m=3.0)
         steps.insert(1, ["area", AREA])
@@ -98,14 +118,25 @@ def replay(recording: dict, pindrop) -> list:
     m = pindrop.Map(cluster_radius=o["cluster_radius"],
                     spread_mode={"ring": pindrop.SPREAD_RING, "spiral": pindrop.SPREAD_SPIRAL}[o["spread_mode"]],
                     outside_policy={"revert": pindrop.OUTSIDE_REVERT, "snap": pindrop.OUTSIDE_SNAP}[o.get("outside_policy", "revert")],
-                    min_spacing_m=o.get("min_spacing_m", 0.0))
+                    min_spacing_m=o.get("min_spacing_m", 0.0), spread_on_tap=o.get("spread_on_tap", 0),
+                    cluster_min_points=o.get("cluster_min_points", 2))
+    v03 = o.get("v03", False)
+    last_t = [0.0]
+
+    def nan_none(v):
+        return None if v != v else v
     log: list = []
 
     def ev():
+        # The fields an event type does not fill are None in the package (since 0.3): logged as
+        # replay.mjs logs the JS package's nulls (cause NONE, ids NO_ID, numbers 0).
+        def z(v):
+            return 0 if v is None else v
         out = []
         for e in m.events():
-            out.append([e.type, e.cause, e.id, e.other, e.lon, e.lat, e.from_lon, e.from_lat, e.dx, e.dy,
-                        e.distance_m, e.time_ms, e.request])
+            out.append([e.type, "NONE" if e.cause is None else e.cause, pindrop.NO_ID if e.id is None else e.id,
+                        pindrop.NO_ID if e.other is None else e.other, z(e.lon), z(e.lat), z(e.from_lon),
+                        z(e.from_lat), z(e.dx), z(e.dy), z(e.distance_m), e.time_ms, z(e.request)])
         return out
 
     def call(f, *a):
@@ -127,7 +158,7 @@ def replay(recording: dict, pindrop) -> list:
         if op == "area":
             call(m.set_allowed_area, a[0])
         elif op == "add_many":
-            call(m.add_many, a[0], a[1])
+            call(m.add_many, a[0], list(zip(a[1][::2], a[1][1::2])))   # (lon, lat) rows
         elif op == "camera":
             call(m.set_camera, *a)
         elif op == "frame":
@@ -135,7 +166,55 @@ def replay(recording: dict, pindrop) -> list:
             log.append(["frame", [[v.id, v.x, v.y, v.anchor_x, v.anchor_y, v.lift, v.flags] for v in views]])
         elif op == "clusters":
             cs = m.clusters(a[0])
-            log.append(["clusters", [[c.key, c.x, c.y, c.lon, c.lat, c.count, sorted(m.cluster_members(c.key))] for c in cs]])
+            last_t[0] = a[0]
+            rows = []
+            for c in cs:
+                row = [c.key, c.x, c.y, c.lon, c.lat, c.count, sorted(int(i) for i in m.cluster_members(c.key))]
+                if v03:
+                    s_ = m.cluster_summary(c.key)
+                    row += [c.flags, [s_.count, s_.valued, s_.category, s_.flags, nan_none(s_.value_sum),
+                                      nan_none(s_.value_min), nan_none(s_.value_max)],
+                            [[int(r["category"]), int(r["count"])] for r in m.cluster_categories(c.key)]]
+                rows.append(row)
+            log.append(["clusters", rows])
+        elif op == "attributes":
+            call(m.set_attributes, a[0], [float("nan") if v is None else v for v in a[1]], a[2])
+        elif op == "focus":
+            out = []
+            for d in a[0]:
+                f = call(m.focus_step, d)
+                out.append(None if f is None else [f.kind, f.id, f.key, f.x, f.y])
+            r = m.focus_rank
+            log.append(["focus", out, [r[0], r[1]]])
+        elif op == "key_drag":
+            t = a[2]
+            f = m.focus
+            if f.kind == "pin":
+                call(m.select, f.id)
+                call(m.key_lift, t)
+                for i, (dx, dy) in enumerate(a[0]):
+                    call(m.nudge, dx, dy, t + 10 * (i + 1))
+                call(m.key_drop if a[1] else m.cancel_gesture, t + 100)
+        elif op == "open_stack":
+            t = a[2]
+            items = [c for c in m.clusters(last_t[0]) if c.flags & pindrop.CLUSTER_STACK]
+            if items:
+                c = items[a[0] % len(items)]
+                if a[1]:
+                    call(m.open_stack, c.key, t)
+                else:
+                    call(m.touch, 2, "down", c.x, c.y, t)
+                    call(m.touch, 2, "up", c.x, c.y, t + 50)
+                    m.advance(t + 400)
+        elif op == "members_paged":
+            cs = m.clusters(a[2])
+            if len(cs):
+                key = cs[a[0] % len(cs)].key
+                pages, offset = [], 0
+                while offset <= cs[a[0] % len(cs)].count:
+                    pages.append([int(i) for i in m.cluster_members(key, offset, a[1])])
+                    offset += a[1]
+                log.append(["pages", pages])
         elif op == "drag_from_frame":
             p = pick(a[0], a[3])
             if p is not None:

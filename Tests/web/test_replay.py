@@ -66,10 +66,11 @@ def compare(a, b, path: str, worst: dict) -> None:
         raise Mismatch(f"{path}: native {a!r} / wasm {b!r}")
 
 
-@pytest.mark.parametrize("mode", ["ring", "spiral", "area"])
+@pytest.mark.parametrize("mode", ["ring", "spiral", "area", "v03"])
 def test_recording_replays_alike(mode, tmp_path):
-    seed = {"ring": 19, "spiral": 20, "area": 21}[mode]
-    recording = make_recording(seed=seed, spread_mode="spiral" if mode == "spiral" else "ring", area=mode == "area")
+    seed = {"ring": 19, "spiral": 20, "area": 21, "v03": 22}[mode]
+    recording = make_recording(seed=seed, spread_mode="spiral" if mode == "spiral" else "ring", area=mode == "area",
+                               v03=mode == "v03")
     native = normalise_native(replay(recording, pindrop))
     wasm = node_log(recording, tmp_path)
     kinds = {e[0] for entry in native if entry[0] == "events" for e in entry[1]}
@@ -81,6 +82,14 @@ def test_recording_replays_alike(mode, tmp_path):
     if mode == "area":
         assert "SNAP" in causes, f"drops outside the area were snapped: {causes}"
         assert "NEARBY" in kinds, f"moves next to other trees warned: {sorted(kinds)}"
+    if mode == "v03":
+        assert {"STACK_OPENED", "STACK_CLOSED"} <= kinds, f"stacks opened and closed: {sorted(kinds)}"
+        assert "KEYBOARD" in causes, f"keyboard drags dropped: {causes}"
+        assert any(entry[0] == "focus" and any(f and f[0] == "pin" for f in entry[1]) for entry in native)
+        assert any(entry[0] == "pages" and len(entry[1]) > 2 for entry in native), "members paged"
+        rows = [r for entry in native if entry[0] == "clusters" for r in entry[1]]
+        assert any(r[7] & pindrop.CLUSTER_STACK for r in rows) and any(r[8][2] == pindrop.CATEGORY_MIXED for r in rows)
+        assert any(r[8][1] > 0 for r in rows), "summaries sum values"
     assert any(entry[0] == "clusters" and entry[1] for entry in native), "some clusters are drawn"
     assert any(entry[0] == "frame" and any(v[6] & pindrop.PIN_SPREAD for v in entry[1]) for entry in native), "stacks are spread"
     worst = {"max": 0.0, "where": ""}

@@ -1,12 +1,27 @@
 // Type declarations of the pindrop package (index.js). See docs/web.md.
 
+// Symbol.dispose for TypeScript before 5.2 (the same declaration as @types/node's and 5.2's lib).
+declare global {
+  interface SymbolConstructor { readonly dispose: unique symbol; }
+}
+
 export type Id = number | bigint;
 export type Phase = "down" | "move" | "up" | "cancel";
+/** A cluster's or a collapsed stack's key: all 64 bits (a level, a generation and a slot). A key
+ *  argument also takes a non-negative safe integer. */
+export type Key = bigint;
 export type EventType = "SELECTED" | "DESELECTED" | "LIFTED" | "DRAGGED" | "DROPPED" | "DRAG_CANCELLED" |
-  "MOVED" | "GEOCODE_REQUEST" | "CALLOUT_CHANGED" | "NEARBY" | "AUTOPAN" | "CLUSTER_TAPPED";
-export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP" | "NUDGE";
+  "MOVED" | "GEOCODE_REQUEST" | "CALLOUT_CHANGED" | "NEARBY" | "AUTOPAN" | "CLUSTER_TAPPED" |
+  "STACK_OPENED" | "STACK_CLOSED";
+export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP" | "NUDGE" | "KEYBOARD";
 
 export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16;
+/** Since 0.3: the pin with the keyboard focus. */
+export const PIN_FOCUSED: 32;
+/** Since 0.3: Clusters.flags and ClusterSummary.flags. */
+export const CLUSTER_ONE_SPOT: 1, CLUSTER_STACK: 2;
+/** Since 0.3: ClusterSummary.category when the members' categories differ (UINT32_MAX). */
+export const CATEGORY_MIXED: 4294967295;
 export const EVENT_TYPES: readonly EventType[];
 export const CAUSES: readonly Cause[];
 
@@ -26,6 +41,12 @@ export interface MapOptions {
   doubleTapSlop?: number; autopanMargin?: number; autopanSpeed?: number; minSpacingM?: number;
   spreadMode?: "ring" | "spiral" | "off"; spreadToleranceM?: number;
   outsidePolicy?: "revert" | "snap"; clusterRadius?: number; clusterMaxZoom?: number; spreadSpacing?: number;
+  /** Since 0.3: a cluster that would hold fewer pins is not formed (default 2; >= 2). */
+  clusterMinPoints?: number;
+  /** Since 0.3: only pins of one category are clustered together (default false). */
+  clusterByCategory?: boolean | 0 | 1;
+  /** Since 0.3: groups are drawn collapsed, one stack item, until tapped open (default false). */
+  spreadOnTap?: boolean | 0 | 1;
   /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). */
   bigintIds?: boolean;
 }
@@ -49,10 +70,11 @@ export interface PindropEvent {
   dx: number | null; dy: number | null;
   distanceM: number | null;
   timeMs: number;
-  /** GEOCODE_REQUEST: the request to answer; CLUSTER_TAPPED: the cluster's key. */
+  /** GEOCODE_REQUEST: the request to answer (a number, a BigInt beyond 2^53); CLUSTER_TAPPED,
+   *  STACK_OPENED, STACK_CLOSED: the cluster's or stack's key (a BigInt). */
   request: number | bigint | null;
-  /** CLUSTER_TAPPED only: the cluster's key. */
-  key?: number;
+  /** CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED only: the cluster's or stack's key. */
+  key?: Key;
 }
 
 /** What frame() returns: views into buffers the next call reuses. */
@@ -68,12 +90,39 @@ export interface Frame {
 /** What clusters() returns: views into buffers the next call reuses. */
 export interface Clusters {
   count: number;
-  key: Float64Array;
+  key: BigUint64Array;
   x: Float64Array; y: Float64Array;
   lon: Float64Array; lat: Float64Array;
   size: Uint32Array;
-  /** pindrop_cluster_view.flags. */
+  /** CLUSTER_ONE_SPOT, CLUSTER_STACK (a collapsed stack). */
   flags: Uint32Array;
+}
+
+/** What a cluster or a collapsed stack holds (clusterSummary). Since 0.3. */
+export interface ClusterSummary {
+  count: number;
+  /** Members with a value (not NaN). */
+  valued: number;
+  /** The members' common category, or CATEGORY_MIXED. */
+  category: number;
+  /** CLUSTER_ONE_SPOT when every member shares one point. */
+  flags: number;
+  /** Over the valued members; NaN when none has a value. */
+  valueSum: number; valueMin: number; valueMax: number; valueMean: number;
+}
+
+/** A cluster's categories and their pin counts, most pins first (clusterCategories). */
+export interface ClusterCategories { category: Uint32Array; count: Uint32Array; }
+
+/** What has the keyboard focus. Since 0.3. */
+export interface Focus {
+  kind: "none" | "pin" | "cluster";
+  /** The pin, when kind is "pin". */
+  id: Id | null;
+  /** The cluster's key, when kind is "cluster". */
+  key: Key | null;
+  /** Its drawn screen point in the last frame (points). */
+  x: number; y: number;
 }
 
 export class Map {
@@ -104,8 +153,24 @@ export class Map {
 
   frame(timeMs: number): Frame;
   clusters(timeMs: number): Clusters;
-  clusterMembers(key: number | bigint): Id[];
-  clusterExpansionZoom(key: number | bigint): number;
+  /** Members in ascending id order from offset, at most limit (default: all). */
+  clusterMembers(key: Key | number, offset?: number, limit?: number): Id[];
+  clusterExpansionZoom(key: Key | number): number;
+
+  setAttributes(ids: ArrayLike<Id> | BigInt64Array, values?: ArrayLike<number> | Float64Array | number | null,
+    categories?: ArrayLike<number> | Uint32Array | number | null): void;
+  clusterSummary(key: Key | number): ClusterSummary;
+  clusterCategories(key: Key | number): ClusterCategories;
+
+  focusStep(step: 1 | -1): Focus;
+  readonly focus: Focus;
+  /** index from 0, null when none of the items has the focus. */
+  readonly focusRank: { index: number | null; total: number };
+  keyLift(timeMs: number): void;
+  keyDrop(timeMs: number): void;
+
+  openStack(key: Key | number, timeMs: number): void;
+  closeStack(timeMs: number): void;
 
   touch(pointer: number, phase: Phase, x: number, y: number, timeMs: number): boolean;
   tick(timeMs: number): void;
@@ -133,6 +198,9 @@ export class Map {
   undo(timeMs: number): void;
   redo(timeMs: number): void;
 }
+
+/** Great-circle distance (metres) and initial bearing (degrees clockwise from north, [0, 360)). Since 0.3. */
+export function distance(fromLon: number, fromLat: number, toLon: number, toLat: number): { metres: number; bearing: number };
 
 export interface SpreadOptions { toleranceM?: number; layout?: "ring" | "spiral"; spacing?: number; zoom?: number; }
 export function spread(lonlat: Float64Array | ArrayLike<number>, options?: SpreadOptions): Float64Array;

@@ -20,9 +20,19 @@
 // ---------------------------------------------------------------------------------------------
 
 export const PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16;
+/** Since 0.3: pindrop_pin_view.flags of the pin with the keyboard focus (Map.focusStep). */
+export const PIN_FOCUSED = 32;
+/** Since 0.3: clusters().flags and clusterSummary().flags. ONE_SPOT: every member shares one
+ *  point (zooming in cannot separate them); STACK: a collapsed stack (spreadOnTap). */
+export const CLUSTER_ONE_SPOT = 1, CLUSTER_STACK = 2;
+/** Since 0.3: clusterSummary().category when the members' categories differ (not a category a
+ *  pin may have). */
+export const CATEGORY_MIXED = 4294967295;
 export const EVENT_TYPES = Object.freeze(["SELECTED", "DESELECTED", "LIFTED", "DRAGGED", "DROPPED",
-  "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED"]);
-export const CAUSES = Object.freeze(["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE"]);
+  "DRAG_CANCELLED", "MOVED", "GEOCODE_REQUEST", "CALLOUT_CHANGED", "NEARBY", "AUTOPAN", "CLUSTER_TAPPED",
+  "STACK_OPENED", "STACK_CLOSED"]);
+export const CAUSES = Object.freeze(["NONE", "DRAG", "TAP", "PLACE", "UNDO", "REDO", "SNAP", "NUDGE", "KEYBOARD"]);
+const FOCUS_KINDS = ["none", "pin", "cluster"];
 const PHASES = { down: 0, move: 1, up: 2, cancel: 3 };
 const SPREAD_MODES = { off: 0, ring: 1, spiral: 2 };
 const OUTSIDE_POLICIES = { revert: 0, snap: 1 };
@@ -30,7 +40,7 @@ const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
 const NO_ID = INT64_MIN;
 
 // Struct layouts on wasm32 (natural alignment; size_t and pointers are 32 bits). Checked against
-// the module's own pindrop_options_init defaults and the C structs by test/abi.test.js.
+// the module's own pindrop_options_init defaults and the C structs by test/exports.test.js.
 const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" | enum table]
   ["hitRadius", 8, "f64"], ["dragThreshold", 16, "f64"], ["liftDelayMs", 24, "f64"],
   ["liftHeight", 32, "f64"], ["liftDurationMs", 40, "f64"], ["dropDurationMs", 48, "f64"],
@@ -39,12 +49,16 @@ const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" | enum t
   ["spreadMode", 104, SPREAD_MODES], ["spreadToleranceM", 112, "f64"],
   ["outsidePolicy", 120, OUTSIDE_POLICIES], ["clusterRadius", 128, "f64"],
   ["clusterMaxZoom", 136, "f64"], ["spreadSpacing", 144, "f64"],
+  ["clusterMinPoints", 152, "u32"], ["clusterByCategory", 156, "bool"], ["spreadOnTap", 160, "bool"],  // 0.3
 ];
-const OPTIONS_SIZE = 152;     // the pindrop_options these fields fill (0.2); later fields take their defaults
+const OPTIONS_SIZE = 168;     // sizeof(pindrop_options) of 0.3: 152 bytes in 0.2, three uint32 and padding
 const PIN_VIEW_SIZE = 56;     // id i64, x, y, anchor_x, anchor_y, lift f64, flags u32
 const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u32
 const EVENT_SIZE = 96;        // type, cause i32; id, other i64; 8 f64; request u64
-const SCRATCH_SIZE = 256;
+const SUMMARY_SIZE = 40;      // count, valued, category, flags u32; value_sum, value_min, value_max f64
+const FOCUS_SIZE = 40;        // kind, reserved i32; id i64; key u64; x, y f64
+const SCRATCH_SIZE = 256;     // a map's scratch: the camera, an event, a summary, a focus, out-parameters
+if (Math.max(EVENT_SIZE, SUMMARY_SIZE, FOCUS_SIZE) > SCRATCH_SIZE) throw new Error("pindrop: the scratch buffer is too small");
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -209,6 +223,7 @@ class Library {
     this.u32 = new Uint32Array(b);
     this.f64 = new Float64Array(b);
     this.i64 = new BigInt64Array(b);
+    this.u64 = new BigUint64Array(b);
     this.dv = new DataView(b);
   }
 
@@ -276,6 +291,23 @@ function int32(v, name) {
   return v;
 }
 
+function uint32(v, name) {
+  num(v, name);
+  if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
+    throw new TypeError(`${name} must be an unsigned 32-bit integer, not ${v}`);
+  }
+  return v;
+}
+
+/** A count or an offset: a non-negative safe integer (limit: also Infinity, "all"). */
+function count(v, name, infinite = false) {
+  if (infinite && v === Infinity) return v;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
+    throw new TypeError(`${name} must be a non-negative integer${infinite ? " or Infinity" : ""}, not ${typeof v === "number" ? v : describe(v)}`);
+  }
+  return v;
+}
+
 function describe(v) {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
@@ -309,7 +341,9 @@ function fromId(v, bigint) {
 
 function u64(v, name) {
   if (typeof v === "number") {
-    if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`${name} must be a non-negative safe integer or a BigInt, not ${v}`);
+    if (!Number.isSafeInteger(v) || v < 0) {
+      throw new TypeError(`${name} must be a non-negative safe integer or a BigInt, not ${v}${Number.isInteger(v) && v > 0 ? " (beyond 2^53: pass the BigInt as it came)" : ""}`);
+    }
     return BigInt(v);
   }
   if (typeof v === "bigint") {
@@ -317,6 +351,33 @@ function u64(v, name) {
     return v;
   }
   throw new TypeError(`${name} must be a number or a BigInt, not ${describe(v)}`);
+}
+
+/** Writes ids (numbers, BigInts, a BigInt64Array) as int64 at p in the module's memory. Safe
+ *  integers are written as two 32-bit halves (no BigInt per id); BigInts as they are. */
+function writeIds(l, ids, p) {
+  const i64 = l.i64, base = p >> 3, n = ids.length;
+  if (ids instanceof BigInt64Array) { i64.set(ids, base); return; }
+  const u32 = l.u32, i32 = l.i32;
+  for (let i = 0; i < n; i++) {
+    const v = ids[i];
+    if (typeof v === "number" && Number.isSafeInteger(v)) {
+      const hi = Math.floor(v / 4294967296);
+      u32[2 * (base + i)] = v - hi * 4294967296;
+      i32[2 * (base + i) + 1] = hi;
+    } else {
+      i64[base + i] = toId(v, `ids[${i}]`);
+    }
+  }
+}
+
+/** An array-like argument's length, or a TypeError naming it. */
+function arrayLength(v, name) {
+  const n = v?.length;
+  if (typeof n !== "number" || typeof v === "string" || typeof v === "function") {
+    throw new TypeError(`${name} must be an array or typed array, not ${describe(v)}`);
+  }
+  return n;
 }
 
 function fromU64(v) { return v <= 9007199254740991n ? Number(v) : v; }
@@ -333,6 +394,10 @@ function float64Array(v, name) {
 // ---------------------------------------------------------------------------------------------
 // Maps
 // ---------------------------------------------------------------------------------------------
+
+/** Count-returning calls whose failure (0 with a last error) is an unknown or stale key. */
+const KEYED_COUNTS = new Set(["pindrop_map_cluster_members", "pindrop_map_cluster_members_from",
+  "pindrop_map_cluster_categories"]);
 
 const registry = typeof FinalizationRegistry !== "undefined"
   ? new FinalizationRegistry(({ owner, handle }) => {
@@ -370,6 +435,14 @@ export class Map {
         const v = options[name];
         if (v === undefined) continue;
         if (kind === "f64") { l.dv.setFloat64(o + offset, num(v, `options.${name}`), true); continue; }
+        if (kind === "u32") { l.dv.setUint32(o + offset, uint32(v, `options.${name}`), true); continue; }
+        if (kind === "bool") {
+          if (v !== true && v !== false && v !== 0 && v !== 1) {
+            throw new TypeError(`options.${name} must be a boolean (or 0 or 1), not ${typeof v === "number" ? v : describe(v)}`);
+          }
+          l.dv.setUint32(o + offset, v ? 1 : 0, true);
+          continue;
+        }
         if (typeof v !== "string" || !(v in kind)) {
           throw new TypeError(`options.${name} must be one of ${Object.keys(kind).map((k) => `"${k}"`).join(", ")}, not ${describe(v)}`);
         }
@@ -429,7 +502,7 @@ export class Map {
     if (n === 0) {
       const msg = l.string(l.call("pindrop_map_last_error", this.#h));
       if (msg) {
-        const [E, status] = fn === "pindrop_map_cluster_members" ? [NotFound, -2] : [InvalidArgument, -1];
+        const [E, status] = KEYED_COUNTS.has(fn) ? [NotFound, -2] : [InvalidArgument, -1];
         throw new E(msg, status, fn);
       }
     }
@@ -490,8 +563,7 @@ export class Map {
    *  lonlat, a Float64Array [lon0, lat0, lon1, lat1, ...]. All or nothing. */
   addMany(ids, lonlat) {
     const l = this.#m();
-    const n = ids?.length;
-    if (typeof n !== "number" || typeof ids === "string") throw new TypeError(`ids must be an array or typed array, not ${describe(ids)}`);
+    const n = arrayLength(ids, "ids");
     const ll = float64Array(lonlat, "lonlat");
     if (ll.length !== 2 * n) {
       throw new InvalidArgument(`lonlat has ${ll.length} numbers for ${n} ids (it needs 2 per id: lon, lat)`, -1, "pindrop_map_add_many");
@@ -501,22 +573,7 @@ export class Map {
     let pl = 0;
     try {
       pl = l.malloc(16 * n);
-      const i64 = l.fresh().i64, base = pi >> 3;
-      if (ids instanceof BigInt64Array) i64.set(ids, base);
-      else {
-        // Safe integers are written as two 32-bit halves (no BigInt per id); BigInts as they are.
-        const u32 = l.u32, i32 = l.i32;
-        for (let i = 0; i < n; i++) {
-          const v = ids[i];
-          if (typeof v === "number" && Number.isSafeInteger(v)) {
-            const hi = Math.floor(v / 4294967296);
-            u32[2 * (base + i)] = v - hi * 4294967296;
-            i32[2 * (base + i) + 1] = hi;
-          } else {
-            i64[base + i] = toId(v, `ids[${i}]`);
-          }
-        }
-      }
+      writeIds(l.fresh(), ids, pi);
       l.f64.set(ll, pl >> 3);
       this.#call("pindrop_map_add_many", pi, pl, n);
     } finally {
@@ -645,9 +702,10 @@ export class Map {
 
   /**
    * The clusters to draw at timeMs (none unless clusterRadius > 0 and the zoom is below
-   * clusterMaxZoom), as typed arrays reused by the next call: {count, key, x, y, lon, lat, size,
-   * flags} (`size`: the members, >= 2; `key` names the cluster in clusterMembers /
-   * clusterExpansionZoom until pins or the view change; `flags`: pindrop_cluster_view.flags).
+   * clusterMaxZoom; with spreadOnTap also the collapsed stacks), as typed arrays reused by the
+   * next call: {count, key, x, y, lon, lat, size, flags} (`size`: the members, >= 2; `key`, a
+   * BigUint64Array, names the cluster in clusterMembers, clusterSummary, ... while its members
+   * stay the same; `flags`: CLUSTER_ONE_SPOT, CLUSTER_STACK for a collapsed stack).
    */
   clusters(timeMs) {
     const l = this.#m();
@@ -663,14 +721,14 @@ export class Map {
     let c = this.#clusters;
     if (!c || c.x.length < n) {
       const cap = Math.max(n, 2 * (c?.x.length ?? 0), 64);
-      c = this.#clusters = { key: new Float64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
+      c = this.#clusters = { key: new BigUint64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
         lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap), flags: new Uint32Array(cap) };
     }
-    const f64 = l.f64, u32 = l.u32;
+    const f64 = l.f64, u32 = l.u32, u64 = l.u64;
     let d = this.#clusterBuf >> 3;
     const { key, x, y, lon, lat, size, flags } = c;
     for (let i = 0; i < n; i++, d += 6) {
-      key[i] = u32[2 * d + 1] * 4294967296 + u32[2 * d];  // (level + 1) << 32 | slot: below 2^53
+      key[i] = u64[d];  // all 64 bits: a level, a generation and a slot (a stack's top five bits set)
       x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
       size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
     }
@@ -678,19 +736,26 @@ export class Map {
       lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) };
   }
 
-  /** The ids of a cluster's members (an array of ids). */
-  clusterMembers(key) {
+  /** The ids of a cluster's (or a collapsed stack's) members in ascending id order, from
+   *  `offset` on, at most `limit` of them (default: all): a page, as supercluster's getLeaves.
+   *  NotFound for an unknown or stale key (a key goes stale once its members change). */
+  clusterMembers(key, offset = 0, limit = Infinity) {
     const l = this.#m(), k = u64(key, "key");
-    let cap = 256;
+    count(offset, "offset"); count(limit, "limit", true);
+    // size_t is 32 bits here and the module refuses 2^31 and above as no buffer's size: no
+    // cluster has that many members, so a larger offset is past every member all the same.
+    const first = Math.min(offset, 0x7FFFFFFF);
+    let cap = Math.min(limit, 256);
     for (;;) {
-      const ids = this.#ensureIds(cap);
-      const total = this.#count("pindrop_map_cluster_members", k, ids, cap);
-      if (total <= cap) {
-        const out = new Array(total), i64 = l.i64, base = ids >> 3;
-        for (let i = 0; i < total; i++) out[i] = fromId(i64[base + i], this.#bigint);
+      const ids = this.#ensureIds(Math.max(cap, 1));
+      const total = this.#count("pindrop_map_cluster_members_from", k, first, ids, cap);
+      const n = Math.max(0, Math.min(limit, total - first));
+      if (n <= cap) {
+        const out = new Array(n), i64 = l.i64, base = ids >> 3;
+        for (let i = 0; i < n; i++) out[i] = fromId(i64[base + i], this.#bigint);
         return out;
       }
-      cap = total;
+      cap = n;
     }
   }
 
@@ -700,6 +765,134 @@ export class Map {
     this.#call("pindrop_map_cluster_expansion_zoom", u64(key, "key"), s);
     return l.f64[s >> 3];
   }
+
+  // -- what clusters hold (since 0.3) --------------------------------------------------------
+
+  /**
+   * Sets the pins' values (numbers, e.g. a trunk diameter; NaN = none) and/or categories
+   * (unsigned 32-bit integers, e.g. a species code; any but CATEGORY_MIXED): arrays or typed
+   * arrays as long as `ids`, or one number for every id; undefined or null leaves that attribute
+   * as it is. All or nothing: NotFound for an unknown id, InvalidArgument for an infinite value or
+   * CATEGORY_MIXED, and nothing changes. Summaries follow at once (clusterSummary, clusterCategories).
+   */
+  setAttributes(ids, values = null, categories = null) {
+    const l = this.#m();
+    const n = arrayLength(ids, "ids");
+    const vals = values === null || values === undefined ? null
+      : typeof values === "number" ? new Float64Array(n).fill(values) : float64Array(values, "values");
+    let cats = null;
+    if (categories !== null && categories !== undefined) {
+      if (typeof categories === "number") cats = new Uint32Array(n).fill(uint32(categories, "categories"));
+      else if (categories instanceof Uint32Array) cats = categories;
+      else cats = Uint32Array.from({ length: arrayLength(categories, "categories") }, (_, i) => uint32(categories[i], `categories[${i}]`));
+    }
+    for (const [a, name] of [[vals, "values"], [cats, "categories"]]) {
+      if (a && a.length !== n) {
+        throw new InvalidArgument(`${name} has ${a.length} entries for ${n} ids (one per id, or one number for all)`, -1, "pindrop_map_set_attributes");
+      }
+    }
+    if (n === 0) return;
+    const pi = l.malloc(8 * n);
+    let pv = 0, pc = 0;
+    try {
+      if (vals) pv = l.malloc(8 * n);
+      if (cats) pc = l.malloc(4 * n);
+      writeIds(l.fresh(), ids, pi);
+      if (vals) l.f64.set(vals, pv >> 3);
+      if (cats) l.u32.set(cats, pc >> 2);
+      this.#call("pindrop_map_set_attributes", pi, pv, pc, n);
+    } finally {
+      l.free(pi); l.free(pv); l.free(pc);
+    }
+  }
+
+  /**
+   * What a cluster (or a collapsed stack) holds: {count, valued, category, flags, valueSum,
+   * valueMin, valueMax, valueMean}: its pins, how many have a value, the sum, minimum, maximum
+   * and mean of those values (NaN when none has one), the pins' common category or
+   * CATEGORY_MIXED, and flags (CLUSTER_ONE_SPOT when they share one point). NotFound for an
+   * unknown or stale key.
+   */
+  clusterSummary(key) {
+    const l = this.#m(), k = u64(key, "key"), s = l.scratch;
+    this.#call("pindrop_map_cluster_summary", k, s);
+    const u32 = l.u32, f64 = l.f64, b = s >> 2, d = s >> 3;
+    const valued = u32[b + 1], valueSum = f64[d + 2];
+    return { count: u32[b], valued, category: u32[b + 2], flags: u32[b + 3], valueSum,
+      valueMin: f64[d + 3], valueMax: f64[d + 4], valueMean: valued ? valueSum / valued : NaN };
+  }
+
+  /** A cluster's categories with their pin counts, most pins first, ties by lower category:
+   *  {category: Uint32Array, count: Uint32Array} (new arrays). NotFound for an unknown or stale key. */
+  clusterCategories(key) {
+    const l = this.#m(), k = u64(key, "key");
+    let cap = 16;
+    for (;;) {
+      const p = l.malloc(8 * cap);
+      try {
+        const total = this.#count("pindrop_map_cluster_categories", k, p, p + 4 * cap, cap);
+        if (total <= cap) {
+          const u32 = l.u32, b = p >> 2;
+          return { category: u32.slice(b, b + total), count: u32.slice(b + cap, b + cap + total) };
+        }
+        cap = total;
+      } finally { l.free(p); }
+    }
+  }
+
+  // -- keyboard focus and drag (since 0.3) ----------------------------------------------------
+
+  /** Moves the keyboard focus to the next (+1, Tab) or previous (-1, Shift+Tab) pin or cluster
+   *  the last frame() drew inside the viewport, in reading order, wrapping; returns the new focus
+   *  {kind: "none" | "pin" | "cluster", id, key, x, y}. InvalidArgument for another step. */
+  focusStep(step) {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_focus_step", int32(step, "step"), s);
+    return this.#focus(l, s);
+  }
+
+  /** The keyboard focus as the last frame left it: {kind, id, key, x, y} (id: the pin or null;
+   *  key: the cluster's key, a BigInt, or null; x, y: its drawn screen point). */
+  get focus() {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_focused", s);
+    return this.#focus(l, s);
+  }
+
+  #focus(l, s) {
+    const dv = l.dv, k = dv.getInt32(s, true);
+    const kind = FOCUS_KINDS[k] ?? `FOCUS_${k}`;
+    return { kind, id: kind === "pin" ? fromId(dv.getBigInt64(s + 8, true), this.#bigint) : null,
+      key: kind === "cluster" ? dv.getBigUint64(s + 16, true) : null,
+      x: dv.getFloat64(s + 24, true), y: dv.getFloat64(s + 32, true) };
+  }
+
+  /** Where the focus stands among the items focusStep moves through, for "4 of 27":
+   *  {index, total} (index from 0; null when none of them has the focus). */
+  get focusRank() {
+    const l = this.#m(), s = l.scratch;
+    this.#call("pindrop_map_focus_rank", s, s + 4);
+    const index = l.u32[s >> 2], total = l.u32[(s >> 2) + 1];
+    return { index: index === total ? null : index, total };
+  }
+
+  /** Lifts the selected pin by keyboard (Alt+Space): LIFTED; nudges then drag it (DRAGGED),
+   *  keyDrop drops it, cancelGesture puts it back. StateError when nothing is selected, the
+   *  keyboard already holds a pin or a pointer is down. */
+  keyLift(timeMs) { this.#call("pindrop_map_key_lift", num(timeMs, "timeMs")); }
+
+  /** Drops the pin the keyboard holds (Space, Enter): DROPPED, then MOVED with cause KEYBOARD
+   *  and its follow-ups, one undo step. StateError when the keyboard holds no pin. */
+  keyDrop(timeMs) { this.#call("pindrop_map_key_drop", num(timeMs, "timeMs")); }
+
+  // -- stacks that open on demand (spreadOnTap, since 0.3) ------------------------------------
+
+  /** Opens the collapsed stack `key` (a clusters() item flagged CLUSTER_STACK): STACK_CLOSED for
+   *  the stack open before, then STACK_OPENED. NotFound for a key that names no stack now. */
+  openStack(key, timeMs) { this.#call("pindrop_map_open_stack", u64(key, "key"), num(timeMs, "timeMs")); }
+
+  /** Closes the open stack (STACK_CLOSED); nothing happens when none is open. */
+  closeStack(timeMs) { this.#call("pindrop_map_close_stack", num(timeMs, "timeMs")); }
 
   // -- input ---------------------------------------------------------------------------------
 
@@ -840,8 +1033,9 @@ if (typeof Symbol.dispose === "symbol") {
 
 // Which fields each event type carries (include/pindrop.h, Sources/PindropCore/Events.swift).
 const AT = 1, FROM = 2, OTHER = 4, DIST = 8, DXY = 16, REQ = 32, CAUSE = 64, ID = 128;
+const KEY = 256;  // request is a cluster's or a stack's key: a BigInt, also given as `key`
 const EVENT_FIELDS = [ID, ID, ID | AT, ID | AT, ID | AT, ID | AT, ID | AT | FROM | CAUSE, ID | AT | REQ,
-  ID | AT, ID | OTHER | AT | DIST, ID | DXY, AT | REQ];
+  ID | AT, ID | OTHER | AT | DIST, ID | DXY, AT | REQ | KEY, AT | REQ | KEY, AT | REQ | KEY];
 
 function readEvent(l, e, bigint) {
   const dv = l.dv;
@@ -859,10 +1053,27 @@ function readEvent(l, e, bigint) {
     dx: has & DXY ? f(56) : null, dy: has & DXY ? f(64) : null,
     distanceM: has & DIST ? f(72) : null,
     timeMs: f(80),
-    request: has & REQ ? fromU64(dv.getBigUint64(e + 88, true)) : null,
+    request: has & REQ ? (has & KEY ? dv.getBigUint64(e + 88, true) : fromU64(dv.getBigUint64(e + 88, true))) : null,
   };
-  if (t === 11) ev.key = ev.request;  // CLUSTER_TAPPED: the cluster's key
+  if (has & KEY) ev.key = ev.request;  // CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED
   return ev;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measures
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The facts of an announcement ("moved 12 m north-east"): {metres, bearing}, the great-circle
+ * distance between two coordinates on pindrop's sphere (radius 6378137 m, as every distance
+ * pindrop reports) and the initial bearing from the first to the second, degrees clockwise from
+ * north in [0, 360). InvalidArgument for a coordinate that is not finite or out of range. Since 0.3.
+ */
+export function distance(fromLon, fromLat, toLon, toLat) {
+  const l = need(), s = l.scratch;
+  check(l, l.call("pindrop_distance", num(fromLon, "fromLon"), num(fromLat, "fromLat"), num(toLon, "toLon"),
+    num(toLat, "toLat"), s, s + 8), "pindrop_distance");
+  return { metres: l.f64[s >> 3], bearing: l.f64[(s >> 3) + 1] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -133,14 +133,13 @@ function optionsFor(profile) {
 let nextNewId = 0;
 function createMap(profile) {
   if (page.map) page.map.dispose();
-  // Stacks collapsed until tapped (behaviour 22), as Leaflet.markercluster spiderfies, when the
-  // package has it and ?stacks=spread does not ask for them always spread.
-  const m = params.get("stacks") === "spread" ? pd.createMap(optionsFor(profile))
-    : pd.createMapWith(optionsFor(profile), { spreadOnTap: true });
+  // Stacks collapsed until tapped (behaviour 22), as Leaflet.markercluster spiderfies, unless
+  // ?stacks=spread asks for them always spread.
+  const m = pd.createMap({ ...optionsFor(profile), spreadOnTap: params.get("stacks") !== "spread" });
   pd.addMany(m, page.trees.ids, page.trees.lonlat);
   for (const [id, [lon, lat]] of page.added) pd.add(m, id, lon, lat);   // trees placed on the page
   // The species (Lawndale) or the city (LA) as the pins' category: clusters say what they hold.
-  if (pd.hasSummaries(m)) pd.setCategories(m, page.trees.ids, page.trees.categories);
+  m.setAttributes(page.trees.ids, null, page.trees.categories);
   page.map = m;
   page.profile = profile;
   syncCamera();
@@ -170,7 +169,7 @@ const overlay = makeOverlay();
 
 // ---- drawing ----------------------------------------------------------------------------------
 let dirty = true, animating = false;
-let focus = null;     // the keyboard focus (behaviour 20), when the package has it
+let focus = null;     // the keyboard focus (behaviour 20)
 
 function draw(t) {
   const t0 = performance.now();
@@ -208,11 +207,10 @@ function draw(t) {
   if (pd.nextDeadline(m) < Infinity) animating = true;
 }
 
-// A cluster's colour by its members' dominant category, when the package has summaries: a hue
+// A cluster's colour by its members' dominant category (behaviour 19): a hue
 // per category, pale when the first category holds less than half of the members.
 function clusterColour(C) {
   const m = page.map;
-  if (!pd.hasSummaries(m)) return null;
   return (i) => {
     let cats;
     try { cats = pd.clusterCategories(m, C.key(i)); } catch (_) { return null; }
@@ -227,18 +225,16 @@ function clusterColour(C) {
 function describeCluster(c) {
   const m = page.map;
   let text = `${c.count.toLocaleString("en-US")} trees`;
-  if (pd.hasSummaries(m)) {
-    try {
-      const cats = pd.clusterCategories(m, c.key);
-      if (cats.length) {
-        const [cat, n] = cats[0];
-        text += cats.length === 1 ? ` · all ${page.trees.categoryName(cat)}`
-          : ` · ${Math.round((100 * n) / c.count)}% ${page.trees.categoryName(cat)} · ${cats.length} ${page.trees.categoryKind}`;
-      }
-      const sum = pd.clusterSummary(m, c.key);
-      if (sum && (sum.flags & pd.CLUSTER_ONE_SPOT)) text += " · all on one spot";
-    } catch (_) { /* a key gone stale since the drawing */ }
-  }
+  try {
+    const cats = pd.clusterCategories(m, c.key);
+    if (cats.length) {
+      const [cat, n] = cats[0];
+      text += cats.length === 1 ? ` · all ${page.trees.categoryName(cat)}`
+        : ` · ${Math.round((100 * n) / c.count)}% ${page.trees.categoryName(cat)} · ${cats.length} ${page.trees.categoryKind}`;
+    }
+    const sum = m.clusterSummary(c.key);
+    if (sum && (sum.flags & pd.CLUSTER_ONE_SPOT)) text += " · all on one spot";
+  } catch (_) { /* a key gone stale since the drawing */ }
   if (c.flags & pd.CLUSTER_STACK) text += " · tap to open";
   return text;
 }
@@ -485,7 +481,7 @@ document.addEventListener("keydown", (e) => {
     const [dx, dy] = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
     tryCall(() => pd.nudge(m, dx, dy, t), "This tree cannot be nudged now");
   } else if (keyHandlers(e, m, t)) {
-    // keyboard focus and keyboard drag, when the package has them
+    // keyboard focus and keyboard drag
   } else {
     handled = false;
   }
@@ -496,9 +492,8 @@ document.addEventListener("keydown", (e) => {
 // what is drawn, Alt+Space lifts the selected (focused) pin, Space or Enter drops it.
 let keyboardDrag = false;
 function keyHandlers(e, m, t) {
-  if (!pd.hasKeyboard(m)) return false;
   if (e.key === "Tab" && mapEl.contains(document.activeElement)) {
-    focus = page.focus = pd.focusStep(m, e.shiftKey ? -1 : 1);
+    focus = page.focus = m.focusStep(e.shiftKey ? -1 : 1);
     if (focus.kind === "pin") {
       tryCall(() => pd.select(m, focus.id), "");
       announce(`${treeTitle(focus.id)} — Alt+Space lifts it, arrows nudge it`);
@@ -511,17 +506,17 @@ function keyHandlers(e, m, t) {
     return true;
   }
   if (e.key === " " && e.altKey && page.selected !== null) {
-    if (tryCall(() => pd.keyLift(m, t), "Select a tree first")) keyboardDrag = true;
+    if (tryCall(() => m.keyLift(t), "Select a tree first")) keyboardDrag = true;
     return true;
   }
   if ((e.key === " " || e.key === "Enter") && keyboardDrag) {
-    tryCall(() => pd.keyDrop(m, t), "");
+    tryCall(() => m.keyDrop(t), "");
     keyboardDrag = false;
     return true;
   }
   if (e.key === "Enter" && focus && focus.kind === "cluster") {
     const c = page.drawnClusters.find((k) => k.key === focus.key);
-    if (c && (c.flags & pd.CLUSTER_STACK)) tryCall(() => pd.openStack(m, c.key, t), "This stack cannot be opened now");
+    if (c && (c.flags & pd.CLUSTER_STACK)) tryCall(() => m.openStack(c.key, t), "This stack cannot be opened now");
     else zoomIntoCluster({ request: focus.key, lon: c ? c.lon : page.camera.centerLon, lat: c ? c.lat : page.camera.centerLat });
     return true;
   }

@@ -219,7 +219,7 @@ async function ops(w) {
 // What the JavaScript wrapper costs shows as the difference between the two wasm columns.
 async function rawOps(w) {
   await pd.init();
-  const X = pd.rawExports();
+  const X = await pd.rawExports();
   const heap = () => X.memory.buffer;
   const f64 = () => new Float64Array(heap()), i64 = () => new BigInt64Array(heap()), u32 = () => new Uint32Array(heap());
   const check = (r, what) => { if (r < 0) throw new Error(`${what}: status ${r}`); return r; };

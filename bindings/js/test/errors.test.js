@@ -87,7 +87,7 @@ test("ids: BigInt in and out, unsafe ids come back as BigInt, bigintIds gives Bi
 });
 
 test("random calls with random arguments never let a wasm trap escape", async () => {
-  const m = await mouseMap({ clusterRadius: 40 });
+  const m = await mouseMap({ clusterRadius: 40, spreadOnTap: true });
   let seed = 12345;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const values = [0, 1, -1, NaN, Infinity, -Infinity, 1e308, -1e308, 2 ** 31, 2 ** 53, -0, 0.5, 181, 91,
@@ -96,12 +96,21 @@ test("random calls with random arguments never let a wasm trap escape", async ()
   const methods = ["add", "remove", "setPosition", "position", "displayPosition", "setCamera", "toScreen", "toLonLat",
     "hitTest", "nearby", "frame", "clusters", "clusterMembers", "clusterExpansionZoom", "touch", "tick",
     "cancelGesture", "place", "edit", "commit", "cancelEdit", "select", "nudge", "setTitle", "answerGeocode",
-    "callout", "setAllowedArea", "undo", "redo", "addMany", "hitTestMany", "setDraggable"];
+    "callout", "setAllowedArea", "undo", "redo", "addMany", "hitTestMany", "setDraggable",
+    "setAttributes", "clusterSummary", "clusterCategories", "focusStep", "keyLift", "keyDrop", "openStack",
+    "closeStack", "nudge"];
   let calls = 0, failures = 0;
   for (let i = 0; i < 20000; i++) {
     const name = methods[Math.floor(rnd() * methods.length)];
     const args = Array.from({ length: 6 }, pick);
     if (name === "touch") args[1] = ["down", "move", "up", "cancel", "tap"][Math.floor(rnd() * 5)];
+    // Real keys now and then (clusters' and stacks' keys, BigInts beyond 2^53), and ids as arrays.
+    if (rnd() < 0.3 && /^(cluster|openStack)/.test(name)) {
+      let c = null;
+      try { c = m.clusters(200 + i); } catch (e) { assert.ok(e instanceof PindropError, String(e)); }
+      if (c?.count) args[0] = c.key[Math.floor(rnd() * c.count)];
+    }
+    if (name === "setAttributes" && rnd() < 0.5) args[0] = [Math.floor(rnd() * 20), args[1]];
     try {
       m[name](...args);
       calls++;

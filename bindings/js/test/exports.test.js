@@ -65,6 +65,13 @@ test("the options struct layout the package writes matches the module's pindrop_
   assert.equal(f(112), 0);
   assert.equal(dv.getInt32(p + 120, true), 0, "outside_policy REVERT");
   assert.deepEqual([f(128), f(136), f(144)], [0, 17, 25], "cluster_radius, cluster_max_zoom, spread_spacing");
+  // 0.3's three uint32 fields follow at 152, 156, 160 (sizeof 168): an 0.2-size init leaves them alone.
+  new Uint8Array(x.memory.buffer, p + 152, 16).fill(0xEE);
+  assert.equal(dv.getUint32(p + 152, true), 0xEEEEEEEE, "beyond an 0.2-size struct: untouched");
+  assert.equal(x.pindrop_options_init(p, 168), 0);
+  assert.equal(dv.getUint32(p, true), 168);
+  assert.deepEqual([dv.getUint32(p + 152, true), dv.getUint32(p + 156, true), dv.getUint32(p + 160, true)], [2, 0, 0],
+    "cluster_min_points, cluster_by_category, spread_on_tap");
   // Event and view sizes: a poll into a buffer whose tail is marked leaves the mark past 96 bytes.
   assert.equal(x.pindrop_map_create(0, p), 0);
   const map = dv.getUint32(p, true);
@@ -77,6 +84,33 @@ test("the options struct layout the package writes matches the module's pindrop_
   assert.equal(bytes[96], 0xAB);
   assert.equal(new DataView(x.memory.buffer).getBigInt64(e + 8, true), 1n, "id at offset 8");
   x.pindrop_map_destroy(map);
+});
+
+test("an 0.2-size options struct still creates a map: the 0.3 fields beyond it take their defaults", async () => {
+  // Four pins on one spot: collapsed into one stack with spread_on_tap = 1, drawn spread without it.
+  // (random_get must succeed here: Swift's hashing seeds itself from it for the second pin.)
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const stub = (name) => (name === "random_get" ? () => 0 : () => 52);
+  const imports = { wasi_snapshot_preview1: Object.fromEntries(WebAssembly.Module.imports(module).map((i) => [i.name, stub(i.name)])) };
+  const { exports: x } = new WebAssembly.Instance(module, imports);
+  const o = x.malloc(168), out = x.malloc(8), cam = x.malloc(48), views = x.malloc(48 * 8);
+  const drawn = (size) => {
+    assert.equal(x.pindrop_options_init(o, 168), 0);
+    const dv = new DataView(x.memory.buffer);
+    dv.setUint32(o + 160, 1, true);       // spread_on_tap = 1 in the struct's 0.3 tail
+    dv.setUint32(o, size, true);          // ... which an 0.2 caller's struct_size does not cover
+    assert.equal(x.pindrop_map_create(o, out), 0);
+    const map = new DataView(x.memory.buffer).getUint32(out, true);
+    const c = new DataView(x.memory.buffer);
+    [-118.2, 33.8, 18, 0, 800, 600].forEach((v, i) => c.setFloat64(cam + 8 * i, v, true));
+    assert.equal(x.pindrop_map_set_camera(map, cam), 0);
+    for (let i = 1n; i <= 4n; i++) assert.equal(x.pindrop_map_add(map, i, -118.2, 33.8), 0);
+    const pins = x.pindrop_map_frame(map, 0, 0, 0), stacks = x.pindrop_map_frame_clusters(map, 0, views, 8);
+    x.pindrop_map_destroy(map);
+    return [pins, stacks];
+  };
+  assert.deepEqual(drawn(168), [0, 1], "0.3-size: spread_on_tap read, one collapsed stack");
+  assert.deepEqual(drawn(152), [4, 0], "0.2-size: spread_on_tap not read (default 0), four pins spread");
 });
 
 test("index.d.ts declares every export of index.js and every method of Map", async () => {
