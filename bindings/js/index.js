@@ -163,7 +163,7 @@ async function wasmBytes(source) {
 /**
  * Loads the WebAssembly module (once; later calls return the same promise). `source`: the
  * module's URL, path or bytes (default: pindrop.wasm beside this file). Resolves to the module's
- * version ("0.2.0").
+ * version ("0.3.0").
  */
 export function load(options = {}) {
   options ??= {};
