@@ -198,64 +198,45 @@ extension GestureMachine {
     }
 
     func clusterPressHandle<C: GestureContext>(_ p: ClusterPress, _ input: Input, _ c: C) -> Bool {
-        switch input {
-        case .downOnPin, .downOffPins, .downOnCluster,
-             .downOnStack:
-            state = .hostGesture  // a second finger: the host's pinch or pan
-            return false
-        case .move(let pointer, _, _):
-            return pointer == p.pointer
-        case .moveBeyondThreshold(let pointer, _, _):
-            guard pointer == p.pointer else { return false }
-            state = .hostGesture  // a finger that moves from a cluster pans
-            return false
-        case .up(let pointer, _, _, let beyond):
-            guard pointer == p.pointer else { return false }
-            state = .idle
-            if c.now - p.downTime <= options.tapMaxMs && !beyond {
-                c.apply(.emit(.clusterTapped(key: p.cluster.key, at: LonLat(lon: p.cluster.lon, lat: p.cluster.lat))))
-            }
-            return true
-        case .cancel(let pointer):
-            guard pointer == p.pointer else { return false }
-            state = .idle
-            return true
-        case .cancelGesture:
-            state = .finished(pointer: p.pointer)
-            return false
-        case .liftTimeout, .tick, .viewChanged, .pinRemoved:
-            return false  // a press on a cluster never lifts anything
+        markerPressHandle(pointer: p.pointer, downTime: p.downTime, input, c) {
+            c.apply(.emit(.clusterTapped(key: p.cluster.key, at: LonLat(lon: p.cluster.lon, lat: p.cluster.lat))))
         }
     }
 
     /// A press on a collapsed stack (behaviour 22): as a press on a cluster, but a tap opens it.
     func stackPressHandle<C: GestureContext>(_ p: StackPress, _ input: Input, _ c: C) -> Bool {
+        markerPressHandle(pointer: p.pointer, downTime: p.downTime, input, c) { c.apply(.openStack(p.stack.key)) }
+    }
+
+    /// A press on a marker that stands for pins (a cluster or a collapsed stack): it never lifts
+    /// anything, a finger that moves from it pans (the host's), a second finger is the host's
+    /// pinch or pan, and a tap does what the marker does (`tapped`).
+    private func markerPressHandle<C: GestureContext>(pointer: Int32, downTime: Double, _ input: Input, _ c: C,
+                                                      tapped: () -> Void) -> Bool {
         switch input {
         case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             state = .hostGesture  // a second finger: the host's pinch or pan
             return false
-        case .move(let pointer, _, _):
-            return pointer == p.pointer
-        case .moveBeyondThreshold(let pointer, _, _):
-            guard pointer == p.pointer else { return false }
-            state = .hostGesture  // a finger that moves from a stack pans
+        case .move(let moved, _, _):
+            return moved == pointer
+        case .moveBeyondThreshold(let moved, _, _):
+            guard moved == pointer else { return false }
+            state = .hostGesture  // a finger that moves from a marker pans
             return false
-        case .up(let pointer, _, _, let beyond):
-            guard pointer == p.pointer else { return false }
+        case .up(let lifted, _, _, let beyond):
+            guard lifted == pointer else { return false }
             state = .idle
-            if c.now - p.downTime <= options.tapMaxMs && !beyond {
-                c.apply(.openStack(p.stack.key))
-            }
+            if c.now - downTime <= options.tapMaxMs && !beyond { tapped() }
             return true
-        case .cancel(let pointer):
-            guard pointer == p.pointer else { return false }
+        case .cancel(let cancelled):
+            guard cancelled == pointer else { return false }
             state = .idle
             return true
         case .cancelGesture:
-            state = .finished(pointer: p.pointer)
+            state = .finished(pointer: pointer)
             return false
         case .liftTimeout, .tick, .viewChanged, .pinRemoved:
-            return false  // a press on a stack never lifts anything
+            return false  // a press on a marker never lifts anything
         }
     }
 
