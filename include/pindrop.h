@@ -369,7 +369,8 @@ size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t o
    are) names the group's membership: it goes stale when a pin joins or leaves the group, not when
    the view changes. pindrop_map_cluster_members (and _members_from) returns a stack's pins
    (ascending id), pindrop_map_cluster_summary and pindrop_map_cluster_categories what they hold
-   (summed from its pins when asked; ONE_SPOT when they share one coordinate), and
+   (summed from its pins when asked; the summary's ONE_SPOT when they share one coordinate: the
+   stack's view carries PINDROP_CLUSTER_STACK alone), and
    pindrop_map_cluster_expansion_zoom the view's zoom (no zoom separates a stack's pins). */
 enum { PINDROP_CLUSTER_STACK = 2 };  /* pindrop_cluster_view.flags: a collapsed stack */
 
