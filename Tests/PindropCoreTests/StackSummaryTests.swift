@@ -70,15 +70,10 @@ final class StackSummaryTests: XCTestCase {
     }
 }
 
-private extension Optional where Wrapped == [Double] {
-    func withOptionalBuffer<R>(_ body: (UnsafeBufferPointer<Double>?) throws(PindropError) -> R) throws(PindropError) -> R {
-        guard let a = self else { return try body(nil) }
-        return try a.withUnsafeBufferPointer { (b) throws(PindropError) -> R in try body(b) }
-    }
-}
-
-private extension Optional where Wrapped == [UInt32] {
-    func withOptionalBuffer<R>(_ body: (UnsafeBufferPointer<UInt32>?) throws(PindropError) -> R) throws(PindropError) -> R {
+private extension Optional {
+    /// The array's buffer, or nil when there is no array.
+    func withOptionalBuffer<E, R>(_ body: (UnsafeBufferPointer<E>?) throws(PindropError) -> R) throws(PindropError) -> R
+    where Wrapped == [E] {
         guard let a = self else { return try body(nil) }
         return try a.withUnsafeBufferPointer { (b) throws(PindropError) -> R in try body(b) }
     }
