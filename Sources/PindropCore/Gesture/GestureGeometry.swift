@@ -17,9 +17,7 @@ extension GestureMachine {
         case .dragging(let h):
             // Before its first landing point (the view could not place one) it stays where it rose.
             return landingPosition(h, at: c.now, c) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
-        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished:
-            return nil
-        case .stackPress:
+        case .idle, .pressed, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished:
             return nil
         }
     }
@@ -47,6 +45,20 @@ extension GestureMachine {
         let base = c.restingPosition(d.slot)
         guard let q = c.view.toScreen(base.lon, base.lat) else { return nil }
         return lonLat(q.x + d.offsetX * k, q.y + d.offsetY * k, c)
+    }
+
+    /// Drops a held pin that has a landing point, for a finger or the keyboard alike: DROPPED there,
+    /// then the user move (MOVED, bit for bit the last DRAGGED, through the editing rules) unless
+    /// the pin is already there, then the drop animation from where it was drawn.
+    func land<C: GestureContext>(slot: Int32, id: Int64, at landing: (lon: Double, lat: Double), fromLift: Double,
+                                 cause: Event.Cause, _ c: C) {
+        c.apply(.emit(.dropped(id: id, at: LonLat(landing))))
+        let before = c.view.toScreen(landing.lon, landing.lat)
+        let t = c.truePosition(slot)
+        if t.lon != landing.lon || t.lat != landing.lat {
+            c.apply(.userMove(slot: slot, lon: landing.lon, lat: landing.lat, cause: cause))
+        }
+        startDropAnimation(slot, fromLift: fromLift, before: before, c)
     }
 
     /// Starts the animation after a gesture on `slot`, which was drawn at screen point `before`.

@@ -16,10 +16,10 @@ extension GestureMachine {
             state = .mapTouch(.init(pointer: pointer, downX: x, downY: y, downTime: c.now, secondTap: downIsSecondTap))
             return false
         case .downOnCluster(let pointer, let cluster, let x, let y):
-            state = .clusterPress(.init(pointer: pointer, cluster: cluster, downX: x, downY: y, downTime: c.now))
+            state = .clusterPress(.init(pointer: pointer, marker: cluster, downX: x, downY: y, downTime: c.now))
             return true
         case .downOnStack(let pointer, let stack, let x, let y):
-            state = .stackPress(.init(pointer: pointer, stack: stack, downX: x, downY: y, downTime: c.now))
+            state = .stackPress(.init(pointer: pointer, marker: stack, downX: x, downY: y, downTime: c.now))
             return true
         case .move, .moveBeyondThreshold, .up, .cancel:
             return false  // unreachable: in idle no pointer is down, and touch checks the pointer
@@ -30,8 +30,7 @@ extension GestureMachine {
 
     func pressedHandle<C: GestureContext>(_ p: Press, _ input: Input, _ c: C) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster,
-             .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             // A second pointer while the pin is only pressed: a pinch or a two-finger pan.
             state = .hostGesture
             return false
@@ -78,8 +77,7 @@ extension GestureMachine {
     func liftedHandle<C: GestureContext>(_ hold: Hold, _ input: Input, _ c: C) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster,
-             .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             return false  // other pointers belong to the host during a hold
         case .move(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -112,8 +110,7 @@ extension GestureMachine {
     func draggingHandle<C: GestureContext>(_ hold: Hold, _ input: Input, _ c: C) -> Bool {
         var h = hold
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster,
-             .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             return false  // other pointers belong to the host during a drag
         case .move(let pointer, let x, let y), .moveBeyondThreshold(let pointer, let x, let y):
             guard pointer == h.pointer else { return false }
@@ -160,9 +157,8 @@ extension GestureMachine {
             cancelHold(h, next: .finished(pointer: h.pointer), c)
         case .pinRemoved(let slot):
             if slot == h.slot { cancelHold(h, next: .finished(pointer: h.pointer), animate: false, c) }
-        case .downOnPin, .downOffPins, .downOnCluster, .move, .moveBeyondThreshold, .up, .liftTimeout, .tick, .viewChanged:
-            break
-        case .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack, .move, .moveBeyondThreshold, .up, .liftTimeout, .tick,
+             .viewChanged:
             break
         }
         return false
@@ -170,8 +166,7 @@ extension GestureMachine {
 
     func mapTouchHandle<C: GestureContext>(_ t: MapTouch, _ input: Input, _ c: C) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster,
-             .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             state = .hostGesture  // a second finger: the host's pinch or pan
         case .move:
             break
@@ -197,15 +192,15 @@ extension GestureMachine {
         return false
     }
 
-    func clusterPressHandle<C: GestureContext>(_ p: ClusterPress, _ input: Input, _ c: C) -> Bool {
+    func clusterPressHandle<C: GestureContext>(_ p: MarkerPress, _ input: Input, _ c: C) -> Bool {
         markerPressHandle(pointer: p.pointer, downTime: p.downTime, input, c) {
-            c.apply(.emit(.clusterTapped(key: p.cluster.key, at: LonLat(lon: p.cluster.lon, lat: p.cluster.lat))))
+            c.apply(.emit(.clusterTapped(key: p.marker.key, at: LonLat(lon: p.marker.lon, lat: p.marker.lat))))
         }
     }
 
     /// A press on a collapsed stack (behaviour 22): as a press on a cluster, but a tap opens it.
-    func stackPressHandle<C: GestureContext>(_ p: StackPress, _ input: Input, _ c: C) -> Bool {
-        markerPressHandle(pointer: p.pointer, downTime: p.downTime, input, c) { c.apply(.openStack(p.stack.key)) }
+    func stackPressHandle<C: GestureContext>(_ p: MarkerPress, _ input: Input, _ c: C) -> Bool {
+        markerPressHandle(pointer: p.pointer, downTime: p.downTime, input, c) { c.apply(.openStack(p.marker.key)) }
     }
 
     /// A press on a marker that stands for pins (a cluster or a collapsed stack): it never lifts
@@ -244,10 +239,8 @@ extension GestureMachine {
         switch input {
         case .up, .cancel:
             if pointers.isEmpty { state = .idle }
-        case .downOnPin, .downOffPins, .downOnCluster, .move, .moveBeyondThreshold, .liftTimeout, .tick, .cancelGesture,
-             .viewChanged, .pinRemoved:
-            break
-        case .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack, .move, .moveBeyondThreshold, .liftTimeout, .tick,
+             .cancelGesture, .viewChanged, .pinRemoved:
             break
         }
         return false
@@ -255,9 +248,7 @@ extension GestureMachine {
 
     func finishedHandle(_ pointer: Int32, _ input: Input) -> Bool {
         switch input {
-        case .downOnPin, .downOffPins, .downOnCluster:
-            return false
-        case .downOnStack:
+        case .downOnPin, .downOffPins, .downOnCluster, .downOnStack:
             return false
         case .move(let p, _, _), .moveBeyondThreshold(let p, _, _):
             return p == pointer
@@ -364,15 +355,8 @@ extension GestureMachine {
         guard h.dragged else { return releaseUnmoved(h, c) }
         state = pointersLeftState()
         heldSlot = -1
-        let fromLift = max(0, visualLift(h, at: c.now))
-        let landing = (lon: h.landingLon, lat: h.landingLat)
-        c.apply(.emit(.dropped(id: h.id, at: LonLat(landing))))
-        let before = c.view.toScreen(landing.lon, landing.lat)
-        let t = c.truePosition(h.slot)
-        if t.lon != landing.lon || t.lat != landing.lat {
-            c.apply(.userMove(slot: h.slot, lon: landing.lon, lat: landing.lat, cause: .drag))
-        }
-        startDropAnimation(h.slot, fromLift: fromLift, before: before, c)
+        land(slot: h.slot, id: h.id, at: (h.landingLon, h.landingLat), fromLift: max(0, visualLift(h, at: c.now)),
+             cause: .drag, c)
     }
 
     /// Releases a lifted pin that never followed the finger: nothing changes, it falls back.

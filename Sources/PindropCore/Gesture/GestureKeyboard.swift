@@ -218,15 +218,8 @@ extension GestureMachine {
         guard h.dragged else { return endKeyHold(h, cancelled: false, animate: true, c) }
         keyboard = .keyIdle
         heldSlot = -1
-        let fromLift = max(0, keyVisualLift(h, at: c.now))
-        let landing = (lon: h.landingLon, lat: h.landingLat)
-        c.apply(.emit(.dropped(id: h.id, at: LonLat(landing))))
-        let before = c.view.toScreen(landing.lon, landing.lat)
-        let t = c.truePosition(h.slot)
-        if t.lon != landing.lon || t.lat != landing.lat {
-            c.apply(.userMove(slot: h.slot, lon: landing.lon, lat: landing.lat, cause: .keyboard))
-        }
-        startDropAnimation(h.slot, fromLift: fromLift, before: before, c)
+        land(slot: h.slot, id: h.id, at: (h.landingLon, h.landingLat), fromLift: max(0, keyVisualLift(h, at: c.now)),
+             cause: .keyboard, c)
     }
 
     /// Ends a keyboard hold that leaves the pin at its true coordinate: DROPPED (a drop that never

@@ -34,10 +34,10 @@ final class GestureMachine {
         case mapTouch(MapTouch)
         /// One pointer is down on a cluster (and off every pin): a tap on it is CLUSTER_TAPPED; it
         /// never lifts anything, and moving it pans.
-        case clusterPress(ClusterPress)
+        case clusterPress(MarkerPress)
         /// One pointer is down on a collapsed stack (behaviour 22; off every pin): a tap on it opens
         /// it; it never lifts anything, and moving it pans.
-        case stackPress(StackPress)
+        case stackPress(MarkerPress)
         /// Every pointer belongs to the host until all are up (a pan, a pinch, an abandoned press).
         case hostGesture
         /// pindrop's gesture ended early (cancel_gesture, or its pin was removed): the rest of this
@@ -144,15 +144,10 @@ final class GestureMachine {
         var isActive: Bool { vx != 0 || vy != 0 || owedX != 0 || owedY != 0 }
     }
 
-    struct ClusterPress {
+    /// A press on a marker that stands for pins: a cluster, or a collapsed stack (behaviour 22).
+    struct MarkerPress {
         var pointer: Int32
-        var cluster: ClusterView
-        var downX, downY, downTime: Double
-    }
-
-    struct StackPress {
-        var pointer: Int32
-        var stack: ClusterView
+        var marker: ClusterView
         var downX, downY, downTime: Double
     }
 
@@ -258,8 +253,7 @@ final class GestureMachine {
         switch state {
         case .pressed(let p): p.slot
         case .lifted(let h), .dragging(let h): h.slot
-        case .idle, .mapTouch, .clusterPress, .hostGesture, .finished: nil
-        case .stackPress: nil
+        case .idle, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished: nil
         }
     }
 
@@ -289,10 +283,10 @@ final class GestureMachine {
         case .pressed(let p) where p.pointer == pointer: d = (p.downX, p.downY)
         case .lifted(let h) where h.pointer == pointer, .dragging(let h) where h.pointer == pointer: d = (h.downX, h.downY)
         case .mapTouch(let t) where t.pointer == pointer: d = (t.downX, t.downY)
-        case .clusterPress(let c) where c.pointer == pointer: d = (c.downX, c.downY)
-        case .stackPress(let p) where p.pointer == pointer: d = (p.downX, p.downY)
-        case .stackPress: return false
-        case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .hostGesture, .finished: return false
+        case .clusterPress(let m) where m.pointer == pointer, .stackPress(let m) where m.pointer == pointer:
+            d = (m.downX, m.downY)
+        case .idle, .pressed, .lifted, .dragging, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished:
+            return false
         }
         return beyondThreshold(d.x, d.y, x, y)
     }
@@ -339,8 +333,7 @@ final class GestureMachine {
     func viewChanged<C: GestureContext>(_ c: C) {
         switch state {
         case .lifted, .dragging: handle(.viewChanged, c)
-        case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: break
-        case .stackPress: break
+        case .idle, .pressed, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished: break
         }
         if keyHold != nil { keyHandle(.viewChanged, c) }
     }
@@ -452,8 +445,7 @@ final class GestureMachine {
             if let k = keyHold { return keyVisualLift(k, at: time) }
             switch state {
             case .lifted(let h), .dragging(let h): return visualLift(h, at: time)
-            case .idle, .pressed, .mapTouch, .clusterPress, .hostGesture, .finished: return 0
-            case .stackPress: return 0
+            case .idle, .pressed, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished: return 0
             }
         }
         if let d = drop, d.slot == slot { return dropLift(d, at: time) }
