@@ -3,8 +3,8 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// What a frame says about gestures (pindrop_map_frame in SPEC section 3): the dragged pin is drawn last,
-/// the drop falls with a small bounce, and the editing and selected flags show.
+/// What a frame says about gestures (pindrop_map_frame in SPEC section 3): the dragged pin is drawn last, the
+/// drop falls with a small bounce, and the editing and selected flags show.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class FrameOrderTests: XCTestCase {
     func testTheDraggedPinIsDrawnLastAndTheDropFallsWithABounce() {

@@ -3,9 +3,9 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// Releasing a dragged pin (SPEC behaviours 5 and 8, "No hop on release", "Drag again at once"): MOVED carries
-/// the last DRAGGED coordinate bit for bit, a lift without a move changes nothing, and a dropped
-/// pin can be lifted again a millisecond later.
+/// Releasing a dragged pin (SPEC behaviours 5 and 8, "No hop on release", "Drag again at once"): MOVED
+/// carries the last DRAGGED coordinate bit for bit, a lift without a move changes nothing, and a dropped pin
+/// can be lifted again a millisecond later.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class GestureDropTests: XCTestCase {
     func testReleasingCommitsTheLastDraggedCoordinateBitForBit() {

@@ -4,9 +4,9 @@ import XCTest
 import PindropTestSupport
 
 /// A press on a pin becomes a pan or a lift (SPEC behaviours 2, 3 and 4; docs/gestures.md): the pause
-/// decides, the lift happens exactly at lift_delay_ms and rises over lift_duration_ms, the landing
-/// point sits lift_height above the finger, a non-draggable pin never lifts, and the mouse profile
-/// (lift_delay_ms 0) drags at once.
+/// decides, the lift happens exactly at lift_delay_ms and rises over lift_duration_ms, the landing point sits
+/// lift_height above the finger, a non-draggable pin never lifts, and the mouse profile (lift_delay_ms 0)
+/// drags at once.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class GestureLiftTests: XCTestCase {
     func testAQuickSwipeStartingOnAPinPansAndTheGestureStaysTheHosts() {

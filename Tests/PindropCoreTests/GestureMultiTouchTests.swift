@@ -3,8 +3,8 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// Other fingers (SPEC behaviour 9, its multi-touch paragraph): during a drag they are the host's, during a press they
-/// abandon it, and a finger left down keeps the next touch with the host.
+/// Other fingers (SPEC behaviour 9, its multi-touch paragraph): during a drag they are the host's, during a
+/// press they abandon it, and a finger left down keeps the next touch with the host.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class GestureMultiTouchTests: XCTestCase {
     func testDuringADragOtherPointersAreTheHostsAndDoNotDisturbIt() {

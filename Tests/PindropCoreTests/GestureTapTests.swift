@@ -3,8 +3,8 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// Taps (SPEC behaviour 9, "Tap to move without stealing double-tap"): selecting and deselecting after the double-tap
-/// window, double taps that keep the selection, and tap-to-move of the edited pin.
+/// Taps (SPEC behaviour 9, "Tap to move without stealing double-tap"): selecting and deselecting after the
+/// double-tap window, double taps that keep the selection, and tap-to-move of the edited pin.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class GestureTapTests: XCTestCase {
     func testATapOnAPinSelectsItAndATapOnTheMapDeselectsAfterTheDoubleTapWindow() {

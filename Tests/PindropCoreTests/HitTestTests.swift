@@ -3,8 +3,8 @@ import XCTest
 @testable import PindropCore
 import PindropTestSupport
 
-/// Which pin a press lands on (SPEC behaviour 1, "Grab easily"): the hit radius, and
-/// the nearest drawn pin winning with ties going to the edited, then the selected, then the higher id.
+/// Which pin a press lands on (SPEC behaviour 1, "Grab easily"): the hit radius, and the nearest drawn pin
+/// winning with ties going to the edited, then the selected, then the higher id.
 /// Stories with explicit times on a `Story` (Story.swift).
 final class HitTestTests: XCTestCase {
     func testATouchWithinHitRadiusGrabsThePinAndOneBeyondDoesNot() {

@@ -61,7 +61,8 @@ final class NudgeRulesTests: XCTestCase {
         var e = s.events()
         XCTAssertEqual(e.first?.cause, .nudge)
         let inside = s.position(1)
-        XCTAssertLessThan(TurnedMercator.worldDistance(inside, TurnedMercator.moved(from.lon, from.lat, dx: 1, dy: 0, zoom: zoom), zoom: zoom), 1e-6)
+        let oneRight = TurnedMercator.moved(from.lon, from.lat, dx: 1, dy: 0, zoom: zoom)
+        XCTAssertLessThan(TurnedMercator.worldDistance(inside, oneRight, zoom: zoom), 1e-6)
         // 120 points up and 80 right cross the slanted edge: snapped to the nearest boundary point.
         let target = TurnedMercator.moved(inside.lon, inside.lat, dx: 80, dy: -120, zoom: zoom)
         let want = nearestOnBoundary(area, to: target)
