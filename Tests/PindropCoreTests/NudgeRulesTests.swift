@@ -176,4 +176,30 @@ final class NudgeRulesTests: XCTestCase {
         try s.map.undo(time: 1401)
         XCTAssertTrue(s.position(1) == afterNudge)
     }
+
+    /// docs/editing.md: an undo or a redo between nudges starts a new step, even when the redo
+    /// puts the series' own entry back on top less than a second after the last nudge.
+    func testAnUndoAndRedoBetweenNudgesStartANewStep() throws {
+        let s = story()
+        try s.map.add(id: 1, lon: lon0, lat: lat0)
+        try s.map.select(id: 1)
+        try s.map.nudge(dx: 3, dy: 0, time: 1000)
+        let afterNudge = s.position(1)
+        try s.map.undo(time: 1100)
+        XCTAssertTrue(s.position(1) == (lon0, lat0))
+        try s.map.redo(time: 1200)
+        XCTAssertTrue(s.position(1) == afterNudge)
+        try s.map.nudge(dx: 3, dy: 0, time: 1300)   // 300 ms after the redo
+        XCTAssertEqual(s.map.undoCount, 2)
+        try s.map.undo(time: 1400)
+        XCTAssertTrue(s.position(1) == afterNudge)
+        try s.map.undo(time: 1401)
+        XCTAssertTrue(s.position(1) == (lon0, lat0))
+        // And an undo alone: the nudge after it is its own step too.
+        try s.map.nudge(dx: 3, dy: 0, time: 1500)
+        try s.map.undo(time: 1600)
+        try s.map.nudge(dx: 0, dy: 3, time: 1700)
+        XCTAssertEqual(s.map.undoCount, 1)
+        XCTAssertEqual(s.map.redoCount, 0)
+    }
 }

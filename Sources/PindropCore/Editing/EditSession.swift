@@ -89,6 +89,7 @@ extension EditingRoom {
     /// `replayable`): back to where the move started (undo, MOVED cause UNDO) or again to where it
     /// ended (redo, cause REDO).
     func replay<C: EditingContext>(undo: Bool, _ slot: Int32, _ c: C) {
+        nudges.end()
         if undo {
             let e = undoStack.removeLast()
             redoStack.append(e)

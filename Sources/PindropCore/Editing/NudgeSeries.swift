@@ -15,6 +15,12 @@ struct NudgeSeries {
         return time - self.time < NudgeSeries.gapMs
     }
 
+    /// Ends the series: the next nudge starts a new undo step. An undo or a redo calls it, since a
+    /// redo puts the series' own entry (same serial) back on top.
+    mutating func end() {
+        id = noID
+    }
+
     /// A nudge of `id` at `time` whose move is the history entry `serial`.
     mutating func record(id: Int64, time: Double, serial: UInt64) {
         self.id = id
