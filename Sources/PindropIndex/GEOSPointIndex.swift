@@ -554,20 +554,33 @@ public final class GEOSPointIndex: SpatialIndex {
         // A leaf GEOS could not settle is scanned as it is (no endless retry within one query).
         var scanAll = false
         while true {
-            visit.removeAll(keepingCapacity: true)
-            st.removeAll(keepingCapacity: true)
+            if !visit.isEmpty { visit.removeAll(keepingCapacity: true) }
+            if !st.isEmpty { st.removeAll(keepingCapacity: true) }
             var crowded: Int32 = -1
             let limit = scanAll ? Int.max : scanLimit
             nodes.withUnsafeBufferPointer { nd in
                 leaves.withUnsafeBufferPointer { lv in
-                    st.append(0)
+                    // Cells on the world's edge reach to infinity.
+                    @inline(__always) func meets(_ node: Node) -> Bool {
+                        !(node.minX > -180 && box.maxLon < node.minX) && !(node.maxX < 180 && box.minLon > node.maxX)
+                            && !(node.minY > -90 && box.maxLat < node.minY) && !(node.maxY < 90 && box.minLat > node.maxY)
+                    }
+                    // A small box (a tap's) meets one child of most cells on the way down: the
+                    // walk goes straight down while only one does, and the stack takes over
+                    // below (the leaves come in the same order as from the root).
+                    var top = 0
+                    while nd[top].child >= 0 {
+                        let c = Int(nd[top].child)
+                        var only = -1, meeting = 0
+                        for k in c..<(c + 4) where meets(nd[k]) { only = k; meeting += 1 }
+                        if meeting == 0 { return }
+                        if meeting > 1 { break }
+                        top = only
+                    }
+                    st.append(Int32(top))
                     while let n = st.popLast() {
                         let node = nd[Int(n)]
-                        // Cells on the world's edge reach to infinity.
-                        if node.minX > -180 && box.maxLon < node.minX { continue }
-                        if node.maxX < 180 && box.minLon > node.maxX { continue }
-                        if node.minY > -90 && box.maxLat < node.minY { continue }
-                        if node.maxY < 90 && box.minLat > node.maxY { continue }
+                        if !meets(node) { continue }
                         if node.child >= 0 {
                             st.append(node.child); st.append(node.child + 1); st.append(node.child + 2); st.append(node.child + 3)
                             continue
