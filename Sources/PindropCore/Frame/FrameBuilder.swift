@@ -30,10 +30,11 @@ protocol FrameSource: AnyObject {
 struct FrameBuilder {
     /// The last frame's views, in drawing order.
     private(set) var views: [PinView] = []
-    // A generation stamp per slot (a candidate seen twice in one frame is drawn once), and the
+    // A generation stamp per slot (a candidate seen twice in one frame is drawn once: one byte
+    // per pin, cleared every 255 frames, which costs a frame a memset of a byte per pin), and the
     // draw-order sort's keys and spare buffers.
-    private var seen: [UInt32] = []
-    private var generation: UInt32 = 0
+    private var seen: [UInt8] = []
+    private var generation: UInt8 = 0
     private var keys: [FrameKey] = []
     private var bucketStart: [Int] = []
     private var crowdKeys: [FrameKey] = []
@@ -104,13 +105,13 @@ struct FrameBuilder {
     }
 
     /// A fresh stamp for `seen`, grown to every slot; cleared only when the counter wraps.
-    private mutating func nextGeneration(_ capacity: Int) -> UInt32 {
+    private mutating func nextGeneration(_ capacity: Int) -> UInt8 {
         if seen.count < capacity {
             seen.append(contentsOf: repeatElement(0, count: capacity - seen.count))
         }
         generation &+= 1
         if generation == 0 {
-            for i in seen.indices { seen[i] = 0 }
+            seen.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             generation = 1
         }
         return generation
