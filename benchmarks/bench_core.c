@@ -390,17 +390,17 @@ int main(int argc, char **argv) {
   printf("resident memory, default options, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss_default / (double)n);
   printf("resident memory, spreading off, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss1 / (double)n);
 
-  printf("map memory after load, default options, every tree built: %.1f bytes per pin held (malloc), "
+  printf("map memory after load, default options, every tree built: %.1f bytes per pin held by malloc, "
          "%.1f resident after malloc_trim\n", (double)held[0] / (double)n, (double)held_rss[0] / (double)n);
-  printf("map memory after one frame of every tree (%zu drawn), then a tap: %.1f bytes per pin held (malloc), "
+  printf("map memory after one frame of every tree (%zu drawn), then a tap: %.1f bytes per pin held by malloc, "
          "%.1f resident after malloc_trim\n", big_drawn, (double)held[1] / (double)n, (double)held_rss[1] / (double)n);
   printf("map memory after a frame of every tree, then a normal view (zoom 16) and a tap, resident after malloc_trim: "
          "%.1f bytes per pin\n", (double)held_rss[2] / (double)n);
   printf("map memory after a frame of every tree, then a normal view (zoom 16) and a tap: %.1f bytes per pin "
-         "held (malloc) (target <= 110 bytes)\n", (double)held[2] / (double)n);
+         "held by malloc (target <= 110 bytes)\n", (double)held[2] / (double)n);
   printf("map memory after browsing 200 views at zoom 15, resident after malloc_trim: %.1f bytes per pin\n",
          (double)held_rss[3] / (double)n);
-  printf("map memory after browsing 200 views at zoom 15: %.1f bytes per pin held (malloc) (target <= 110 bytes)\n",
+  printf("map memory after browsing 200 views at zoom 15: %.1f bytes per pin held by malloc (target <= 110 bytes)\n",
          (double)held[3] / (double)n);
 
   pindrop_map_destroy(map);
