@@ -1,7 +1,7 @@
 /// Scratch that gives memory back. The frame room's buffers (its views, their sort keys, the hit
 /// grid's copies, the map's candidate list) grow to the largest frame drawn and are reused, so
 /// that a warmed frame allocates nothing. Without a rule to shrink them, one frame of every pin
-/// (the 916k LA trees drawn unclustered at zoom 8) left the map holding about 170 bytes per pin
+/// (the 916k LA trees drawn unclustered at zoom 8) left the map holding about 190 bytes per pin
 /// of scratch for good. The rule: after each frame, a buffer whose room is more than four times
 /// what that frame needed (and more than `floor` elements) is given back and replaced by one with
 /// room for twice the need. A steady view never reallocates; a frame that needs a quarter of the
