@@ -88,6 +88,38 @@ final class FrameScratchTests: XCTestCase {
         }
     }
 
+    /// The per-slot stamp that draws a pin once though it is a candidate twice (by its true and by
+    /// its spread position) is one byte, cleared when it wraps every 255 frames. Two places far
+    /// apart, each drawn in turn with gaps around the wrap: a pin last stamped 255 frames earlier
+    /// must not be taken for one already drawn, and every pin is drawn exactly once.
+    func testEachPinIsDrawnOnceAcrossTheStampsWraps() {
+        var rng = TestRng(state: 27)
+        let m = map(spread: true)
+        var ll: [Double] = []
+        for place in [(-118.2, 34.0), (-118.3, 34.1)] {
+            for i in 0..<300 {
+                if i % 3 == 1 { ll.append(ll[ll.count - 2]); ll.append(ll[ll.count - 2]) }  // pairs: spread rings
+                else { ll.append(place.0 + rng.uniform(-0.002, 0.002)); ll.append(place.1 + rng.uniform(-0.0015, 0.0015)) }
+            }
+        }
+        add(m, ll)
+        let a = Camera(centerLon: -118.2, centerLat: 34.0, zoom: 17, bearingDeg: 0, width: 1200, height: 800)
+        let b = Camera(centerLon: -118.3, centerLat: 34.1, zoom: 17, bearingDeg: 0, width: 1200, height: 800)
+        var t = 0.0
+        func draw(_ c: Camera, _ label: String) {
+            t += 1
+            try! m.setCamera(c)
+            XCTAssertEqual(try! m.frame(time: t), 300, label)
+            XCTAssertEqual(Set(m.frameViews.map(\.id)).count, 300, label)
+        }
+        draw(a, "first")
+        XCTAssertTrue(m.frameViews.contains { $0.flags.contains(.spread) })
+        for gap in 250..<262 {
+            for _ in 0..<gap { draw(b, "gap \(gap)") }
+            draw(a, "after a gap of \(gap) frames")
+        }
+    }
+
     // MARK: - Draw order of crowded rows
 
     /// Rows of pins along east–west streets: each row's latitudes lie within 1e-7° (a sliver of a
