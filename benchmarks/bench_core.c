@@ -1,11 +1,13 @@
 /* Benchmark of the foundation on the 916k Los Angeles County street trees: bulk load and index
    build, hit tests (batch and single, from C), nearby queries, and resident memory per pin.
-   Usage: bench_core DATA_DIR (the folder holding la_trees.csv). */
+   Usage: bench_core DATA_DIR [memory] (the folder holding la_trees.csv; with `memory`, only the
+   memory a map keeps after its frames). */
 #define _POSIX_C_SOURCE 200809L
 #include <pindrop.h>
 
 #include "la_trees.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,21 @@ static long rss_bytes(void) {
   }
   fclose(f);
   return kb * 1024;
+}
+
+/* The bytes malloc has handed out and not had back (its arenas' bytes in use plus its mmapped
+   blocks): what the process holds, whether or not the pages were touched, and not counting
+   memory freed but kept by malloc. The Swift runtime, the library and GEOS all allocate through
+   malloc. */
+static long held_bytes(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return (long)(mi.uordblks + mi.hblkhd);
+}
+
+/* Resident set size once malloc has given back the free pages it can (malloc_trim). */
+static long trimmed_rss_bytes(void) {
+  (void)malloc_trim(0);
+  return rss_bytes();
 }
 
 /* A small deterministic generator (xorshift64*), so every run measures the same queries. */
@@ -170,6 +187,87 @@ static void load_in_child(const pindrop_options *opt, const pindrop_id *ids, con
   *add_s = r[0]; *build_s = r[1]; *rss = (long)r[2];
 }
 
+/* The memory a map keeps after its frames (issue 23: scratch that gives memory back), in child
+   processes so that each starts from the same heap. Default options (spreading on, clustering
+   off), every leaf's tree built; then
+   - "big frame, then a normal view": one frame of every tree (1200x800 at zoom 8 over the
+     county), then a 1200x800 view at zoom 16 in Long Beach drawn with a tap on it;
+   - "browsing at zoom 15": 200 views of 1200x800 at zoom 15 centred on random trees, each drawn
+     with a tap on it.
+   held[] gets malloc's bytes in use (`held_bytes`) and rss[] the resident set after malloc_trim,
+   each less the child's start: [0] loaded, [1] after the frame of every tree, [2] after the normal
+   view that follows it, [3] after browsing at zoom 15 (a map of its own). */
+static void frame_memory(const pindrop_id *ids, const double *lonlat, size_t n, long held[4], long rss[4],
+                         size_t *big_drawn) {
+  int run;
+  for (run = 0; run < 2; run++) {
+    int fd[2], status = 0;
+    pid_t pid;
+    long r[5];
+    if (pipe(fd) != 0) { perror("pipe"); exit(2); }
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) { perror("fork"); exit(2); }
+    if (pid == 0) {
+      pindrop_map *map;
+      pindrop_options opt;
+      pindrop_camera cam = {-118.2, 34.0, 8, 0, 1200, 800};
+      pindrop_id hit;
+      long h0, s0;
+      size_t q;
+      close(fd[0]);
+      h0 = held_bytes(); s0 = trimmed_rss_bytes();
+      CHECK(pindrop_options_init(&opt, sizeof opt));
+      CHECK(pindrop_map_create(&opt, &map));
+      CHECK(pindrop_map_add_many(map, ids, lonlat, n));
+      for (q = 0; q < 60000; q++)
+        (void)pindrop_map_nearby(map, lonlat[2 * (q % n)], lonlat[2 * (q % n) + 1], 0.0, NULL, NULL, 0);
+      r[0] = held_bytes() - h0; r[1] = trimmed_rss_bytes() - s0;
+      if (run == 0) {
+        CHECK(pindrop_map_set_camera(map, &cam));
+        r[4] = (long)pindrop_map_frame(map, 0, NULL, 0);
+        (void)pindrop_map_hit_test(map, 600, 400, &hit);
+        r[2] = held_bytes() - h0; r[3] = trimmed_rss_bytes() - s0;
+        cam.center_lon = -118.081; cam.center_lat = 33.893; cam.zoom = 16;
+        CHECK(pindrop_map_set_camera(map, &cam));
+        (void)pindrop_map_frame(map, 16, NULL, 0);
+        (void)pindrop_map_hit_test(map, 600, 400, &hit);
+      } else {
+        for (q = 0; q < 200; q++) {
+          size_t k = (size_t)(uniform() * (double)n);
+          cam.center_lon = lonlat[2 * k]; cam.center_lat = lonlat[2 * k + 1]; cam.zoom = 15;
+          CHECK(pindrop_map_set_camera(map, &cam));
+          (void)pindrop_map_frame(map, (double)q * 16, NULL, 0);
+          (void)pindrop_map_hit_test(map, 600, 400, &hit);
+        }
+        r[2] = r[3] = r[4] = 0;
+      }
+      /* The last figures of the run: after the normal view, or after browsing. */
+      {
+        long a = held_bytes() - h0, b = trimmed_rss_bytes() - s0;
+        long out[7] = {r[0], r[1], r[2], r[3], a, b, r[4]};
+        pindrop_map_destroy(map);
+        _exit(write(fd[1], out, sizeof out) == (ssize_t)sizeof out ? 0 : 1);
+      }
+    }
+    close(fd[1]);
+    {
+      long out[7];
+      if (read(fd[0], out, sizeof out) != (ssize_t)sizeof out || waitpid(pid, &status, 0) != pid || status != 0) {
+        fprintf(stderr, "the frame memory run in a child process failed\n");
+        exit(1);
+      }
+      close(fd[0]);
+      if (run == 0) {
+        held[0] = out[0]; rss[0] = out[1]; held[1] = out[2]; rss[1] = out[3]; held[2] = out[4]; rss[2] = out[5];
+        *big_drawn = (size_t)out[6];
+      } else {
+        held[3] = out[4]; rss[3] = out[5];
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   enum { NCAM = 100, PER = 2000, NQ = NCAM * PER, NRANDOM = 100000, NNEAR = 50000, NMOVES = 10000, VIEWCAP = 1 << 16 };
   char path[4096];
@@ -179,7 +277,8 @@ int main(int argc, char **argv) {
   pindrop_pin_view *views;
   pindrop_camera *cams;
   size_t n, i, q, rep, hits = 0, hits_after = 0, hits_random = 0, total_near = 0;
-  long rss1, rss_default;
+  long rss1, rss_default, held[4] = {0, 0, 0, 0}, held_rss[4] = {0, 0, 0, 0};
+  size_t big_drawn = 0;
   pindrop_map *map;
   pindrop_options opt;
 
@@ -210,6 +309,16 @@ int main(int argc, char **argv) {
     CHECK(pindrop_map_add_many(warm, ids, lonlat, 20000));
     for (q = 0; q < 20000; q++) (void)pindrop_map_nearby(warm, lonlat[2 * q], lonlat[2 * q + 1], 0.0, NULL, NULL, 0);
     pindrop_map_destroy(warm);
+  }
+  frame_memory(ids, lonlat, n, held, held_rss, &big_drawn);
+  if (argc > 2 && strcmp(argv[2], "memory") == 0) {
+    /* `bench_core DATA memory`: the memory after frames alone. */
+    printf("map memory after load: %.1f B/pin held, %.1f resident; after a frame of every tree (%zu drawn): %.1f held, "
+           "%.1f resident; then a normal view: %.1f held, %.1f resident; after browsing at zoom 15: %.1f held, %.1f resident\n",
+           (double)held[0] / (double)n, (double)held_rss[0] / (double)n, big_drawn, (double)held[1] / (double)n,
+           (double)held_rss[1] / (double)n, (double)held[2] / (double)n, (double)held_rss[2] / (double)n,
+           (double)held[3] / (double)n, (double)held_rss[3] / (double)n);
+    return 0;
   }
   load_in_child(&opt, ids, lonlat, n, &add_default_s, &build_default_s, &rss_default);
   opt.spread_mode = PINDROP_SPREAD_OFF; /* measure the index, not the layout of stacked trees */
@@ -280,6 +389,19 @@ int main(int argc, char **argv) {
   printf("hit_test_many after 10000 moves, after a frame: %.0f ns per query\n", after_ns);
   printf("resident memory, default options, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss_default / (double)n);
   printf("resident memory, spreading off, every tree built: %.1f bytes per pin (target <= 110 bytes)\n", (double)rss1 / (double)n);
+
+  printf("map memory after load, default options, every tree built: %.1f bytes per pin held by malloc, "
+         "%.1f resident after malloc_trim\n", (double)held[0] / (double)n, (double)held_rss[0] / (double)n);
+  printf("map memory after one frame of every tree (%zu drawn), then a tap: %.1f bytes per pin held by malloc, "
+         "%.1f resident after malloc_trim\n", big_drawn, (double)held[1] / (double)n, (double)held_rss[1] / (double)n);
+  printf("map memory after a frame of every tree, then a normal view (zoom 16) and a tap, resident after malloc_trim: "
+         "%.1f bytes per pin\n", (double)held_rss[2] / (double)n);
+  printf("map memory after a frame of every tree, then a normal view (zoom 16) and a tap: %.1f bytes per pin "
+         "held by malloc (target <= 110 bytes)\n", (double)held[2] / (double)n);
+  printf("map memory after browsing 200 views at zoom 15, resident after malloc_trim: %.1f bytes per pin\n",
+         (double)held_rss[3] / (double)n);
+  printf("map memory after browsing 200 views at zoom 15: %.1f bytes per pin held by malloc (target <= 110 bytes)\n",
+         (double)held[3] / (double)n);
 
   pindrop_map_destroy(map);
   free(lonlat); free(ids); free(xy); free(xy_random); free(out); free(near_ids); free(dist); free(views); free(cams);

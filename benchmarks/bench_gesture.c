@@ -2,8 +2,9 @@
  *  - the cost of one pindrop_map_touch MOVE while a pin is dragged (target <= 2 us from C);
  *  - heap allocations per move event (target 0), counted by this binary's own malloc family,
  *    which forwards to glibc's __libc_* functions and counts calls while the move loop runs;
- *  - the cost of pindrop_map_frame for a dense viewport: Long Beach at zoom 16, 1200x800 points
- *    (target <= 1 ms);
+ *  - the cost of pindrop_map_frame for a dense viewport: Long Beach at zoom 16, 1200x800 points,
+ *    while the index builds its trees after the bulk load (target <= 1 ms), and once every tree is
+ *    built (CPU time, target <= 0.45 ms);
  *  - the cost of one pindrop_map_nudge while the keyboard holds a pin (behaviour 20: a nudge is a
  *    drag move), and its heap allocations (target 0), as for the touch move.
  * Usage: bench_gesture DATA_DIR (the folder holding la_trees.csv). */
@@ -46,6 +47,13 @@ int posix_memalign(void **out, size_t a, size_t n) {
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the process (user + system): the library is single-threaded. */
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -156,7 +164,18 @@ int main(int argc, char **argv) {
     t0 = now_s();
     for (j = 0; j < (size_t)frames; j++) pindrop_map_frame(m, t += 16, views, total + 16);
     t1 = now_s();
-    printf("frame of Long Beach at zoom 16, 1200x800, %zu pins drawn: %.3f ms (target <= 1 ms)\n",
+    printf("frame of Long Beach at zoom 16, 1200x800, %zu pins drawn, while the index builds its trees: %.3f ms "
+           "(target <= 1 ms)\n", total, (t1 - t0) / frames * 1e3);
+    /* The same frame once every leaf's tree is built: the frames above also do the index's
+       deferred work (256 inserts each, and the GEOS builds they complete), as frames do in the
+       first seconds after a bulk load. Enough tiny queries build every tree; then the frame
+       alone, in CPU time (the machine may be shared). */
+    for (j = 0; j < 60000; j++) (void)pindrop_map_nearby(m, lonlat[2 * (j % n)], lonlat[2 * (j % n) + 1], 0.0, NULL, NULL, 0);
+    for (j = 0; j < 20; j++) pindrop_map_frame(m, t += 16, views, total + 16);
+    t0 = cpu_s();
+    for (j = 0; j < (size_t)frames; j++) pindrop_map_frame(m, t += 16, views, total + 16);
+    t1 = cpu_s();
+    printf("frame of Long Beach at zoom 16, 1200x800, %zu pins drawn, every tree built: %.3f ms (target <= 0.45 ms)\n",
            total, (t1 - t0) / frames * 1e3);
     __libc_free(views);
   }

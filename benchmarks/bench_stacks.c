@@ -4,7 +4,9 @@
    clustering off and on (cluster_radius 60), warmed (the index built, the buffers grown).
 
    cc -O2 -Iinclude benchmarks/bench_stacks.c -o .build/bench_stacks -L.build/release -lpindrop \
-      -Wl,-rpath,$PWD/.build/release -lm && .build/bench_stacks ../shared/data/la_trees.csv */
+      -Wl,-rpath,$PWD/.build/release -lm && .build/bench_stacks ../shared/data/la_trees.csv
+   (or the data folder, as benchmarks/run.py passes it) */
+#define _POSIX_C_SOURCE 200809L
 #include <pindrop.h>
 
 #include <stdint.h>
@@ -23,7 +25,12 @@ static pindrop_pin_view views[CAP];
 static pindrop_cluster_view items[CAP];
 
 int main(int argc, char **argv) {
+  char folder_csv[4096];
   const char *path = argc > 1 ? argv[1] : "../shared/data/la_trees.csv";
+  if (argc > 1 && (strlen(path) < 4 || strcmp(path + strlen(path) - 4, ".csv") != 0)) {
+    snprintf(folder_csv, sizeof folder_csv, "%s/la_trees.csv", path);
+    path = folder_csv;
+  }
   double *lonlat = NULL;
   size_t n = load_trees(path, &lonlat), i;
   pindrop_id *ids = malloc(n * sizeof *ids);

@@ -52,14 +52,15 @@ size_t pl_moves(pindrop_map *map, const pindrop_id *ids, const double *lonlat, s
 }
 
 /* hit_test_many for each camera's taps, each call timed on its own (frame first, untimed, as
-   a host draws before the user taps): ns[c] is camera c's time. */
+   a host draws before the user taps): ns[c] is camera c's time. With `views` NULL no frame is
+   drawn (a host that draws its pins itself): the spatial index answers. */
 int pl_hits(pindrop_map *map, const pindrop_camera *cams, size_t ncam, const double *xy, size_t per, pindrop_id *out,
             double *ns, pindrop_pin_view *views, size_t cap) {
   size_t c;
   for (c = 0; c < ncam; c++) {
     double t0;
     if (pindrop_map_set_camera(map, &cams[c]) != PINDROP_OK) return -1;
-    (void)pindrop_map_frame(map, 0, views, cap);
+    if (views) (void)pindrop_map_frame(map, 0, views, cap);
     t0 = thread_s();
     if (pindrop_map_hit_test_many(map, &xy[2 * c * per], per, &out[c * per]) != PINDROP_OK) return -1;
     ns[c] = (thread_s() - t0) * 1e9;

@@ -665,6 +665,7 @@ public final class Map {
         let camera: Bool = if case .camera = view { true } else { false }
         frame.build(candidates, capacity: pins.capacity, margin: r, width: w, height: h, time: time, self,
                     grid: camera && !clustered, version: version)
+        FrameScratch.fit(&candidates, need: candidates.count)  // a larger frame's room given back
         settleFocus(width: w, height: h)
         index.maintain(inserts: Map.maintainPerFrame)
         return frame.views.count

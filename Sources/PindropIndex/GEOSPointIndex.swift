@@ -554,27 +554,44 @@ public final class GEOSPointIndex: SpatialIndex {
         // A leaf GEOS could not settle is scanned as it is (no endless retry within one query).
         var scanAll = false
         while true {
-            visit.removeAll(keepingCapacity: true)
-            st.removeAll(keepingCapacity: true)
+            if !visit.isEmpty { visit.removeAll(keepingCapacity: true) }
+            if !st.isEmpty { st.removeAll(keepingCapacity: true) }
             var crowded: Int32 = -1
             let limit = scanAll ? Int.max : scanLimit
             nodes.withUnsafeBufferPointer { nd in
                 leaves.withUnsafeBufferPointer { lv in
-                    st.append(0)
+                    // Cells on the world's edge reach to infinity.
+                    @inline(__always) func meets(_ node: Node) -> Bool {
+                        !(node.minX > -180 && box.maxLon < node.minX) && !(node.maxX < 180 && box.minLon > node.maxX)
+                            && !(node.minY > -90 && box.maxLat < node.minY) && !(node.maxY < 90 && box.minLat > node.maxY)
+                    }
+                    // A small box (a tap's) meets one child of most cells on the way down: the
+                    // walk goes straight down while only one does, and the stack takes over
+                    // below (the leaves come in the same order as from the root). A child's cell
+                    // is its parent's halved at the midpoint (`makeChildren`), and the box meets
+                    // the parent: whether it meets a child is a comparison with the midpoint, the
+                    // same one `meets` makes on the child's stored edge, so only the parent is read.
+                    var top = 0
+                    while nd[top].child >= 0 {
+                        let p = nd[top]
+                        let mx = (p.minX + p.maxX) / 2, my = (p.minY + p.maxY) / 2
+                        let west = box.minLon <= mx, east = box.maxLon >= mx
+                        let south = box.minLat <= my, north = box.maxLat >= my
+                        if (west && east) || (south && north) { break }
+                        top = Int(p.child) + (east ? 1 : 0) + (north ? 2 : 0)
+                    }
+                    st.append(Int32(top))
                     while let n = st.popLast() {
                         let node = nd[Int(n)]
-                        // Cells on the world's edge reach to infinity.
-                        if node.minX > -180 && box.maxLon < node.minX { continue }
-                        if node.maxX < 180 && box.minLon > node.maxX { continue }
-                        if node.minY > -90 && box.maxLat < node.minY { continue }
-                        if node.maxY < 90 && box.minLat > node.maxY { continue }
+                        if !meets(node) { continue }
                         if node.child >= 0 {
                             st.append(node.child); st.append(node.child + 1); st.append(node.child + 2); st.append(node.child + 3)
                             continue
                         }
-                        let leaf = lv[Int(node.leaf)]
-                        if leaf.entries.count + leaf.pending.count > limit { crowded = node.leaf; return }
-                        if leaf.count > 0 { visit.append(node.leaf) }
+                        // Read in place: a copy of the leaf would retain and release its lists.
+                        let leaf = lv.baseAddress! + Int(node.leaf)
+                        if leaf.pointee.entries.count + leaf.pointee.pending.count > limit { crowded = node.leaf; return }
+                        if leaf.pointee.count > 0 { visit.append(node.leaf) }
                     }
                 }
             }
@@ -602,25 +619,34 @@ public final class GEOSPointIndex: SpatialIndex {
         home.withUnsafeBufferPointer { h in
             coords.withBuffer { ll in
                 withUnsafeMutablePointer(to: &out) { o in
-                    for l in visit {
-                        let leaf = leaves[Int(l)]
-                        if let tree = leaf.tree {
-                            if rect == nil { (rect, exact) = envelope(box) }
-                            // Without a query geometry (GEOS out of memory) every entry is checked.
-                            var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: rect != nil && exact,
-                                          box: box, coords: ll.baseAddress!)
-                            if let rect { queryTree(tree, rect, &q) } else { scanTree(tree, &q) }
-                        }
-                        let mask = GEOSPointIndex.placeMask, mark = UInt32(l + 1)
-                        // A leaf whose tree is not built yet: its slots are scanned.
-                        for s in leaf.entries where h[Int(s)] & mask == mark {
-                            let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
-                            if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
-                        }
-                        let want = mark | GEOSPointIndex.pendingBit
-                        for s in leaf.pending where h[Int(s)] & mask == want {
-                            let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
-                            if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
+                    leaves.withUnsafeBufferPointer { lv in
+                        visit.withUnsafeBufferPointer { visit in
+                            for l in visit {
+                                // Read in place: a copy of the leaf would retain and release its lists.
+                                let leaf = lv.baseAddress! + Int(l)
+                                if let tree = leaf.pointee.tree {
+                                    if rect == nil { (rect, exact) = envelope(box) }
+                                    // Without a query geometry (GEOS out of memory) every entry is checked.
+                                    var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: rect != nil && exact,
+                                                  box: box, coords: ll.baseAddress!)
+                                    if let rect { queryTree(tree, rect, &q) } else { scanTree(tree, &q) }
+                                }
+                                let mask = GEOSPointIndex.placeMask, mark = UInt32(l + 1)
+                                // A leaf whose tree is not built yet: its slots are scanned.
+                                if !leaf.pointee.entries.isEmpty {
+                                    for s in leaf.pointee.entries where h[Int(s)] & mask == mark {
+                                        let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
+                                        if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
+                                    }
+                                }
+                                let want = mark | GEOSPointIndex.pendingBit
+                                if !leaf.pointee.pending.isEmpty {
+                                    for s in leaf.pointee.pending where h[Int(s)] & mask == want {
+                                        let x = ll[2 * Int(s)], y = ll[2 * Int(s) + 1]
+                                        if x >= box.minLon && x <= box.maxLon && y >= box.minLat && y <= box.maxLat { o.pointee.append(s) }
+                                    }
+                                }
+                            }
                         }
                     }
                 }

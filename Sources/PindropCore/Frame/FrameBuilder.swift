@@ -30,12 +30,15 @@ protocol FrameSource: AnyObject {
 struct FrameBuilder {
     /// The last frame's views, in drawing order.
     private(set) var views: [PinView] = []
-    // A generation stamp per slot (a candidate seen twice in one frame is drawn once), and the
+    // A generation stamp per slot (a candidate seen twice in one frame is drawn once: one byte
+    // per pin, cleared every 255 frames, which costs a frame a memset of a byte per pin), and the
     // draw-order sort's keys and spare buffers.
-    private var seen: [UInt32] = []
-    private var generation: UInt32 = 0
+    private var seen: [UInt8] = []
+    private var generation: UInt8 = 0
     private var keys: [FrameKey] = []
     private var bucketStart: [Int] = []
+    private var crowdKeys: [FrameKey] = []
+    private var crowdStart: [Int] = []
     private var late: [PinView] = []
     private var spare: [PinView] = []
     /// The pins this frame drew, gridded by screen point for the hit tests that follow it.
@@ -67,6 +70,29 @@ struct FrameBuilder {
             if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }
         }
         sortViews()
+        fitScratch()
+    }
+
+    /// Gives back the room a larger frame left in the buffers (`FrameScratch`): a frame of every
+    /// pin is not kept for good.
+    private mutating func fitScratch() {
+        let n = views.count
+        FrameScratch.fit(keeping: &views, need: n)
+        FrameScratch.fit(&spare, need: n)
+        FrameScratch.fit(&late, need: late.count)
+        FrameScratch.fit(&keys, need: n)
+        FrameScratch.fit(&bucketStart, need: n + 1)
+        FrameScratch.fit(&crowdKeys, need: n)
+        FrameScratch.fit(&crowdStart, need: n + 1)
+        hits.fit(views: n)
+    }
+
+    /// The bytes of room the frame room's buffers hold: its views, sort buffers and hit grid (the
+    /// per-slot stamps excluded: they are per pin, not per frame).
+    var scratchBytes: Int {
+        FrameScratch.bytes(views) + FrameScratch.bytes(spare) + FrameScratch.bytes(late) + FrameScratch.bytes(keys)
+            + FrameScratch.bytes(bucketStart) + FrameScratch.bytes(crowdKeys) + FrameScratch.bytes(crowdStart)
+            + hits.scratchBytes
     }
 
     /// Flags the view at `i` FOCUSED and draws it after the other ordinary pins, so that its
@@ -79,13 +105,13 @@ struct FrameBuilder {
     }
 
     /// A fresh stamp for `seen`, grown to every slot; cleared only when the counter wraps.
-    private mutating func nextGeneration(_ capacity: Int) -> UInt32 {
+    private mutating func nextGeneration(_ capacity: Int) -> UInt8 {
         if seen.count < capacity {
             seen.append(contentsOf: repeatElement(0, count: capacity - seen.count))
         }
         generation &+= 1
         if generation == 0 {
-            for i in seen.indices { seen[i] = 0 }
+            seen.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             generation = 1
         }
         return generation
@@ -110,9 +136,9 @@ struct FrameBuilder {
     /// Puts `views` (ordinary pins) in drawing order — by y, then id — and appends the selected
     /// and dragged pins (`late`) after them by rank, y, id. A bucket sort: as many buckets as views
     /// over the frame's range of y (the bucket of y never decreases as y grows), filled by one
-    /// counting pass, then each bucket — a view or two on average — put in order by insertion (a
-    /// heap sort for a large one, such as pins stacked on one coordinate). No allocation once the
-    /// buffers have grown.
+    /// counting pass. A bucket of a few views is put in order by insertion; a crowded one (trees
+    /// along a street running east–west share a sliver of y) is bucketed again over its own range
+    /// of y (`sortBucket`). No allocation once the buffers have grown.
     private mutating func sortViews() {
         let n = views.count
         keys.removeAll(keepingCapacity: true)
@@ -124,28 +150,47 @@ struct FrameBuilder {
             let f = (y - lo) * scale
             return f >= Double(last) ? last : f > 0 ? Int(f) : 0
         }
-        if bucketStart.count < n + 1 {
-            bucketStart.append(contentsOf: repeatElement(0, count: n + 1 - bucketStart.count))
-        }
+        FrameBuilder.grow(&bucketStart, to: n + 1, 0)
         if keys.capacity < n { keys.reserveCapacity(n) }
         keys.append(contentsOf: repeatElement(FrameKey(y: 0, id: 0, index: 0), count: n))
+        // The crowded buckets' own pass: a key buffer and bucket starts as large as the largest.
+        var crowded = 0
         views.withUnsafeBufferPointer { views in
             keys.withUnsafeMutableBufferPointer { keys in
                 bucketStart.withUnsafeMutableBufferPointer { start in
                     for b in 0...n { start[b] = 0 }
                     for v in views { start[bucket(v.y) + 1] += 1 }
-                    for b in 0..<n { start[b + 1] += start[b] }
+                    for b in 0..<n {
+                        crowded = max(crowded, start[b + 1])
+                        start[b + 1] += start[b]
+                    }
                     // start[b] is now where bucket b begins; fill moves it to where b ends.
                     for i in 0..<n {
                         let v = views[i], b = bucket(v.y)
                         keys[start[b]] = FrameKey(y: v.y + 0, id: v.id, index: Int32(truncatingIfNeeded: i))
                         start[b] += 1
                     }
-                    var begin = 0
-                    for b in 0..<n {
-                        let end = start[b]
-                        if end - begin > 1 { FrameBuilder.sortKeys(keys, begin, end) }
-                        begin = end
+                }
+            }
+        }
+        if crowded > FrameBuilder.insertionLimit {
+            FrameBuilder.grow(&crowdStart, to: crowded + 1, 0)
+            FrameBuilder.grow(&crowdKeys, to: crowded, FrameKey(y: 0, id: 0, index: 0))
+        }
+        keys.withUnsafeMutableBufferPointer { keys in
+            bucketStart.withUnsafeBufferPointer { start in
+                crowdKeys.withUnsafeMutableBufferPointer { spareKeys in
+                    crowdStart.withUnsafeMutableBufferPointer { spareStart in
+                        var begin = 0
+                        for b in 0..<n {
+                            let end = start[b]
+                            if end - begin > FrameBuilder.insertionLimit {
+                                FrameBuilder.sortBucket(keys, begin, end, spareKeys, spareStart)
+                            } else if end - begin > 1 {
+                                FrameBuilder.insertionSort(keys, begin, end)
+                            }
+                            begin = end
+                        }
                     }
                 }
             }
@@ -163,17 +208,60 @@ struct FrameBuilder {
         }
     }
 
-    /// Sorts keys[begin..<end] by (y, id) in place: insertion for a few, a heap sort for many.
-    private static func sortKeys(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
-        if end - begin <= 24 {
-            for i in (begin + 1)..<end {
-                let k = keys[i]
-                var j = i
-                while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
-                keys[j] = k
-            }
-            return
+    /// Buckets up to this size are sorted by insertion.
+    private static let insertionLimit = 24
+
+    /// Appends `fill` to `a` until it holds `count` elements.
+    @inline(__always)
+    private static func grow<T>(_ a: inout [T], to count: Int, _ fill: T) {
+        if a.count < count { a.append(contentsOf: repeatElement(fill, count: count - a.count)) }
+    }
+
+    /// Sorts keys[begin..<end] by (y, id) in place by insertion.
+    @inline(__always)
+    private static func insertionSort(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
+        for i in (begin + 1)..<end {
+            let k = keys[i]
+            var j = i
+            while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
+            keys[j] = k
         }
+    }
+
+    /// Sorts a crowded bucket keys[begin..<end] by (y, id): one more bucket pass over the bucket's
+    /// own range of y, through `spare` and `start` (at least end - begin and end - begin + 1
+    /// long), whose buckets are sorted by insertion, or by a heap sort if still crowded (many
+    /// views on one y: pins stacked on one coordinate).
+    private static func sortBucket(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int,
+                                   _ spare: UnsafeMutableBufferPointer<FrameKey>, _ start: UnsafeMutableBufferPointer<Int>) {
+        let m = end - begin
+        var lo = Double.infinity, hi = -Double.infinity
+        for i in begin..<end { lo = min(lo, keys[i].y); hi = max(hi, keys[i].y) }
+        guard hi > lo else { return heapSort(keys, begin, end) }
+        let last = m - 1, scale = Double(last) / (hi - lo)
+        @inline(__always) func bucket(_ y: Double) -> Int {
+            let f = (y - lo) * scale
+            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
+        }
+        for b in 0...m { start[b] = 0 }
+        for i in begin..<end { start[bucket(keys[i].y) + 1] += 1 }
+        for b in 0..<m { start[b + 1] += start[b] }
+        for i in begin..<end {
+            let b = bucket(keys[i].y)
+            spare[start[b]] = keys[i]
+            start[b] += 1
+        }
+        var from = 0
+        for b in 0..<m {
+            let to = start[b]
+            if to - from > insertionLimit { heapSort(spare, from, to) } else if to - from > 1 { insertionSort(spare, from, to) }
+            from = to
+        }
+        for i in 0..<m { keys[begin + i] = spare[i] }
+    }
+
+    /// Sorts keys[begin..<end] by (y, id) in place by a heap sort.
+    private static func heapSort(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
         let count = end - begin
         @inline(__always) func siftDown(_ root: Int, _ size: Int) {
             var r = root

@@ -38,6 +38,16 @@ struct HitGrid {
     /// Forgets the frame (a camera change).
     mutating func invalidate() { usable = false }
 
+    /// Gives back the room a larger frame left in the sorted copies, for a frame of `n` views
+    /// (`FrameScratch`). Called after the frame is built and before its grid is.
+    mutating func fit(views n: Int) {
+        FrameScratch.fit(&ids, need: n)
+        FrameScratch.fit(&xy, need: 2 * n)
+    }
+
+    /// The bytes of room the grid holds.
+    var scratchBytes: Int { FrameScratch.bytes(cellStart) + FrameScratch.bytes(ids) + FrameScratch.bytes(xy) }
+
     /// Whether a tap at (x, y) can be answered here for the map at `version`: the grid is current
     /// and the tap's disc lies inside the frame's area.
     @inline(__always)
@@ -91,10 +101,8 @@ struct HitGrid {
             cellStart.append(contentsOf: repeatElement(0, count: cells + 1 - cellStart.count))
         }
         let n = views.count
-        if ids.count < n {
-            ids.append(contentsOf: repeatElement(0, count: n - ids.count))
-            xy.append(contentsOf: repeatElement(0, count: 2 * n - xy.count))
-        }
+        if ids.count < n { ids.append(contentsOf: repeatElement(0, count: n - ids.count)) }
+        if xy.count < 2 * n { xy.append(contentsOf: repeatElement(0, count: 2 * n - xy.count)) }
         let cell = self.cell, cols = self.cols, rows = self.rows, r = self.r
         @inline(__always) func index(_ x: Double, _ y: Double) -> Int {
             HitGrid.clamp((y + r) / cell, rows) * cols + HitGrid.clamp((x + r) / cell, cols)
