@@ -139,7 +139,9 @@ public final class Map {
     }
 
     /// The one invalidation path: every change of a pin, a layout, the view, the selection, an
-    /// edit or a gesture goes through `change`, which calls this before and after it applies.
+    /// edit or a gesture goes through `change`, which calls this before and after it applies
+    /// (before, so that a query inside `apply`, a touch's hit test, never reads the last frame's
+    /// grid); `syncStacks` calls it too when the stacks kept open change what is drawn.
     @inline(__always)
     func changed() { version &+= 1 }
 
@@ -159,7 +161,8 @@ public final class Map {
     }
 
     /// The cluster room, with the selected, edited and held pins kept out of it (nil when
-    /// clustering is off). Every use of the room goes through here.
+    /// clustering is off). Every query of the room goes through here; only the hooks below,
+    /// which tell it about pins, hold the room itself.
     var clusterRoom: ClusterRoom? {
         upToDate()
         return clusters
@@ -214,6 +217,19 @@ public final class Map {
         spread.stackDidChange(); reportLostStack()
         clusters?.pinWillBeRemoved(slot)
         attributes.reset(slot)
+    }
+
+    // MARK: - Scratch
+
+    /// Gives back a scratch buffer's memory when it is far bigger than its last use (a huge view
+    /// drawn once): kept while within 4 times what the call used (or 1024 entries), else
+    /// reallocated to fit (its contents are scratch: not kept). Steady use allocates nothing; a
+    /// normal view drawn after a huge one leaves no buffer sized for the huge one behind.
+    @inline(__always)
+    static func trim(_ buffer: inout [Int32], used: Int) {
+        guard buffer.capacity > max(1024, 4 * used) else { return }
+        buffer = []
+        buffer.reserveCapacity(used)
     }
 
     // MARK: - Events

@@ -5,7 +5,7 @@ extension Map {
 
     public func add(id: Int64, lon: Double, lat: Double) throws(PindropError) {
         try change(check: { () throws(PindropError) in try checkNewPin(id: id, lon: lon, lat: lat) },
-                   apply: { insertPin(id: id, lon: lon, lat: lat) })
+                   apply: { _ = insertPin(id: id, lon: lon, lat: lat) })
     }
 
     /// Checks a pin that is to be added: a valid id, not on the map yet, at a valid coordinate.
