@@ -36,6 +36,7 @@ extension Map {
             scratch.removeAll(keepingCapacity: true)
             let clustered = clusterFrame(margin: r, box: box, pins: &scratch)
             appendStacks(box: box, margin: r, singles: clustered ? scratch : nil)
+            Map.trim(&scratch, used: scratch.count)
             stackScratch = scratch
             return clusterViews.count
         })
