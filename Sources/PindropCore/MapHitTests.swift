@@ -1,5 +1,6 @@
-/// Hit tests (docs/gestures.md, "What a touch lands on"): the pin drawn nearest a screen point,
-/// from the last frame's grid while it is current, else from the index and the rooms.
+/// Hit tests: the pin drawn nearest a screen point (ties to the edited, then the selected pin,
+/// then the higher id), from the last frame's grid while it is current (docs/index.md), else
+/// from the index and the rooms.
 extension Map {
     /// The pin drawn nearest to (x, y) within hit_radius, ties to the edited, then the selected,
     /// then the higher id. Nil when there is none (or the view cannot place the point).
