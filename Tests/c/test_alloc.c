@@ -204,7 +204,9 @@ static void clustered_and_spread(const pindrop_id *ids, const double *lonlat, si
       /* A key held down: one series, one undo step. The nudge itself allocates nothing (its
          subtitle is written over the previous one); where the pin store says another pin may
          stand at the new coordinate, the spreading room asks the GEOS index, whose query
-         geometry costs 4 allocations (docs/architecture.md, "Allocation counts"). */
+         geometry costs 4 allocations (docs/architecture.md, "Allocation counts"). The store's
+         counts send a few nudges of 100 there (2 to 5 here): 50 allocations allow 12, and one
+         allocation per nudge (the subtitle text, as before it was written in place) fails. */
       for (i = 0; i < 100; i++) {
         CHECK(pindrop_map_nudge(m, (i % 2) ? 1 : -1, (i % 4) ? 0 : 1, t) == PINDROP_OK);
         t += 100;
@@ -216,9 +218,9 @@ static void clustered_and_spread(const pindrop_id *ids, const double *lonlat, si
         t += 100;
         (void)drain(m);
       }
-      CHECK(allocations - b <= 4 * 100);
+      CHECK(allocations - b <= 50);
       snprintf(w, sizeof w, "%s: nudges", what);
-      if (allocations - b > 4 * 100) fprintf(stderr, "%s: 100 calls made %lu allocations\n", w, allocations - b);
+      if (allocations - b > 50) fprintf(stderr, "%s: 100 calls made %lu allocations\n", w, allocations - b);
       for (i = 0; i < 20; i++) { (void)pindrop_map_frame(m, t, views, CAP); (void)pindrop_map_frame_clusters(m, t, items, CAP); }
       snprintf(w, sizeof w, "%s: frames with a pin selected", what);
       NO_ALLOCATIONS(w, 0, 10, { (void)pindrop_map_frame(m, t, views, CAP); (void)pindrop_map_frame_clusters(m, t, items, CAP); });
