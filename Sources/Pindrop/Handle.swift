@@ -6,6 +6,9 @@ import PindropCore
 final class Handle {
     let map: Map
     private var message: UnsafeMutablePointer<CChar>?
+    /// The bytes `message` can hold: a message that fits is copied in place (a hit test's miss,
+    /// an ordinary answer, allocates nothing).
+    private var capacity = 0
 
     init(map: Map) { self.map = map }
     deinit { free(message) }
@@ -19,14 +22,24 @@ final class Handle {
 
     /// Remembers a failure's message on the map and as the calling thread's last error.
     func setMessage(_ text: String) {
-        free(message)
-        message = strdup(text)
+        var text = text
+        text.withUTF8 { bytes in
+            let n = bytes.count + 1
+            if capacity < n {
+                // Out of memory: the map keeps no message rather than trapping.
+                guard let grown = realloc(message, n) else { free(message); message = nil; capacity = 0; return }
+                message = grown.assumingMemoryBound(to: CChar.self); capacity = n
+            }
+            guard let message else { return }
+            if let base = bytes.baseAddress { memcpy(message, base, bytes.count) }
+            message[bytes.count] = 0
+        }
         ThreadError.set(message)
     }
 
+    /// Empties the message, keeping its buffer for the next one (a few hundred bytes at most).
     func clearMessage() {
-        free(message)
-        message = nil
+        message?[0] = 0
     }
 }
 

@@ -41,7 +41,7 @@ extension Map {
 
     /// A focused pin removed since the last frame hands the focus on to the next item that frame
     /// drew: neither a step nor the focus ever names a pin that is gone.
-    func refreshFocus() {
+    private func refreshFocus() {
         let f = frame.focus.current
         guard f.kind == .pin, !pins.contains(f.id) else { return }
         var focus = frame.focus
@@ -71,36 +71,37 @@ extension Map {
     /// host's pan: lift once it is up); the selected pin is not draggable; or a tap on the map
     /// due by `time` would clear the selection first.
     public func keyLift(time: Double) throws(PindropError) {
-        try checkTime(time)
-        if let s = gesture.keyboardSlot {
-            throw PindropError(.state, "pin \(pins.id(s)) is already lifted by the keyboard: drop it (key_drop) or cancel (cancel_gesture) first")
-        }
-        if let s = gesture.fingerSlot {
-            throw PindropError(.state, "pin \(pins.id(s)) is held by a finger; lift by keyboard once it is released")
-        }
-        if gesture.pointerCount > 0 {
-            throw PindropError(.state, "\(gesture.pointerCount) pointer(s) down (the host's gesture); lift by keyboard once they are up")
-        }
-        guard selectedID != noID, let s = pins.slot(of: selectedID) else {
-            throw PindropError(.state, "nothing is selected: select a pin (e.g. the focused one) to lift it")
-        }
-        guard pins.isDraggable(s) else {
-            throw PindropError(.state, "pin \(selectedID) is not draggable")
-        }
-        if gesture.tapClearsSelection(by: time, selected: selectedID) {
-            throw PindropError(.state, "a tap on the map due by \(time) ms clears the selection first: nothing is selected to lift")
-        }
-        try advance(to: time)
-        version &+= 1  // hit grid glue: the lifted pin is drawn by the gesture
-        gesture.runTimeouts(self)
-        let id = selectedID
-        gesture.keyLift(slot: s, id: id, self)
-        let drawn = drawnPosition(s)
-        if let q = view.toScreen(drawn.lon, drawn.lat) {
-            var focus = frame.focus
-            focus.focus(pin: id, x: q.x, y: q.y)
-            frame.focus = focus
-        }
+        try change(at: time, check: { () throws(PindropError) -> Int32 in
+            if let s = gesture.keyboardSlot {
+                throw PindropError(.state, "pin \(pins.id(s)) is already lifted by the keyboard: drop it (key_drop) or cancel (cancel_gesture) first")
+            }
+            if let s = gesture.fingerSlot {
+                throw PindropError(.state, "pin \(pins.id(s)) is held by a finger; lift by keyboard once it is released")
+            }
+            if gesture.pointerCount > 0 {
+                throw PindropError(.state, "\(gesture.pointerCount) pointer(s) down (the host's gesture); lift by keyboard once they are up")
+            }
+            guard selectedID != noID, let s = pins.slot(of: selectedID) else {
+                throw PindropError(.state, "nothing is selected: select a pin (e.g. the focused one) to lift it")
+            }
+            guard pins.isDraggable(s) else {
+                throw PindropError(.state, "pin \(selectedID) is not draggable")
+            }
+            if gesture.tapClearsSelection(by: time, selected: selectedID) {
+                throw PindropError(.state, "a tap on the map due by \(time) ms clears the selection first: nothing is selected to lift")
+            }
+            return s
+        }, apply: { s in
+            gesture.runTimeouts(self)
+            let id = selectedID
+            gesture.keyLift(slot: s, id: id, self)
+            let drawn = drawnPosition(s)
+            if let q = view.toScreen(drawn.lon, drawn.lat) {
+                var focus = frame.focus
+                focus.focus(pin: id, x: q.x, y: q.y)
+                frame.focus = focus
+            }
+        })
     }
 
     /// Drops the pin the keyboard holds: DROPPED, then (if it moved) MOVED with cause KEYBOARD and
@@ -108,31 +109,28 @@ extension Map {
     /// snap): one undo step. A pin lifted and never moved falls back (DROPPED, no MOVED). STATE
     /// when the keyboard holds no pin.
     public func keyDrop(time: Double) throws(PindropError) {
-        try checkTime(time)
-        guard gesture.keyboardSlot != nil else {
-            throw PindropError(.state, "no keyboard drag to drop (key_lift lifts the selected pin)")
-        }
-        try advance(to: time)
-        version &+= 1
-        gesture.runTimeouts(self)
-        gesture.keyHandle(.keyDrop, self)
+        try change(at: time, check: { () throws(PindropError) in
+            guard gesture.keyboardSlot != nil else {
+                throw PindropError(.state, "no keyboard drag to drop (key_lift lifts the selected pin)")
+            }
+        }, apply: {
+            gesture.runTimeouts(self)
+            gesture.keyHandle(.keyDrop, self)
+        })
     }
 
-    /// A nudge while the keyboard holds a pin: the pin moves as a drag (DRAGGED, no MOVED), by
-    /// (dx, dy) screen points from where it is drawn. INVALID_ARGUMENT when the view cannot place
-    /// the new point.
-    func keyNudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
-        guard dx != 0 || dy != 0 else { try advance(to: time); return }
+    /// Checks a nudge while the keyboard holds a pin: the pin is to move as a drag (DRAGGED, no
+    /// MOVED), by (dx, dy) screen points from where it is drawn. INVALID_ARGUMENT when the view
+    /// cannot place the new point.
+    func checkKeyNudge(dx: Double, dy: Double) throws(PindropError) -> Nudge {
+        guard dx != 0 || dy != 0 else { return .nothing }
         guard let p = gesture.keyNudgeTarget(dx: dx, dy: dy, self) else {
             throw .invalid("the held pin has no point on the screen in this view")
         }
         guard p.x.isFinite, p.y.isFinite, let q = view.toLonLatUnwrapped(p.x, p.y), q.lon.isFinite, q.lat.isFinite else {
             throw .invalid("screen point (\(p.x), \(p.y)) is too far outside the view for a coordinate")
         }
-        try advance(to: time)
-        version &+= 1
-        gesture.runTimeouts(self)
-        gesture.keyHandle(.nudge(x: p.x, y: p.y), self)
+        return .keyboardDrag(x: p.x, y: p.y)
     }
 
     /// A touch while the keyboard holds a pin is refused (STATE): one gesture at a time.

@@ -11,35 +11,32 @@ extension Map {
     /// STACK_OPENED). Opening the open stack again changes nothing. NOT_FOUND for a key that names
     /// no stack now (unknown, or stale: the group's pins changed since), or when spread_on_tap is off.
     public func openStack(key: UInt64, time: Double) throws(PindropError) {
-        try checkTime(time)
-        guard let g = spread.group(forKey: key) else {
-            throw spread.stacks.isOn ? staleStack(key)
-                : PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
-        }
-        try advance(to: time)
-        openGroup(g)
+        try change(at: time, check: { () throws(PindropError) -> Int32 in
+            guard let g = spread.group(forKey: key) else {
+                throw spread.stacks.isOn ? staleStack(key)
+                    : PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
+            }
+            return g
+        }, apply: { openGroup($0) })
     }
 
     /// Closes the open stack (STACK_CLOSED); nothing happens when none is open.
     public func closeStack(time: Double) throws(PindropError) {
-        try advance(to: time)
-        closeOpenStack()
+        try change(at: time, check: {}, apply: { closeOpenStack() })
     }
 
     /// The key the open stack's STACK_OPENED reported, or nil when no stack is open.
     public var openStackKey: UInt64? { spread.stacks.group >= 0 ? spread.stacks.key : nil }
 
-    func openGroup(_ g: Int32) {
+    private func openGroup(_ g: Int32) {
         guard spread.stacks.group != g else { return }
         closeOpenStack()
         let opened = spread.open(g)
-        version &+= 1
         emit(.stackOpened(key: opened.key, at: opened.at))
     }
 
     func closeOpenStack() {
         guard let closed = spread.close() else { return }
-        version &+= 1
         emit(.stackClosed(key: closed.key, at: closed.at))
     }
 
@@ -60,6 +57,7 @@ extension Map {
 
     /// Tells the spreading room which pins keep their groups open: the selected, the edited and
     /// the held pin. A change of those groups changes what is drawn (the hit grid is stale).
+    /// Called by `upToDate` (Map.swift) before a query reads what is drawn.
     func syncStacks() {
         guard spread.stacks.isOn else { return }
         keptScratch.removeAll(keepingCapacity: true)
@@ -67,28 +65,28 @@ extension Map {
         if editingID != noID, let s = pins.slot(of: editingID) { keptScratch.append(s) }
         if let s = gesture.fingerSlot { keptScratch.append(s) }
         if gesture.heldSlot >= 0 { keptScratch.append(gesture.heldSlot) }  // held by any means
-        if spread.keepOpen(keptScratch) { version &+= 1 }
+        if spread.keepOpen(keptScratch) { changed() }
     }
 
     /// The level a clustered view draws, if the view is clustered.
-    var clusterLevel: Int? { clusters?.level(for: view) }
+    private var clusterLevel: Int? { clusterRoom?.level(for: view) }
 
     /// The group of `slot` when it is drawn as (part of) a stack item in this view: collapsed and,
     /// in a clustered view, with no pin inside a cluster (a cluster that holds its pins is drawn
     /// instead, and pins of it outside the cluster are drawn as pins). Call `beginStackPass` first.
     @inline(__always)
-    func stackGroup(of slot: Int32, level z: Int?) -> Int32? {
+    private func stackGroup(of slot: Int32, level z: Int?) -> Int32? {
         guard let g = spread.collapsedGroup(of: slot) else { return nil }
         guard let z else { return g }
         return standsAlone(g, level: z) ? g : nil
     }
 
     /// Whether no pin of group g is inside a cluster at level z (judged once per pass).
-    func standsAlone(_ g: Int32, level z: Int) -> Bool {
+    private func standsAlone(_ g: Int32, level z: Int) -> Bool {
         let i = Int(g)
         if spread.stacks.seen[i] == spread.stacks.pass { return spread.stacks.verdict[i] }
         var alone = true
-        if let room = clusters {
+        if let room = clusterRoom {
             for m in spread.members[i] where room.isClustered(m, level: z) { alone = false; break }
         }
         spread.stacks.seen[i] = spread.stacks.pass
@@ -96,7 +94,7 @@ extension Map {
         return alone
     }
 
-    func beginStackPass() {
+    private func beginStackPass() {
         _ = spread.stacks.nextPass(groups: spread.members.count)
     }
 
@@ -142,11 +140,11 @@ extension Map {
     }
 
     /// The stack item drawn nearest to (x, y) within hit_radius, and its squared distance.
-    func stackHit(_ x: Double, _ y: Double) -> (view: ClusterView, d2: Double)? {
+    private func stackHit(_ x: Double, _ y: Double) -> (view: ClusterView, d2: Double)? {
         guard spread.collapses else { return nil }
         let r = options.hitRadius
         guard let box = view.discBox(x: x, y: y, r: r) else { return nil }
-        syncStacks()
+        upToDate()
         let z = clusterLevel
         var groups = stackGroups
         stackGroups = []
@@ -170,8 +168,7 @@ extension Map {
     /// than `limit` (squared points: the nearest pin's), or nil.
     func offPinsTarget(pointer: Int32, x: Double, y: Double, nearerThan limit: Double) -> GestureMachine.Input? {
         var cluster: (view: ClusterView, d2: Double)?
-        if let room = clusters {
-            syncClusterExclusions()
+        if let room = clusterRoom {
             cluster = room.hit(view, x: x, y: y, radius: options.hitRadius)
         }
         if let c = cluster, c.d2 >= limit { cluster = nil }
@@ -198,7 +195,7 @@ extension Map {
         return spread.members[Int(g)]
     }
 
-    func staleStack(_ key: UInt64) -> PindropError {
+    private func staleStack(_ key: UInt64) -> PindropError {
         PindropError(.notFound, "no stack with key \(key) (a stack's key goes stale when its pins change)")
     }
 

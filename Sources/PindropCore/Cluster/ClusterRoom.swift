@@ -20,6 +20,7 @@ public final class ClusterRoom {
     public let maxZoom: Double
     /// The pins kept out (at most a few): the map draws them as pins whatever the zoom.
     public private(set) var excluded: [Int32] = []
+    private var excludedBefore: [Int32] = []
     private var found: [UInt32] = []
 
     /// Nil when the options cluster nothing (radius 0, or no level below the max zoom).
@@ -67,11 +68,15 @@ public final class ClusterRoom {
     /// Sets the pins kept out of clusters; the others among the previous ones go back in.
     public func setExcluded(_ slots: [Int32]) {
         for s in excluded where !slots.contains(s) { levels.setExcluded(slot: s, false) }
-        var now: [Int32] = []
+        // The list is rebuilt in the previous one's buffer (a few slots): nothing is allocated.
+        var now = excludedBefore
+        excludedBefore = []
+        now.removeAll(keepingCapacity: true)
         for s in slots where levels.contains(slot: s) && !now.contains(s) {
             levels.setExcluded(slot: s, true)
             now.append(s)
         }
+        excludedBefore = excluded
         excluded = now
     }
 

@@ -104,7 +104,8 @@ final class EditingRoom {
     func landed<C: EditingContext>(_ slot: Int32, _ c: C) {
         let id = c.pinID(slot)
         let p = c.truePosition(slot)
-        subtitles[id] = EditingRoom.coordinateText(lon: p.lon, lat: p.lat)
+        // Written over the pin's previous subtitle, in its buffer: a nudge allocates no text.
+        EditingRoom.writeCoordinateText(lon: p.lon, lat: p.lat, into: &subtitles[id, default: ""])
         c.apply(.emit(.calloutChanged(id: id, at: LonLat(p))))
 
         forgetRequest(of: id)
@@ -120,11 +121,21 @@ final class EditingRoom {
     /// "lat, lon" with 5 decimals (about a metre), the subtitle until the geocoder answers.
     /// A coordinate that rounds to zero is written without a minus sign.
     static func coordinateText(lon: Double, lat: Double) -> String {
+        var text = ""
+        writeCoordinateText(lon: lon, lat: lat, into: &text)
+        return text
+    }
+
+    /// `coordinateText` written into `out`, replacing what it held and keeping its buffer.
+    static func writeCoordinateText(lon: Double, lat: Double, into out: inout String) {
         func text(_ v: Double) -> String {
-            let s = DecimalText.fixed(v, places: 5)
+            let s = DecimalText.fixed(v, places: 5)  // at most 15 bytes: a small string, not allocated
             return s == "-0.00000" ? "0.00000" : s
         }
-        return "\(text(lat)), \(text(lon))"
+        out.removeAll(keepingCapacity: true)
+        out.append(text(lat))
+        out.append(", ")
+        out.append(text(lon))
     }
 
     /// One NEARBY event per other pin whose true coordinate is within min_spacing_m (great

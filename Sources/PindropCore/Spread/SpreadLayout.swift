@@ -267,8 +267,10 @@ struct SpreadLayout {
             members[Int(g)].insert(s, at: lo)
             place(g, centre: pins.position(members[Int(g)][0]), rankedFrom: lo)
         } else {
-            let pair: [Int32] = pins.id(mate) < pins.id(s) ? [mate, s] : [s, mate]
-            place(newGroup(pair), centre: pins.position(pair[0]))
+            let (first, second) = pins.id(mate) < pins.id(s) ? (mate, s) : (s, mate)
+            let g = newGroup(EmptyCollection())
+            members[Int(g)].append(first); members[Int(g)].append(second)
+            place(g, centre: pins.position(first))
         }
     }
 
@@ -392,13 +394,15 @@ struct SpreadLayout {
     // MARK: - Group records
 
     /// A group record for two pins or more (a pin alone has none).
-    private mutating func newGroup(_ slots: [Int32]) -> Int32 {
+    private mutating func newGroup<C: Collection>(_ slots: C) -> Int32 where C.Element == Int32 {
         if let g = freeGroups.popLast() {
-            members[Int(g)] = slots
+            // A freed record's small arrays are reused: a pair formed and broken again and again
+            // (a pin moved on and off another's coordinate) allocates nothing.
+            members[Int(g)].append(contentsOf: slots)
             return g
         }
         let g = Int32(members.count)
-        members.append(slots)
+        members.append(Array(slots))
         centreLon.append(.nan); centreLat.append(.nan)
         ringClass.append(-1)
         groupVisited.append(0)
@@ -408,14 +412,18 @@ struct SpreadLayout {
         return g
     }
 
+    /// The largest group whose freed record keeps its arrays' memory for the next group.
+    static let keptGroupSize = 16
+
     /// Frees a group record; its members are left alone.
     private mutating func freeGroup(_ g: Int32) {
         stacks.reformed(g)
         for s in members[Int(g)] { membership.remove(s) }
         setClass(g, -1)
         grid.remove(g)
-        members[Int(g)] = []
-        drawn[Int(g)] = []
+        // A small group's arrays are kept for the next group; a big one's memory is given back.
+        members[Int(g)].removeAll(keepingCapacity: members[Int(g)].capacity <= SpreadLayout.keptGroupSize)
+        drawn[Int(g)].removeAll(keepingCapacity: drawn[Int(g)].capacity <= 2 * SpreadLayout.keptGroupSize)
         centreLon[Int(g)] = .nan; centreLat[Int(g)] = .nan
         freeGroups.append(g)
     }
