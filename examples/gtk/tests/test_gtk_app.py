@@ -131,6 +131,7 @@ class App:
         self.proc = subprocess.Popen([APP, *args, str(trees)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=self.env)
         self.lines: "queue.Queue[str]" = queue.Queue()
+        self.arrived: list[tuple[float, str]] = []       # (time.monotonic() when read, line)
         self.seen: list[str] = []
         self.err: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -156,6 +157,7 @@ class App:
 
     def _read(self):
         for line in self.proc.stdout:
+            self.arrived.append((time.monotonic(), line.rstrip("\n")))
             self.lines.put(line.rstrip("\n"))
 
     def _read_err(self):
@@ -197,9 +199,9 @@ class App:
     def events(self, settle=0.3):
         return [parse(line) for line in self.drain(settle) if line.startswith("EVENT ")]
 
-    def frame(self):
+    def frame(self, timeout=10.0):
         self.xdo("key", "f")
-        self.frame_line = parse(self.wait_for("FRAME"))
+        self.frame_line = parse(self.wait_for("FRAME", timeout=timeout))
         pins, self.clusters = {}, []
         while True:
             line = self.wait_for("")

@@ -295,6 +295,68 @@ def test_esc_ends_gtk_s_gesture_too_the_held_button_then_neither_drags_nor_pans(
     assert all((after[i]["x"], after[i]["y"]) == (p["x"], p["y"]) for i, p in at_esc.items())
 
 
+@needs_la
+def test_a_held_drag_over_the_county_at_zoom_11_under_gl_never_stalls_the_input(display):
+    """The 21-second input stall of issue 24: GSK's GL renderer (Mesa's software GL here), the
+    county's 916,114 trees, a tree selected at zoom 17 (a selected tree is never clustered), the
+    map zoomed out to 11, then the tree held and dragged for 4 s out to the edge (auto-pan) and
+    back, the moves sent by one xdotool every 20 ms. Each move moves the tree, which asks for a
+    frame, and GTK hands the app no input while a frame is being made: the app as filed drew the
+    219,000 trees in view at zoom 11 with an arc, fill and stroke each, 17-26 s a frame (GL or
+    cairo), so the drag froze that long between two moves. At the app's defaults (clusters, trees
+    stamped into one image) the moves reach pindrop (DRAGGED, read as the app prints them) with
+    no gap over 1 s, and GTK warns of nothing."""
+    app = App(display, "--center", "%.17g,%.17g" % STACK, "--zoom", "17", trees=LA_TREES, view=False,
+              env={"GSK_RENDERER": "gl"})
+    try:
+        pins = app.frame()
+        # A tree near the middle with nothing else drawn within 25 points: the press is its.
+        tree = min((p for p in pins.values() if p["flags"] == 0
+                    and all(math.hypot(q["x"] - p["x"], q["y"] - p["y"]) > 25 for q in [*pins.values(), *app.clusters] if q is not p)),
+                   key=lambda p: math.hypot(p["x"] - WIDTH / 2, p["y"] - HEIGHT / 2))
+        app.press(round(tree["x"]), round(tree["y"]))
+        app.release()
+        assert [e["id"] for e in app.events() if e["kind"] == "SELECTED"] == [tree["id"]]
+        for _ in range(6):
+            app.key("minus")
+        deadline = time.monotonic() + 300
+        while True:                                         # each step is painted before the next
+            pins = app.frame(timeout=120)
+            if app.frame_line["zoom"] == 11 or time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        assert app.frame_line["zoom"] == 11
+        held = pins[tree["id"]]
+        assert 100 < held["x"] < WIDTH - 100 and 100 < held["y"] < HEIGHT - 100, held
+        sx, sy = round(held["x"]), round(held["y"])
+        path = [(sx + (WIDTH - 12 - sx) * k / 50, sy) for k in range(1, 51)]              # 1 s out to the edge
+        path += [(WIDTH - 12, sy + 40 * math.sin(k / 8)) for k in range(1, 51)]           # 1 s along it: auto-pan
+        path += [(WIDTH - 12 - (WIDTH - 162 - sx) * k / 100, sy) for k in range(1, 101)]  # 2 s back, past the start
+        chain = ["mousemove", *app.at(sx, sy), "mousedown", "1"]
+        for x, y in path:
+            chain += ["sleep", "0.02", "mousemove", *app.at(x, y)]
+        chain += ["sleep", "0.05", "mouseup", "1"]
+        app.drain(0.5)
+        mark = len(app.arrived)
+        sent = time.monotonic()
+        app.xdo(*chain)
+        app.wait_for("EVENT DROPPED", timeout=300)
+        app.drain(0.5)
+        lines = app.arrived[mark:]
+        dragged = [t for t, line in lines if line.startswith("EVENT DRAGGED")]
+        dropped = next(t for t, line in lines if line.startswith("EVENT DROPPED"))
+        assert len({parse(line)["id"] for _, line in lines if line.startswith("EVENT DRAGGED")}) == 1   # one tree held
+        reactions = [sent, *dragged, dropped]
+        gaps = [b - a for a, b in zip(reactions, reactions[1:])]
+        print(f"held drag at zoom 11 under GL: {len(dragged)} DRAGGED, longest gap {max(gaps) * 1000:.0f} ms")
+        assert max(gaps) < 1.0, f"the input stalled {max(gaps):.1f} s between two moves ({len(dragged)} DRAGGED)"
+        assert len(dragged) >= 20, len(dragged)                  # the moves were not swallowed by one frame
+        assert any(line.startswith("EVENT AUTOPAN") for _, line in lines)
+    finally:
+        app.close()
+    assert not [e for e in app.err if "Broken accounting" in e or "Gtk-WARNING" in e or "Gsk-WARNING" in e], app.err
+
+
 def test_a_decorated_application_window_that_its_close_button_closes(app):
     """A GtkApplication (its id on the X window) with a title bar whose close button quits."""
     props = subprocess.run(["xprop", "-id", app.window, "_GTK_APPLICATION_ID", "WM_NAME"], env=app.env,

@@ -322,6 +322,7 @@ class PindropMapTool(QgsMapTool):
         self.hidden: Set[int] = set()  # features the layer does not draw while the tool is active
         self.legs: List[List[QgsPointXY]] = []
         self.messages: List[str] = []  # every refusal, for the curious
+        self._locked = None  # (map, id): the point of a read-only layer held by a press
         self.announcements: List[str] = []  # everything announced
         canvas.extentsChanged.connect(self._redraw)
         canvas.destinationCrsChanged.connect(self._redraw)
@@ -384,6 +385,7 @@ class PindropMapTool(QgsMapTool):
         self._redraw()
 
     def _leave_layer(self) -> None:
+        self._unlock()
         if self.pins is not None:
             if self.map is not None:
                 self.map.cancel_gesture(self._now())
@@ -503,14 +505,44 @@ class PindropMapTool(QgsMapTool):
                 self.status.emit(f"pindrop: still reading the points of {self.layer.name()!r} "
                                  f"({self.pins.progress:.0f} %)")
             return  # no map (yet): the press pans
+        self._unlock()
         why = self._why_read_only()
-        if why is not None:
-            hit = self.map.hit_test(float(e.pos().x()), float(e.pos().y()))
-            if hit is not None:  # a point of a layer that cannot be edited: say so, lift nothing
-                self._say(f"Point {hit} of {self.layer.name()!r} cannot be moved: {why}.")
-                self._pressed = False
-                return
+        x, y = float(e.pos().x()), float(e.pos().y())
+        hit = self.map.hit_test(x, y) if why is not None else None
+        if hit is not None:
+            # A layer that cannot be edited: pindrop still decides what the press is on (the
+            # nearest drawn target: a point, a cluster or a stack's marker), but the one point
+            # it could lift, the one its hit test finds, is not draggable for this press.
+            self.map.set_draggable(hit, False)
+            self._locked = (self.map, hit)
         self._feed(pindrop.TOUCH_DOWN, e)
+        if hit is not None and self._pressed_point(hit, x, y):
+            self._say(f"Point {hit} of {self.layer.name()!r} cannot be moved: {why}.")
+
+    def _pressed_point(self, fid: int, x: float, y: float) -> bool:
+        """Whether pindrop gave the press at (x, y) to point `fid` (its hit test's answer there)
+        rather than to a cluster or a stack's marker: a marker takes a press only when it is
+        drawn within hit_radius and strictly nearer than the point (docs/clusters.md). Only
+        the message depends on this; what the press does is pindrop's."""
+        try:
+            px, py = self.map.to_screen(*self.map.display_position(fid))
+        except pindrop.PindropError:
+            return False
+        d_point = math.hypot(px - x, py - y)
+        r = self.map.options.hit_radius
+        return not any(math.hypot(c.x - x, c.y - y) <= r and math.hypot(c.x - x, c.y - y) < d_point
+                       for c in self.clusters)
+
+    def _unlock(self) -> None:
+        """Makes the point a press on a read-only layer held still draggable again in its map."""
+        if self._locked is not None:
+            m, fid = self._locked
+            self._locked = None
+            if not m.closed:
+                try:
+                    m.set_draggable(fid, True)
+                except pindrop.PindropError:
+                    pass
 
     def canvasMoveEvent(self, e: QgsMapMouseEvent) -> None:
         if not self._pressed:
@@ -527,6 +559,7 @@ class PindropMapTool(QgsMapTool):
         self._pressed = False
         if self.map is not None:
             self._feed(pindrop.TOUCH_UP, e)
+        self._unlock()
         if self._panning:
             self._panning = False
             self.canvas.panActionEnd(e.pos())

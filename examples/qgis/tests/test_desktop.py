@@ -69,6 +69,19 @@ class Desktop(unittest.TestCase):
         self.assertGreaterEqual(c["zoom_after"], c["expansion_zoom"])
         self.assertLess(c["zoom_after"], c["expansion_zoom"] + 0.01)
 
+    def test_on_a_read_only_layer_a_click_opens_the_stack_and_a_press_on_a_tree_lifts_nothing(self):
+        ro = self.seen["x"]["read_only"]
+        self.assertEqual(ro["stack"], 305)
+        self.assertTrue(ro["tree_beside"], ro)
+        self.assertTrue(ro["hit_test_finds_the_tree"])
+        self.assertIn("STACK_OPENED", ro["click_on_marker"])
+        self.assertEqual(ro["messages_after_click"], [])
+        for kind in ("LIFTED", "DRAGGED", "DROPPED", "MOVED"):
+            self.assertNotIn(kind, ro["press_on_tree"])
+        self.assertEqual(len(ro["messages_after_press"]), 1, ro)
+        self.assertIn("cannot be moved", ro["messages_after_press"][0])
+        self.assertFalse(ro["tree_moved"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -174,6 +174,126 @@ class StacksOnTap(CanvasCase):
         self.assertNotIn("STACK_OPENED", self.types(tool))
         self.assertIn(v.id, [e.id for e in tool.events if e.type == "SELECTED"])
 
+    def _beside(self, tool, marker):
+        """The tree drawn on its own nearest to a marker, within the hit radius of it."""
+        apart = set()
+        for c in tool.clusters:
+            if c.flags & pindrop.CLUSTER_STACK:
+                apart.update(int(i) for i in tool.map.cluster_members(c.key))
+        near = sorted((math.hypot(v.x - marker.x, v.y - marker.y), v.id, v) for v in tool.map.frame(0)
+                      if v.id not in apart and math.hypot(v.x - marker.x, v.y - marker.y) <= 22)
+        self.assertTrue(near, "a tree within the hit radius of the marker")
+        return near[0][2]
+
+    def test_on_a_read_only_layer_a_click_on_the_stack_beside_a_tree_opens_it(self):
+        """Issue 24 (QGIS 6 with SPEC 22): the read-only refusal is for a press pindrop gives to a
+        point; a press nearer the stack's marker than the tree beside it opens the stack."""
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        layer.setReadOnly(True)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        self.assertEqual(len(tool.messages), 1)                 # said when the tool was picked
+        big = max((c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK), key=lambda c: c.count)
+        tree = self._beside(tool, big)
+        # Three pixels from the marker towards the tree: the marker is the nearer target, and the
+        # tree is within the hit radius too.
+        d = math.hypot(tree.x - big.x, tree.y - big.y)
+        x, y = round(big.x + 3 * (tree.x - big.x) / d), round(big.y + 3 * (tree.y - big.y) / d)
+        self.assertLess(math.hypot(x - big.x, y - big.y), math.hypot(x - tree.x, y - tree.y))
+        self.assertEqual(tool.map.hit_test(x, y), tree.id)      # the point hit test alone finds the tree
+        self.clock.t = 10
+        self.mouse(canvas, "press", x, y)
+        self.clock.t = 60
+        self.mouse(canvas, "release", x, y)
+        self.assertIn("STACK_OPENED", self.types(tool))
+        self.assertEqual(tool.announcements[-1], "stack of 305 points opened")
+        self.assertEqual(len(tool.messages), 1, tool.messages)  # no "cannot be moved"
+
+    def test_on_a_read_only_layer_a_press_on_the_tree_beside_the_stack_lifts_nothing(self):
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        layer.setReadOnly(True)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        big = max((c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK), key=lambda c: c.count)
+        tree = self._beside(tool, big)
+        name = next(k for k, fid in self.fids.items() if fid == tree.id)
+        start = self.point(layer, name)
+        x, y = round(tree.x), round(tree.y)
+        self.mouse(canvas, "press", x, y)
+        for k in range(1, 6):
+            self.clock.t = 16.0 * k
+            self.mouse(canvas, "move", x + 20 * k, y)
+        self.clock.t = 100
+        self.mouse(canvas, "release", x + 100, y)
+        types = self.types(tool)
+        for kind in ("LIFTED", "DRAGGED", "DROPPED", "MOVED", "STACK_OPENED"):
+            self.assertNotIn(kind, types)
+        self.assertEqual(len(tool.messages), 2, tool.messages)
+        self.assertIn(f"Point {tree.id} of 'trees' cannot be moved", tool.messages[1])
+        self.assertEqual(self.point(layer, name), start)
+        self.assertEqual(tool.map.position(tree.id), start)
+        # The layer made editable again: the same tree drags.
+        layer.setReadOnly(False)
+        layer.startEditing()
+        self.clock.t = 1000
+        tool._redraw()
+        tree = next(v for v in tool.map.frame(self.clock.t) if v.id == tree.id)
+        x, y = round(tree.x), round(tree.y)
+        self.mouse(canvas, "press", x, y)
+        for k in range(1, 6):
+            self.clock.t = 1000 + 16.0 * k
+            self.mouse(canvas, "move", x + 20 * k, y)
+        self.clock.t = 1100
+        self.mouse(canvas, "release", x + 100, y)
+        self.assertIn("MOVED", self.types(tool))
+        self.assertNotEqual(self.point(layer, name), start)
+
+    def test_on_a_read_only_layer_a_click_on_a_cluster_beside_a_tree_zooms_in(self):
+        """The same for a cluster: Lawndale's trees at 5 m a pixel, one tree of a cluster
+        selected (a selected point is drawn on its own) within the hit radius of the cluster
+        left; a press nearer the cluster's circle zooms in."""
+        import csv
+        with open(base.TREES, newline="") as fh:
+            trees = [(r["id"], (float(r["lon"]), float(r["lat"]))) for r in csv.DictReader(fh)]
+        self.resolution, self.centre = 5.0, lawndale_stack()[0]
+        layer = self.make_layer(trees)
+        layer.setReadOnly(True)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        found = None
+        for c in sorted((c for c in tool.clusters if not c.flags & pindrop.CLUSTER_STACK
+                         and 60 < c.x < 740 and 60 < c.y < 540), key=lambda c: -c.count):
+            for fid in tool.map.cluster_members(c.key):
+                tx, ty = tool.map.to_screen(*tool.map.display_position(int(fid)))
+                if 10 < math.hypot(tx - c.x, ty - c.y) <= 20:
+                    tool.map.select(int(fid))
+                    tool._redraw()
+                    left = min(tool.clusters, key=lambda k: math.hypot(k.x - c.x, k.y - c.y))
+                    tree = next(v for v in tool.map.frame(self.clock.t) if v.id == int(fid))
+                    if not left.flags & pindrop.CLUSTER_STACK and 6 < math.hypot(tree.x - left.x, tree.y - left.y) <= 20:
+                        found = left, tree
+                        break
+            if found:
+                break
+        self.assertIsNotNone(found, "a tree drawn within the hit radius of a cluster")
+        c, tree = found
+        d = math.hypot(tree.x - c.x, tree.y - c.y)
+        x, y = round(c.x + 2 * (tree.x - c.x) / d), round(c.y + 2 * (tree.y - c.y) / d)
+        self.assertLess(math.hypot(x - c.x, y - c.y), math.hypot(x - tree.x, y - tree.y))
+        self.assertEqual(tool.map.hit_test(x, y), tree.id)
+        before = canvas.mapUnitsPerPixel()
+        self.clock.t = 10
+        self.mouse(canvas, "press", x, y)
+        self.clock.t = 60
+        self.mouse(canvas, "release", x, y)
+        self.assertIn("CLUSTER_TAPPED", self.types(tool))
+        self.assertLess(canvas.mapUnitsPerPixel(), before)          # zoomed in to where it comes apart
+        self.assertEqual(len(tool.messages), 1, tool.messages)
+
     def test_with_the_setting_off_stacks_are_spread_at_once(self):
         QgsSettings().setValue("pindrop/spread_on_tap", False)
         spot, n, trees = lawndale_stack()
