@@ -35,6 +35,13 @@ async function loadData(url = "/data/la_trees.csv") {
   return n;
 }
 
+// The trees from an array [lon0, lat0, lon1, lat1, ...] (the tests' smaller sets); ids 0 .. n-1.
+function setData(lonlat) {
+  const n = lonlat.length / 2;
+  data = { n, ids: Float64Array.from({ length: n }, (_, i) => i), lonlat: Float64Array.from(lonlat) };
+  return n;
+}
+
 function leaflet(center, zoom) {
   lmap = L.map(mapEl, { center, zoom, zoomSnap: 0, zoomAnimation: false, fadeAnimation: false,
                         markerZoomAnimation: false, inertia: false, maxZoom: 22 });
@@ -320,6 +327,8 @@ async function rawOps(w) {
     while (X.pindrop_map_poll_event(h, ev) === 1) { /* drain */ }
     return dt;
   });
+  check(X.pindrop_map_position(h, BigInt(w.dragTree), pins, pins + 8), "position");
+  out.drag_landed = [f64()[pins >> 3], f64()[(pins >> 3) + 1]];
   for (const p of [o, outp, cam, ev, idp, pins, views]) X.free(p);
   X.pindrop_map_destroy(h);
   return out;
@@ -327,5 +336,5 @@ async function rawOps(w) {
 
 function wasmBytes() { return pd.wasmMemoryBytes(); }
 
-window.bench = { loadData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
+window.bench = { loadData, setData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
                  zoomChanges, ops, rawOps, wasmBytes, ready: true };
