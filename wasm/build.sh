@@ -7,8 +7,8 @@
 #
 # Optimised for speed (-O), across the three modules at link time (-lto=llvm-full: the C layer's
 # calls into Core inline like Core's own), then by binaryen's wasm-opt -O3: against -Osize alone
-# the module is 44 KB larger gzipped (323 KB, under the 400 KB budget) and add_many runs 1.3-1.6
-# times faster, frame_clusters 1.7, a drag's MOVE 1.3 (in Node). Environment: SWIFT_OPT (default -O), WASM_LTO (default
+# the module is 36 KB larger gzipped (323 KB, under the 400 KB budget) and add_many runs 1.4-1.7
+# times faster, frame_clusters 2.0, a drag's MOVE 1.4 (in Node). Environment: SWIFT_OPT (default -O), WASM_LTO (default
 # -lto=llvm-full; empty for none), SWIFT_EXTRA (more swiftc flags), WASM_STRIP (default
 # --strip-all; --strip-debug keeps the function names for a profiler), WASM_OPT (default
 # wasm-opt, run when installed; empty for none), WASM_BUILD_DIR (default .build-wasm).
