@@ -415,6 +415,20 @@ function arrayLength(v, name) {
 
 function fromU64(v) { return v <= 9007199254740991n ? Number(v) : v; }
 
+/** The n pindrop_cluster_view structs at p into the typed arrays of c (one small function of
+ *  its own: the engine optimises it once, whatever state the calling method is in). */
+function copyClusters(l, p, n, c) {
+  const f64 = l.f64, u32 = l.u32;
+  const { keyHalves, x, y, lon, lat, size, flags } = c;
+  for (let i = 0, d = p >> 3; i < n; i++, d += 6) {
+    // all 64 bits of the key (a level, a generation and a slot; a stack's top five bits set),
+    // copied as two halves: no BigInt per cluster
+    keyHalves[2 * i] = u32[2 * d]; keyHalves[2 * i + 1] = u32[2 * d + 1];
+    x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
+    size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
+  }
+}
+
 /** fromId of the int64 at p (8-aligned) in the module's memory, read as two 32-bit halves: no
  *  BigInt made unless the id needs one. */
 function idAt(l, p, bigint) {
@@ -787,17 +801,9 @@ export class Map {
         lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap), flags: new Uint32Array(cap) };
       this.#clusterView = null;
     }
-    const f64 = l.f64, u32 = l.u32;
-    let d = this.#clusterBuf >> 3;
-    const { key, keyHalves, x, y, lon, lat, size, flags } = c;
-    for (let i = 0; i < n; i++, d += 6) {
-      // all 64 bits of the key (a level, a generation and a slot; a stack's top five bits set),
-      // copied as two halves: no BigInt per cluster
-      keyHalves[2 * i] = u32[2 * d]; keyHalves[2 * i + 1] = u32[2 * d + 1];
-      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
-      size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
-    }
+    copyClusters(l, this.#clusterBuf, n, c);
     if (this.#clusterView?.count === n) return this.#clusterView;
+    const { key, x, y, lon, lat, size, flags } = c;
     return (this.#clusterView = { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
       lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) });
   }

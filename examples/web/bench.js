@@ -146,9 +146,10 @@ async function ops(w) {
   // every level once (untimed: the build is measured as the clustering figure)
   for (let z = 0; z < 17; z++) { pd.setCamera(m, camera([w.center[0], w.center[1], z, w.width, w.height])); pd.clusters(m, tnow()); }
 
-  // Each figure is the best of w.trials trials, as on the native side.
+  // Each figure is the best of w.trials trials after one untimed (the engine's tiers: a page's
+  // first calls run in its baseline compilers), as on the native side.
   const T = w.trials;
-  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
+  const best = (f) => { let b = Infinity; for (let k = 0; k <= T; k++) { const v = f(k); if (k > 0) b = Math.min(b, v); } return b; };
   // frame: for each camera one untimed call, then w.reps timed calls
   const timed = (cams, f) => {
     let total = 0, calls = 0;
@@ -184,7 +185,7 @@ async function ops(w) {
 
   // set_position + the cluster update the next frame_clusters makes, per move; each trial
   // moves its own slice of the pins
-  const chunk = Math.floor(w.moveIds.length / T);
+  const chunk = Math.floor(w.moveIds.length / (T + 1));
   out.set_position_cluster_update = best((k) => {
     pd.setCamera(m, camera(w.moveCam));
     m.clusters(tnow());
@@ -281,7 +282,7 @@ async function rawOps(w) {
     return total / calls;
   };
   const T = w.trials;
-  const best = (f) => { let b = Infinity; for (let k = 0; k < T; k++) b = Math.min(b, f(k)); return b; };
+  const best = (f) => { let b = Infinity; for (let k = 0; k <= T; k++) { const v = f(k); if (k > 0) b = Math.min(b, v); } return b; };
   out.frame = best(() => timed(w.frameCams, () => X.pindrop_map_frame(h, (t += 0.001), pins, cap)));
   out.frame_clusters = best(() => timed(w.clusterCams, () => X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap)));
   out.hit_test = best(() => {
@@ -298,7 +299,7 @@ async function rawOps(w) {
     return total / calls;
   });
   const ids = w.moveIds.map((v) => BigInt(v));
-  const chunk = Math.floor(ids.length / T);
+  const chunk = Math.floor(ids.length / (T + 1));
   out.set_position_cluster_update = best((k) => {
     setCam(h, w.moveCam);
     X.pindrop_map_frame_clusters(h, (t += 0.001), views, cap);
