@@ -312,7 +312,7 @@ test-docs: build python-deps
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
 # (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
 # same recording replayed through the native library (Python) and the module (Node).
-WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32
+WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32 binaryen
 JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/test/types.test.js
 WASM = dist/pindrop.wasm
 NODE ?= node

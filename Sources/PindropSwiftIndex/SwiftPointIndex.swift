@@ -139,15 +139,28 @@ public final class SwiftPointIndex: SpatialIndex {
         for i in xs.indices {
             box = (min(box.minX, xs[i]), min(box.minY, ys[i]), max(box.maxX, xs[i]), max(box.maxY, ys[i]))
         }
+        // The partitions run on the arrays' buffers: no bounds or uniqueness check per swap (they
+        // were most of a bulk load's time in WebAssembly).
+        ss.withUnsafeMutableBufferPointer { ss in
+            xs.withUnsafeMutableBufferPointer { xs in
+                ys.withUnsafeMutableBufferPointer { ys in buildTree(ss, xs, ys, box: box) }
+            }
+        }
+    }
+
+    /// bulkLoad's partitions: ss, xs, ys are the slots and their positions, `box` their bounds.
+    private func buildTree(_ ss: UnsafeMutableBufferPointer<Int32>, _ xs: UnsafeMutableBufferPointer<Double>,
+                           _ ys: UnsafeMutableBufferPointer<Double>,
+                           box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) {
         // (node, lo, hi): the node's slots are ss[lo ..< hi]; `whole`: all of them, in `box`.
-        var work: [(Int32, Int, Int, Bool)] = [(0, 0, slots.count, true)]
+        var work: [(Int32, Int, Int, Bool)] = [(0, 0, ss.count, true)]
         while let (n, lo, hi, whole) = work.popLast() {
             let node = nodes[Int(n)]
             if hi - lo <= SwiftPointIndex.leafCapacity || node.depth >= SwiftPointIndex.maxDepth {
                 let leaf = Int32(leafSlots.count)
                 nodes[Int(n)].leaf = leaf
                 leafNode.append(n)
-                leafSlots.append(Array(ss[lo..<hi]))
+                leafSlots.append(Array(UnsafeBufferPointer(rebasing: ss[lo..<hi])))
                 for i in lo..<hi { home[Int(ss[i])] = leaf + 1; at[Int(ss[i])] = Int32(i - lo) }
                 continue
             }
@@ -158,9 +171,9 @@ public final class SwiftPointIndex: SpatialIndex {
                 for c in 0..<Int32(4) { work.append((child + c, c == q ? lo : hi, hi, c == q)) }
                 continue
             }
-            let north = partition(&ss, &xs, &ys, lo, hi) { _, y in y >= my }
-            let southEast = partition(&ss, &xs, &ys, lo, north) { x, _ in x >= mx }
-            let northEast = partition(&ss, &xs, &ys, north, hi) { x, _ in x >= mx }
+            let north = partition(ss, xs, ys, lo, hi) { _, y in y >= my }
+            let southEast = partition(ss, xs, ys, lo, north) { x, _ in x >= mx }
+            let northEast = partition(ss, xs, ys, north, hi) { x, _ in x >= mx }
             let child = appendChildren(n, node, mx, my)
             work.append((child, lo, southEast, false)); work.append((child + 1, southEast, north, false))
             work.append((child + 2, north, northEast, false)); work.append((child + 3, northEast, hi, false))
@@ -193,14 +206,17 @@ public final class SwiftPointIndex: SpatialIndex {
 
     /// Moves the entries of lo ..< hi for which `upper` holds to the end; returns where they start.
     @inline(__always)
-    private func partition(_ ss: inout [Int32], _ xs: inout [Double], _ ys: inout [Double], _ lo: Int, _ hi: Int,
+    private func partition(_ ss: UnsafeMutableBufferPointer<Int32>, _ xs: UnsafeMutableBufferPointer<Double>,
+                           _ ys: UnsafeMutableBufferPointer<Double>, _ lo: Int, _ hi: Int,
                            _ upper: (Double, Double) -> Bool) -> Int {
         var i = lo, j = hi
         while true {
             while i < j && !upper(xs[i], ys[i]) { i += 1 }
             while i < j && upper(xs[j - 1], ys[j - 1]) { j -= 1 }
             if i >= j { return i }
-            ss.swapAt(i, j - 1); xs.swapAt(i, j - 1); ys.swapAt(i, j - 1)
+            let s = ss[i], x = xs[i], y = ys[i]
+            ss[i] = ss[j - 1]; xs[i] = xs[j - 1]; ys[i] = ys[j - 1]
+            ss[j - 1] = s; xs[j - 1] = x; ys[j - 1] = y
             i += 1; j -= 1
         }
     }

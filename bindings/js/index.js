@@ -57,6 +57,10 @@ const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u
 const EVENT_SIZE = 96;        // type, cause i32; id, other i64; 8 f64; request u64
 const SUMMARY_SIZE = 40;      // count, valued, category, flags u32; value_sum, value_min, value_max f64
 const FOCUS_SIZE = 40;        // kind, reserved i32; id i64; key u64; x, y f64
+// What add_many allocates per pin on wasm32 (the pin store, the index, the clusters' and the
+// spreading's tables, and their growth: 107-113 bytes measured on 100k and 916k LA trees), reserved
+// before a large batch; below RESERVE_MIN_BYTES the heap grows as it goes.
+const ADD_MANY_BYTES_PER_PIN = 112, RESERVE_MIN_BYTES = 4 << 20;
 const SCRATCH_SIZE = 256;     // a map's scratch: the camera, an event, a summary, a focus, out-parameters
 if (Math.max(EVENT_SIZE, SUMMARY_SIZE, FOCUS_SIZE) > SCRATCH_SIZE) throw new Error("pindrop: the scratch buffer is too small");
 
@@ -198,6 +202,22 @@ export function __memoryBytes() { return need().memory.buffer.byteLength; }
 /** The version ("MAJOR.MINOR.PATCH") of the loaded module. */
 export function version() { return need().version; }
 
+/** An export behind a guard: a trap becomes an InternalError, and the memory views are renewed
+ *  when the call grew the memory. One closure per arity, so that calls pass no argument array. */
+function guard(l, name, fn) {
+  const done = (r) => { if (l.u8.byteLength === 0) l.views(); return r; };
+  switch (fn.length) {
+    case 0: return () => { try { return done(fn()); } catch (e) { throw l.trapped(name, e); } };
+    case 1: return (a) => { try { return done(fn(a)); } catch (e) { throw l.trapped(name, e); } };
+    case 2: return (a, b) => { try { return done(fn(a, b)); } catch (e) { throw l.trapped(name, e); } };
+    case 3: return (a, b, c) => { try { return done(fn(a, b, c)); } catch (e) { throw l.trapped(name, e); } };
+    case 4: return (a, b, c, d) => { try { return done(fn(a, b, c, d)); } catch (e) { throw l.trapped(name, e); } };
+    case 5: return (a, b, c, d, e) => { try { return done(fn(a, b, c, d, e)); } catch (x) { throw l.trapped(name, x); } };
+    case 6: return (a, b, c, d, e, f) => { try { return done(fn(a, b, c, d, e, f)); } catch (x) { throw l.trapped(name, x); } };
+    default: return (...args) => { try { return done(fn(...args)); } catch (e) { throw l.trapped(name, e); } };
+  }
+}
+
 function need() {
   if (!lib) throw new StateError("pindrop is not loaded: await load() first");
   if (lib.broken) throw new InternalError(`the pindrop module stopped after an internal error (${lib.broken}); load({ fresh: true }) a new one`);
@@ -210,6 +230,12 @@ class Library {
     this.x = exports;
     this.memory = exports.memory;
     this.broken = null;
+    // Each exported function behind a guard of its own arity (no rest parameters, no lookup by
+    // name on the hot paths): `this.f.pindrop_map_touch(...)`.
+    this.f = {};
+    for (const [name, fn] of Object.entries(exports)) {
+      if (typeof fn === "function") this.f[name] = guard(this, name, fn);
+    }
     this.scratch = exports.malloc(SCRATCH_SIZE);
     this.views();
     this.version = this.string(exports.pindrop_version());
@@ -227,23 +253,20 @@ class Library {
     this.dv = new DataView(b);
   }
 
-  fresh() { if (this.buffer !== this.memory.buffer) this.views(); return this; }
+  /** Renews the views once the memory has grown (growing detaches the old buffer: its views
+   *  read 0 bytes, a check far cheaper than the memory's `buffer` getter). */
+  fresh() { if (this.u8.byteLength === 0) this.views(); return this; }
 
-  /** Calls an export, turning a trap into an InternalError (the module is not used again). */
-  call(name, ...args) {
-    let r;
-    try {
-      r = this.x[name](...args);
-    } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError) {
-        this.broken = `${name}: ${e.message}`;
-        throw new InternalError(`pindrop stopped inside ${name} (${e.message}); the module cannot be used again`, 0, name);
-      }
-      throw e;
-    }
-    this.fresh();
-    return r;
+  /** A trap inside `name` as an InternalError (the module is not used again); other errors as
+   *  they are. */
+  trapped(name, e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) return e;
+    this.broken = `${name}: ${e.message}`;
+    return new InternalError(`pindrop stopped inside ${name} (${e.message}); the module cannot be used again`, 0, name);
   }
+
+  /** Calls an export by name (the guarded one: a trap becomes an InternalError). */
+  call(name, ...args) { return this.f[name](...args); }
 
   string(p) {
     if (!p) return "";
@@ -270,6 +293,16 @@ class Library {
   }
 
   free(p) { if (p) this.call("free", p); }
+
+  /** Grows the heap in one step to hold `bytes` more (a block taken and given back at once),
+   *  where a large call would otherwise grow it many times on the way: each growth of a
+   *  WebAssembly memory costs far more than its size suggests. Best effort: nothing happens
+   *  when the memory cannot grow that far, and the call then fails or succeeds on its own. */
+  reserve(bytes) {
+    if (bytes < RESERVE_MIN_BYTES) return;
+    const p = this.f.malloc(bytes);
+    if (p) this.f.free(p);
+  }
 
   lastError() { return this.string(this.call("pindrop_last_error")); }
 }
@@ -382,6 +415,36 @@ function arrayLength(v, name) {
 
 function fromU64(v) { return v <= 9007199254740991n ? Number(v) : v; }
 
+/** The n pindrop_cluster_view structs at p into the typed arrays of c (one small function of
+ *  its own: the engine optimises it once, whatever state the calling method is in). */
+function copyClusters(l, p, n, c) {
+  const f64 = l.f64, u32 = l.u32;
+  const { keyHalves, x, y, lon, lat, size, flags } = c;
+  for (let i = 0, d = p >> 3; i < n; i++, d += 6) {
+    // all 64 bits of the key (a level, a generation and a slot; a stack's top five bits set),
+    // copied as two halves: no BigInt per cluster
+    keyHalves[2 * i] = u32[2 * d]; keyHalves[2 * i + 1] = u32[2 * d + 1];
+    x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
+    size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
+  }
+}
+
+/** fromId of the int64 at p (8-aligned) in the module's memory, read as two 32-bit halves: no
+ *  BigInt made unless the id needs one. */
+function idAt(l, p, bigint) {
+  const lo = l.u32[p >> 2], hi = l.i32[(p >> 2) + 1];
+  if (hi === -2147483648 && lo === 0) return null;  // PINDROP_NO_ID
+  if (bigint) return l.i64[p >> 3];
+  const v = hi * 4294967296 + lo;  // exact up to 2^53; beyond, rounding keeps it beyond
+  return v >= -9007199254740991 && v <= 9007199254740991 ? v : l.i64[p >> 3];
+}
+
+/** fromU64 of the uint64 at p (8-aligned), as idAt. */
+function u64At(l, p) {
+  const lo = l.u32[p >> 2], hi = l.u32[(p >> 2) + 1];
+  return hi < 2097152 ? hi * 4294967296 + lo : l.u64[p >> 3];
+}
+
 function float64Array(v, name) {
   if (v instanceof Float64Array) return v;
   if (Array.isArray(v) || ArrayBuffer.isView(v)) {
@@ -415,8 +478,8 @@ const registry = typeof FinalizationRegistry !== "undefined"
  */
 export class Map {
   #lib; #h; #bigint;
-  #frameBuf = 0; #frameCap = 0; #frame = null;
-  #clusterBuf = 0; #clusterCap = 0; #clusters = null;
+  #frameBuf = 0; #frameCap = 0; #frame = null; #frameView = null;
+  #clusterBuf = 0; #clusterCap = 0; #clusters = null; #clusterView = null;
   #idsBuf = 0; #idsCap = 0;
 
   constructor(options = {}) {
@@ -489,18 +552,22 @@ export class Map {
     return r;
   }
 
-  #call(fn, ...args) {
+  #call(fn, a, b, c, d, e) {
     const l = this.#m();
-    return this.#status(l, l.call(fn, this.#h, ...args), fn);
+    return this.#status(l, l.f[fn](this.#h, a, b, c, d, e), fn);
   }
 
   /** A count-returning call: 0 with a last error set is a failure, of the kind the header
    *  gives for that function (an unknown cluster key: NotFound; anything else: InvalidArgument). */
-  #count(fn, ...args) {
+  #count(fn, a, b, c, d, e) {
     const l = this.#m();
-    const n = l.call(fn, this.#h, ...args) >>> 0;
+    return this.#counted(l, l.f[fn](this.#h, a, b, c, d, e) >>> 0, fn);
+  }
+
+  /** A count fn returned: 0 with a last error set throws. */
+  #counted(l, n, fn) {
     if (n === 0) {
-      const msg = l.string(l.call("pindrop_map_last_error", this.#h));
+      const msg = l.string(l.f.pindrop_map_last_error(this.#h));
       if (msg) {
         const [E, status] = KEYED_COUNTS.has(fn) ? [NotFound, -2] : [InvalidArgument, -1];
         throw new E(msg, status, fn);
@@ -538,7 +605,7 @@ export class Map {
     dv.setFloat64(c + 24, num(bearingDeg, "bearingDeg"), true);
     dv.setFloat64(c + 32, num(width, "width"), true);
     dv.setFloat64(c + 40, num(height, "height"), true);
-    this.#call("pindrop_map_set_camera", c);
+    this.#status(l, l.f.pindrop_map_set_camera(this.#h, c), "pindrop_map_set_camera");
   }
 
   /** The screen point [x, y] of (lon, lat). */
@@ -573,6 +640,7 @@ export class Map {
     let pl = 0;
     try {
       pl = l.malloc(16 * n);
+      l.reserve(n * ADD_MANY_BYTES_PER_PIN);
       writeIds(l.fresh(), ids, pi);
       l.f64.set(ll, pl >> 3);
       this.#call("pindrop_map_add_many", pi, pl, n);
@@ -584,7 +652,10 @@ export class Map {
   remove(id) { this.#call("pindrop_map_remove", toId(id)); }
 
   /** Moves a pin as the host: no MOVED event, no undo entry. */
-  setPosition(id, lon, lat) { this.#call("pindrop_map_set_position", toId(id), num(lon, "lon"), num(lat, "lat")); }
+  setPosition(id, lon, lat) {
+    const l = this.#m(), i = toId(id);
+    this.#status(l, l.f.pindrop_map_set_position(this.#h, i, num(lon, "lon"), num(lat, "lat")), "pindrop_map_set_position");
+  }
 
   /** The pin's true coordinate [lon, lat]. */
   position(id) { return this.#pair("pindrop_map_position", id); }
@@ -612,10 +683,10 @@ export class Map {
   /** The pin drawn nearest to (x, y) within hitRadius, or null. */
   hitTest(x, y) {
     const l = this.#m(), s = l.scratch;
-    const r = l.call("pindrop_map_hit_test", this.#h, num(x, "x"), num(y, "y"), s);
+    const r = l.f.pindrop_map_hit_test(this.#h, num(x, "x"), num(y, "y"), s);
     if (r === -2) return null;
-    this.#status(l, r, "pindrop_map_hit_test");
-    return fromId(l.i64[s >> 3], this.#bigint);
+    if (r < 0) this.#status(l, r, "pindrop_map_hit_test");
+    return idAt(l, s, this.#bigint);
   }
 
   /** hitTest for many points xy = [x0, y0, x1, y1, ...]: an array of ids (null for a miss). */
@@ -669,7 +740,7 @@ export class Map {
   frame(timeMs) {
     const l = this.#m();
     num(timeMs, "timeMs");
-    let n = this.#count("pindrop_map_frame", timeMs, this.#frameBuf, this.#frameCap);
+    let n = this.#counted(l, l.f.pindrop_map_frame(this.#h, timeMs, this.#frameBuf, this.#frameCap) >>> 0, "pindrop_map_frame");
     if (n > this.#frameCap) {
       l.free(this.#frameBuf);
       this.#frameBuf = 0;
@@ -685,6 +756,7 @@ export class Map {
         x: new Float64Array(cap), y: new Float64Array(cap), anchorX: new Float64Array(cap),
         anchorY: new Float64Array(cap), lift: new Float64Array(cap), flags: new Uint32Array(cap),
       };
+      this.#frameView = null;
     }
     const f64 = l.f64, i32 = l.i32, u32 = l.u32, i64 = l.i64;
     let d = this.#frameBuf >> 3;
@@ -695,9 +767,11 @@ export class Map {
       x[i] = f64[d + 1]; y[i] = f64[d + 2]; anchorX[i] = f64[d + 3]; anchorY[i] = f64[d + 4];
       lift[i] = f64[d + 5]; flags[i] = u32[2 * d + 12];
     }
-    return { count: n, id: id.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
+    // The same object as last time when the count is the same (its views already cover n).
+    if (this.#frameView?.count === n) return this.#frameView;
+    return (this.#frameView = { count: n, id: id.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
       anchorX: anchorX.subarray(0, n), anchorY: anchorY.subarray(0, n), lift: lift.subarray(0, n),
-      flags: flags.subarray(0, n) };
+      flags: flags.subarray(0, n) });
   }
 
   /**
@@ -710,7 +784,8 @@ export class Map {
   clusters(timeMs) {
     const l = this.#m();
     num(timeMs, "timeMs");
-    let n = this.#count("pindrop_map_frame_clusters", timeMs, this.#clusterBuf, this.#clusterCap);
+    let n = this.#counted(l, l.f.pindrop_map_frame_clusters(this.#h, timeMs, this.#clusterBuf, this.#clusterCap) >>> 0,
+      "pindrop_map_frame_clusters");
     if (n > this.#clusterCap) {
       l.free(this.#clusterBuf);
       this.#clusterBuf = 0;
@@ -721,19 +796,16 @@ export class Map {
     let c = this.#clusters;
     if (!c || c.x.length < n) {
       const cap = Math.max(n, 2 * (c?.x.length ?? 0), 64);
-      c = this.#clusters = { key: new BigUint64Array(cap), x: new Float64Array(cap), y: new Float64Array(cap),
+      const key = new BigUint64Array(cap);
+      c = this.#clusters = { key, keyHalves: new Uint32Array(key.buffer), x: new Float64Array(cap), y: new Float64Array(cap),
         lon: new Float64Array(cap), lat: new Float64Array(cap), size: new Uint32Array(cap), flags: new Uint32Array(cap) };
+      this.#clusterView = null;
     }
-    const f64 = l.f64, u32 = l.u32, u64 = l.u64;
-    let d = this.#clusterBuf >> 3;
+    copyClusters(l, this.#clusterBuf, n, c);
+    if (this.#clusterView?.count === n) return this.#clusterView;
     const { key, x, y, lon, lat, size, flags } = c;
-    for (let i = 0; i < n; i++, d += 6) {
-      key[i] = u64[d];  // all 64 bits: a level, a generation and a slot (a stack's top five bits set)
-      x[i] = f64[d + 1]; y[i] = f64[d + 2]; lon[i] = f64[d + 3]; lat[i] = f64[d + 4];
-      size[i] = u32[2 * d + 10]; flags[i] = u32[2 * d + 11];
-    }
-    return { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
-      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) };
+    return (this.#clusterView = { count: n, key: key.subarray(0, n), x: x.subarray(0, n), y: y.subarray(0, n),
+      lon: lon.subarray(0, n), lat: lat.subarray(0, n), size: size.subarray(0, n), flags: flags.subarray(0, n) });
   }
 
   /** The ids of a cluster's (or a collapsed stack's) members in ascending id order, from
@@ -904,14 +976,21 @@ export class Map {
     if (typeof phase !== "string" || p === undefined) {
       throw new TypeError(`phase must be "down", "move", "up" or "cancel", not ${describe(phase)}`);
     }
-    return this.#call("pindrop_map_touch", pointer, p, num(x, "x"), num(y, "y"), num(timeMs, "timeMs")) === 1;
+    const l = this.#m();
+    const r = l.f.pindrop_map_touch(this.#h, pointer, p, num(x, "x"), num(y, "y"), num(timeMs, "timeMs"));
+    if (r < 0) this.#status(l, r, "pindrop_map_touch");
+    return r === 1;
   }
 
   /** Resolves timeouts due at timeMs (lift delay, double-tap window, auto-pan). */
-  tick(timeMs) { this.#call("pindrop_map_tick", num(timeMs, "timeMs")); }
+  tick(timeMs) {
+    const l = this.#m();
+    const r = l.f.pindrop_map_tick(this.#h, num(timeMs, "timeMs"));
+    if (r < 0) this.#status(l, r, "pindrop_map_tick");
+  }
 
   /** When the next tick is due (ms), Infinity when nothing is pending. */
-  nextDeadline() { const l = this.#m(); return l.call("pindrop_map_next_deadline", this.#h); }
+  nextDeadline() { const l = this.#m(); return l.f.pindrop_map_next_deadline(this.#h); }
 
   /** Ticks at every deadline up to timeMs, then at timeMs: what a host's timer would do. */
   advance(timeMs) {
@@ -932,14 +1011,14 @@ export class Map {
   /** The oldest pending event, or null. */
   pollEvent() {
     const l = this.#m(), e = l.scratch;
-    if (l.call("pindrop_map_poll_event", this.#h, e) !== 1) return null;
+    if (l.f.pindrop_map_poll_event(this.#h, e) !== 1) return null;
     return readEvent(l, e, this.#bigint);
   }
 
   /** Drains the pending events, oldest first, into an array of plain objects. */
   events() {
-    const out = [];
-    for (let e; (e = this.pollEvent()) !== null;) out.push(e);
+    const l = this.#m(), e = l.scratch, poll = l.f.pindrop_map_poll_event, h = this.#h, out = [];
+    while (poll(h, e) === 1) out.push(readEvent(l, e, this.#bigint));
     return out;
   }
 
@@ -959,7 +1038,7 @@ export class Map {
   selected() {
     const l = this.#m(), s = l.scratch;
     this.#call("pindrop_map_selected", s);
-    return fromId(l.i64[s >> 3], this.#bigint);
+    return idAt(l, s, this.#bigint);
   }
 
   /** Moves the selected pin by (dx, dy) screen points from where it is drawn (arrow keys). */
@@ -1038,22 +1117,22 @@ const EVENT_FIELDS = [ID, ID, ID | AT, ID | AT, ID | AT, ID | AT, ID | AT | FROM
   ID | AT, ID | OTHER | AT | DIST, ID | DXY, AT | REQ | KEY, AT | REQ | KEY, AT | REQ | KEY];
 
 function readEvent(l, e, bigint) {
-  const dv = l.dv;
-  const t = dv.getInt32(e, true), c = dv.getInt32(e + 4, true);
+  // e is 8-aligned (a map's scratch): the fields read through the typed-array views.
+  const i32 = l.i32, f64 = l.f64, b = e >> 2, d = e >> 3;
+  const t = i32[b], c = i32[b + 1];
   const has = EVENT_FIELDS[t] ?? 0xff;
-  const f = (o) => dv.getFloat64(e + o, true);
   const ev = {
     // A type or cause newer than this file (the header grows) keeps its number: "EVENT_12".
     type: EVENT_TYPES[t] ?? `EVENT_${t}`,
     cause: has & CAUSE ? (CAUSES[c] ?? `CAUSE_${c}`) : null,
-    id: has & ID ? fromId(dv.getBigInt64(e + 8, true), bigint) : null,
-    other: has & OTHER ? fromId(dv.getBigInt64(e + 16, true), bigint) : null,
-    lon: has & AT ? f(24) : null, lat: has & AT ? f(32) : null,
-    fromLon: has & FROM ? f(40) : null, fromLat: has & FROM ? f(48) : null,
-    dx: has & DXY ? f(56) : null, dy: has & DXY ? f(64) : null,
-    distanceM: has & DIST ? f(72) : null,
-    timeMs: f(80),
-    request: has & REQ ? (has & KEY ? dv.getBigUint64(e + 88, true) : fromU64(dv.getBigUint64(e + 88, true))) : null,
+    id: has & ID ? idAt(l, e + 8, bigint) : null,
+    other: has & OTHER ? idAt(l, e + 16, bigint) : null,
+    lon: has & AT ? f64[d + 3] : null, lat: has & AT ? f64[d + 4] : null,
+    fromLon: has & FROM ? f64[d + 5] : null, fromLat: has & FROM ? f64[d + 6] : null,
+    dx: has & DXY ? f64[d + 7] : null, dy: has & DXY ? f64[d + 8] : null,
+    distanceM: has & DIST ? f64[d + 9] : null,
+    timeMs: f64[d + 10],
+    request: has & REQ ? (has & KEY ? l.u64[d + 11] : u64At(l, e + 88)) : null,
   };
   if (has & KEY) ev.key = ev.request;  // CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED
   return ev;

@@ -40,6 +40,17 @@ double nl_frames(pindrop_map *map, const pindrop_camera *cams, size_t ncam, size
   return total / (double)(ncam * reps);
 }
 
+/* The first frame_clusters of a map after its pins were added (it builds every cluster level):
+   seconds. */
+double nl_first_clusters(pindrop_map *map, const pindrop_camera *cam, pindrop_cluster_view *views, size_t cap,
+                         double t) {
+  double t0;
+  if (pindrop_map_set_camera(map, cam) != PINDROP_OK) return -1;
+  t0 = now_s();
+  (void)pindrop_map_frame_clusters(map, t, views, cap);
+  return now_s() - t0;
+}
+
 /* Each camera: frame (untimed), then `per` single hit tests. Mean seconds per hit test; *found
    counts the hits. */
 double nl_hits(pindrop_map *map, const pindrop_camera *cams, size_t ncam, const double *xy, size_t per,

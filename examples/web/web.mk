@@ -16,7 +16,7 @@ web-deps: deps
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
 	@$(PYTHON) -c "import websocket" >/dev/null 2>&1 || { echo "installing $(WEB_PIP_PACKAGES)"; $(PYTHON) -m pip install -q $(WEB_PIP_PACKAGES); }
 
-test-web: wasm web-deps
+test-web: build wasm web-deps
 	$(PYTHON) -m pytest -q -p no:cacheprovider examples/web/tests
 
 serve-web: wasm web-deps
