@@ -6,14 +6,14 @@ import XCTest
 /// the items of their cells, and a grid whose items keep moving does not keep the cells they left.
 final class ClusterGridTests: XCTestCase {
     func testWalksMatchAScanUnderChurn() {
-        var rng = OpenTableTests.Seeded(state: 7)
+        var rng = SplitMix(seed: 7)
         let cell = 0.25
         var grid = ClusterGrid(cell: cell)
         let n = 600
         var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: n)
         var live = [Bool](repeating: false, count: n)
         func coordinate(_ v: Double) -> Int64 { Int64((v / cell).rounded(.down)) }
-        func random(_ r: inout OpenTableTests.Seeded) -> Double { Double(r.next() % 4000) / 1000 - 2 }   // [-2, 2)
+        func random(_ r: inout SplitMix) -> Double { Double(r.next() % 4000) / 1000 - 2 }   // [-2, 2)
         var largest = 0
         for step in 0..<30_000 {
             let i = Int(rng.next() % UInt64(n))

@@ -6,18 +6,6 @@ import XCTest
 /// full, runs that wrap around the end of the table, negative ids, coordinates with ±0.0, and
 /// growth through many sizes and load factors.
 final class OpenTableTests: XCTestCase {
-    /// A seeded generator (SplitMix64), so that a failure can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A key stored in its cell with a value; Int64.min marks a vacant cell.
     struct Pair: OpenTableEntry, Equatable {
         var key: Int64, value: Int64
@@ -79,8 +67,8 @@ final class OpenTableTests: XCTestCase {
 
     /// Random history of `steps` operations on keys from `key`, checked against a dictionary.
     func runHistory(seed: UInt64, steps: Int, loadEighths: Int = 6, clearEvery: Int = 0,
-                    key: (inout Seeded) -> Int64, hash: @escaping (Int64) -> UInt64, _ note: String) {
-        var rng = Seeded(state: seed)
+                    key: (inout SplitMix) -> Int64, hash: @escaping (Int64) -> UInt64, _ note: String) {
+        var rng = SplitMix(seed: seed)
         var m = Keyed(loadEighths: loadEighths, hash: hash)
         var oracle: [Int64: Int64] = [:]
         for step in 0..<steps {
@@ -160,7 +148,7 @@ final class OpenTableTests: XCTestCase {
     }
 
     func testGrowthThroughManySizes() {
-        var rng = Seeded(state: 50)
+        var rng = SplitMix(seed: 50)
         for n in [0, 1, 2, 11, 12, 13, 24, 25, 47, 48, 49, 96, 97, 193, 1000, 3072, 3073, 20000] {
             var m = Keyed(hash: Self.fibonacci)
             var oracle: [Int64: Int64] = [:]
@@ -206,7 +194,7 @@ final class OpenTableTests: XCTestCase {
     /// Keys kept outside the table: the cells hold slots of an id array, as the pin store's do.
     func testKeysReadThroughTheEntry() {
         struct Slot: OpenTableEntry { var s: Int32; static let vacant = Slot(s: -1); var isVacant: Bool { s < 0 } }
-        var rng = Seeded(state: 60)
+        var rng = SplitMix(seed: 60)
         var ids: [Int64] = []
         var free: [Int32] = []
         var table = OpenTable<Slot>()
@@ -247,7 +235,7 @@ final class OpenTableTests: XCTestCase {
         let values: [Double] = [0.0, -0.0, 1, -1, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
                                 .greatestFiniteMagnitude, .infinity, -.infinity, 0.1, 0.1 + 1e-17,
                                 180, -180, 90, -90, 1e-300, 2.5e-7]
-        var rng = Seeded(state: 70)
+        var rng = SplitMix(seed: 70)
         var table = OpenTable<Point>(loadEighths: 4)
         var oracle: [Bits: Int] = [:]
         let hashOf: (Point) -> UInt64 = { OpenHash.of($0.x, $0.y) }
