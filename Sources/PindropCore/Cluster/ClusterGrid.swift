@@ -62,15 +62,12 @@ struct ClusterGrid {
         return h == vacant ? vacant - 1 : h
     }
 
-    /// The table's hash of a key: the Fibonacci hash of the cell's row and its x coordinate's
-    /// group of four, plus the cell's place in its group, in the bits the table takes a home from
-    /// (`OpenTable.home`). Four cells side by side start at consecutive slots, so the three cells
-    /// of a row of a 3×3 walk are read from one or two cache lines instead of three.
+    /// The table's hash of a key: the hash of the cell's row and its x coordinate's group of
+    /// four. The four cells of a group share a home, so linear probing lays them in consecutive
+    /// slots, and the three cells of a row of a 3×3 walk are read from one or two cache lines
+    /// instead of three.
     @inline(__always)
-    private static func spread(_ key: UInt64) -> UInt64 {
-        let group = key & ~(UInt64(3) << 32)
-        return ((group &* OpenHash.golden) >> 32 &+ (key >> 32) & 3) << 32
-    }
+    private static func spread(_ key: UInt64) -> UInt64 { OpenHash.of(key & ~(UInt64(3) << 32)) }
 
     @inline(__always)
     private static func spread(_ s: Slot) -> UInt64 { spread(s.key) }

@@ -9,20 +9,16 @@ protocol OpenTableEntry {
     var isVacant: Bool { get }
 }
 
-/// The hash functions of the open tables. A table takes a cell's home from bits 32 and up of a
-/// hash (`OpenTable.home`); these functions mix every bit of a key into those bits: Fibonacci
-/// hashing (a multiply by 2^64 / φ, whose high half depends on every bit of the key), folded and
-/// multiplied once more so that keys differing only in their high bits (ids 1 << 40, 2 << 40, ...)
-/// differ in their homes too.
+/// The hash functions of the open tables: Fibonacci hashing (a multiply by 2^64 / φ), whose top
+/// bits depend on every bit of the key. A table takes a cell's home from a hash's top bits, so
+/// consecutive keys (slots, ids handed out in order) land evenly spread, farther apart than a
+/// random hash would put them, and their probes stay short.
 enum OpenHash {
     static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// The hash of a 64-bit key.
     @inline(__always)
-    static func of(_ k: UInt64) -> UInt64 {
-        let h = k &* golden
-        return (h ^ h >> 32) &* 0xBF58_476D_1CE4_E5B9
-    }
+    static func of(_ k: UInt64) -> UInt64 { k &* golden }
 
     @inline(__always)
     static func of(_ k: Int64) -> UInt64 { of(UInt64(bitPattern: k)) }
@@ -42,7 +38,7 @@ enum OpenHash {
 }
 
 /// The one open-addressing hash table of the core: a power-of-two array of cells, linear probing
-/// from the home cell (bits 32 and up of the hash, masked to the table), growth to twice the size
+/// from the home cell (the hash's top log2(cells) bits), growth to twice the size
 /// when an insertion would pass the load factor (`loadEighths` / 8, 3/4 unless the owner says
 /// otherwise), deletion by backward shift (no tombstones: a lookup never walks past a dead cell,
 /// and a table that churns never needs rebuilding). Clearing keeps the capacity.
@@ -56,8 +52,8 @@ enum OpenHash {
 /// touch the table itself.
 struct OpenTable<Entry: OpenTableEntry> {
     private var cells: [Entry] = []
-    /// cells.count - 1 (0 before the first insertion).
-    private var mask = 0
+    /// 64 - log2(cells.count): a home is `hash >> shift`.
+    private var shift: UInt64 = 64
     private(set) var count = 0
     /// The load factor, in eighths, past which an insertion grows the table.
     let loadEighths: Int
@@ -71,7 +67,7 @@ struct OpenTable<Entry: OpenTableEntry> {
     /// An empty table with room for `capacity` entries before it grows.
     init(capacity: Int, loadEighths: Int = 6) {
         self.init(loadEighths: loadEighths)
-        if capacity > 0 { cells = [Entry](repeating: .vacant, count: Self.size(for: capacity, loadEighths)); mask = cells.count - 1 }
+        if capacity > 0 { cells = [Entry](repeating: .vacant, count: Self.size(for: capacity, loadEighths)); setShift() }
     }
 
     /// The number of cells (a power of two, or 0 before the first insertion).
@@ -89,14 +85,14 @@ struct OpenTable<Entry: OpenTableEntry> {
         return size
     }
 
-    /// The cell a hash starts probing at: bits 32 and up, so that an owner with a hash of its
-    /// own can place keys side by side on purpose (`ClusterGrid` starts the cells of a row at
-    /// consecutive cells).
+    private mutating func setShift() { shift = UInt64(64 - cells.count.trailingZeroBitCount) }
+
+    /// The cell a hash starts probing at: its top bits.
     @inline(__always)
-    func home(_ hash: UInt64) -> Int { Self.home(hash, mask) }
+    func home(_ hash: UInt64) -> Int { Self.home(hash, shift) }
 
     @inline(__always)
-    private static func home(_ hash: UInt64, _ mask: Int) -> Int { Int(truncatingIfNeeded: hash >> 32) & mask }
+    private static func home(_ hash: UInt64, _ shift: UInt64) -> Int { Int(truncatingIfNeeded: hash >> shift) }
 
     /// The cell holding the entry that `matches`, or nil.
     @inline(__always)
@@ -149,12 +145,13 @@ struct OpenTable<Entry: OpenTableEntry> {
     /// into the hole when the hole lies between the entry's home and its cell, so that every
     /// probe sequence stays unbroken.
     mutating func remove(at index: Int, hashOf: (Entry) -> UInt64) {
-        let mask = self.mask
+        let shift = self.shift
         cells.withUnsafeMutableBufferPointer { c in
+            let mask = c.count - 1
             var hole = index
             var j = (index + 1) & mask
             while !c[j].isVacant {
-                let home = Self.home(hashOf(c[j]), mask)
+                let home = Self.home(hashOf(c[j]), shift)
                 // The entry at j may fill the hole when its home is no nearer to j than the hole.
                 if (j &- home) & mask >= (j &- hole) & mask {
                     c[hole] = c[j]
@@ -204,11 +201,12 @@ struct OpenTable<Entry: OpenTableEntry> {
         let size = max(Self.size(for: n, loadEighths), 2 * cells.count)
         let old = cells
         cells = [Entry](repeating: .vacant, count: size)
-        mask = size - 1
-        let mask = self.mask
+        setShift()
+        let shift = self.shift
         cells.withUnsafeMutableBufferPointer { c in
+            let mask = c.count - 1
             for e in old where !e.isVacant {
-                var i = Self.home(hashOf(e), mask)
+                var i = Self.home(hashOf(e), shift)
                 while !c[i].isVacant { i = (i + 1) & mask }
                 c[i] = e
             }
