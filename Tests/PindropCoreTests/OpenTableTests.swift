@@ -74,9 +74,18 @@ final class OpenTableTests: XCTestCase {
         for step in 0..<steps {
             let k = key(&rng)
             switch rng.next() % 10 {
-            case 0...3:
+            case 0...2:
                 let v = Int64(bitPattern: rng.next())
                 XCTAssertEqual(m.set(k, v), oracle.updateValue(v, forKey: k) == nil, "\(note) step \(step)")
+            case 3:
+                // A key known to be absent goes in without a search for it.
+                let v = Int64(bitPattern: rng.next())
+                if oracle[k] == nil {
+                    let hash = m.hash
+                    let i = m.table.insertNew(hash(k), Pair(key: k, value: v), hashOf: { hash($0.key) })
+                    XCTAssertEqual(m.table[i], Pair(key: k, value: v))
+                    oracle[k] = v
+                }
             case 4...6:
                 XCTAssertEqual(m.remove(k), oracle.removeValue(forKey: k), "\(note) step \(step)")
             default:

@@ -38,12 +38,12 @@ struct Membership {
     func group(_ s: Int32) -> Int32? { get(s)?.group }
 
     mutating func set(_ s: Int32, group: Int32, rank: Int32) {
+        let m = Member(slot: s, group: group, rank: rank)
+        if contains(s), let i = table.find(Self.hash(s), { $0.slot == s }) { table[i] = m; return }
         let w = Int(s) >> 6
         if w >= bits.count { bits.append(contentsOf: repeatElement(0, count: w + 1 - bits.count)) }
         bits[w] |= 1 << UInt64(Int(s) & 63)
-        let m = Member(slot: s, group: group, rank: rank)
-        let r = table.insert(Self.hash(s), { m }, matches: { $0.slot == s }, hashOf: Self.hash)
-        if !r.inserted { table[r.index] = m }
+        table.insertNew(Self.hash(s), m, hashOf: Self.hash)
     }
 
     mutating func remove(_ s: Int32) {

@@ -55,6 +55,9 @@ struct OpenTable<Entry: OpenTableEntry> {
     /// 64 - log2(cells.count): a home is `hash >> shift`.
     private var shift: UInt64 = 64
     private(set) var count = 0
+    /// How many entries the table holds before an insertion grows it (kept, so that an insertion
+    /// checks one stored number: the product it stands for was a tenth of `Membership.set`).
+    private(set) var capacity = 0
     /// The load factor, in eighths, past which an insertion grows the table.
     let loadEighths: Int
 
@@ -67,13 +70,11 @@ struct OpenTable<Entry: OpenTableEntry> {
     /// An empty table with room for `capacity` entries before it grows.
     init(capacity: Int, loadEighths: Int = 6) {
         self.init(loadEighths: loadEighths)
-        if capacity > 0 { cells = [Entry](repeating: .vacant, count: Self.size(for: capacity, loadEighths)); setShift() }
+        if capacity > 0 { cells = [Entry](repeating: .vacant, count: Self.size(for: capacity, loadEighths)); resized() }
     }
 
     /// The number of cells (a power of two, or 0 before the first insertion).
     var cellCount: Int { cells.count }
-    /// How many entries the table holds before an insertion grows it.
-    var capacity: Int { cells.count * loadEighths / 8 }
     var isEmpty: Bool { count == 0 }
     /// The bytes the cells take.
     var bytes: Int { cells.capacity * MemoryLayout<Entry>.stride }
@@ -85,7 +86,10 @@ struct OpenTable<Entry: OpenTableEntry> {
         return size
     }
 
-    private mutating func setShift() { shift = UInt64(64 - cells.count.trailingZeroBitCount) }
+    private mutating func resized() {
+        shift = UInt64(64 - cells.count.trailingZeroBitCount)
+        capacity = cells.count * loadEighths / 8
+    }
 
     /// The cell a hash starts probing at: its top bits.
     @inline(__always)
@@ -125,7 +129,7 @@ struct OpenTable<Entry: OpenTableEntry> {
     @inline(__always)
     mutating func insert(_ hash: UInt64, _ entry: () -> Entry, matches: (Entry) -> Bool,
                          hashOf: (Entry) -> UInt64) -> (index: Int, inserted: Bool) {
-        if 8 * (count + 1) > loadEighths * cells.count { grow(minimum: count + 1, hashOf) }
+        if count >= capacity { grow(minimum: count + 1, hashOf) }
         let start = home(hash)
         let found: (Int, Bool) = cells.withUnsafeMutableBufferPointer { c in
             let mask = c.count - 1
@@ -139,6 +143,24 @@ struct OpenTable<Entry: OpenTableEntry> {
         }
         if found.1 { count += 1 }
         return found
+    }
+
+    /// Stores `entry` for a key the caller knows is absent (no entry matches it: a bit of the
+    /// owner's says so), probing only for the first vacant cell; returns its cell.
+    @inline(__always)
+    @discardableResult
+    mutating func insertNew(_ hash: UInt64, _ entry: Entry, hashOf: (Entry) -> UInt64) -> Int {
+        if count >= capacity { grow(minimum: count + 1, hashOf) }
+        let start = home(hash)
+        let i: Int = cells.withUnsafeMutableBufferPointer { c in
+            let mask = c.count - 1
+            var i = start
+            while !c[i].isVacant { i = (i + 1) & mask }
+            c[i] = entry
+            return i
+        }
+        count += 1
+        return i
     }
 
     /// Empties cell `index` (holding an entry), then moves each entry of the run after it back
@@ -184,7 +206,7 @@ struct OpenTable<Entry: OpenTableEntry> {
 
     /// Makes room for `n` entries without growing again.
     mutating func reserve(_ n: Int, hashOf: (Entry) -> UInt64) {
-        if 8 * n > loadEighths * cells.count { grow(minimum: n, hashOf) }
+        if n > capacity { grow(minimum: n, hashOf) }
     }
 
     /// Calls `body` with every entry, in cell order.
@@ -201,7 +223,7 @@ struct OpenTable<Entry: OpenTableEntry> {
         let size = max(Self.size(for: n, loadEighths), 2 * cells.count)
         let old = cells
         cells = [Entry](repeating: .vacant, count: size)
-        setShift()
+        resized()
         let shift = self.shift
         cells.withUnsafeMutableBufferPointer { c in
             let mask = c.count - 1
