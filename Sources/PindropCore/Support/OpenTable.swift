@@ -38,9 +38,9 @@ enum OpenHash {
 }
 
 /// The one open-addressing hash table of the core: a power-of-two array of cells, linear probing
-/// from the home cell (the hash's top log2(cells) bits), growth to twice the size
-/// when an insertion would pass the load factor (`loadEighths` / 8, 3/4 unless the owner says
-/// otherwise), deletion by backward shift (no tombstones: a lookup never walks past a dead cell,
+/// from the home cell (the hash's top log2(cells) bits), growth to twice the size when an
+/// insertion would pass the load factor (`loadEighths` / 8, 3/4 unless the owner says otherwise),
+/// deletion by backward shift (no tombstones: a lookup never walks past a dead cell,
 /// and a table that churns never needs rebuilding). Clearing keeps the capacity.
 ///
 /// The table knows neither keys nor their hashes: each call hands in the key's hash, how to tell
@@ -56,7 +56,7 @@ struct OpenTable<Entry: OpenTableEntry> {
     private var shift: UInt64 = 64
     private(set) var count = 0
     /// How many entries the table holds before an insertion grows it (kept, so that an insertion
-    /// checks one stored number: the product it stands for was a tenth of `Membership.set`).
+    /// compares two stored numbers instead of working out a product).
     private(set) var capacity = 0
     /// The load factor, in eighths, past which an insertion grows the table.
     let loadEighths: Int
