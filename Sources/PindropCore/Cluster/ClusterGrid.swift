@@ -12,10 +12,10 @@ struct ClusterItem {
 /// normalised Web Mercator units), each cell a singly linked list threaded through the items'
 /// `next` (the level's `ClusterItem`s, passed in).
 ///
-/// The table maps a cell's hash to the head of its list by open addressing (linear probing over
-/// one array of 12-byte slots, no per-cell allocation). Two cells whose hashes collide share
-/// one list; that is harmless, because every query checks distances, never cell membership.
-/// Emptied cells keep their slot until the next growth drops them.
+/// An `OpenTable` of 12-byte slots (at most half full, no per-cell allocation) maps a cell's key
+/// to the head of its list. Two cells whose keys collide share one list; that is harmless,
+/// because every query checks distances, never cell membership. A cell whose list empties leaves
+/// the table.
 struct ClusterGrid {
     static let end = UInt32.max
     private static let vacant = UInt64.max
@@ -24,26 +24,24 @@ struct ClusterGrid {
     let cell: Double
     /// A slot of the table: a cell's key (in two halves, so a slot is 12 bytes) and the head of
     /// its list, side by side so that a probe reads one cache line.
-    struct Slot {
+    struct Slot: OpenTableEntry {
         var hi: UInt32, lo: UInt32, head: UInt32
         static let vacant = Slot(hi: .max, lo: .max, head: ClusterGrid.end)
+        @inline(__always) var isVacant: Bool { hi == .max && lo == .max }
         @inline(__always) var key: UInt64 { UInt64(hi) << 32 | UInt64(lo) }
         @inline(__always) init(hi: UInt32, lo: UInt32, head: UInt32) { self.hi = hi; self.lo = lo; self.head = head }
         @inline(__always) init(key: UInt64, head: UInt32) {
             hi = UInt32(truncatingIfNeeded: key >> 32); lo = UInt32(truncatingIfNeeded: key); self.head = head
         }
     }
-    private(set) var table: [Slot]
-    private var used = 0
+    private var table: OpenTable<Slot>
 
     init(cell: Double, capacity: Int = 16) {
         self.cell = cell
-        var c = 16
-        while c < 2 * capacity { c <<= 1 }
-        table = [Slot](repeating: .vacant, count: c)
+        table = OpenTable(capacity: capacity, loadEighths: 4)
     }
 
-    var bytes: Int { table.capacity * MemoryLayout<Slot>.stride }
+    var bytes: Int { table.bytes }
 
     /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
     @inline(__always)
@@ -64,49 +62,51 @@ struct ClusterGrid {
         return h == vacant ? vacant - 1 : h
     }
 
-    /// The slot of the table holding key h, or the vacant slot where it would go.
+    /// The table's hash of a key: the hash of the cell's row and its x coordinate's group of
+    /// four. The four cells of a group share a home, so linear probing lays them in consecutive
+    /// slots, and the three cells of a row of a 3×3 walk are read from one or two cache lines
+    /// instead of three.
     @inline(__always)
-    private static func probe(_ t: UnsafeBufferPointer<Slot>, _ h: UInt64) -> Int {
-        let mask = t.count - 1
-        // Fibonacci hashing of the cell's row and its x coordinate's group of four, plus the cell's
-        // place in its group: four cells side by side start at consecutive slots, so the three
-        // cells of a row of a 3×3 walk are read from one or two cache lines instead of three.
-        let group = h & ~(UInt64(3) << 32)
-        var i = (Int(truncatingIfNeeded: (group &* 0x9E37_79B9_7F4A_7C15) >> 32) &+ Int(truncatingIfNeeded: (h >> 32) & 3)) & mask
-        while true {
-            let k = t[i].key
-            if k == h || k == vacant { return i }
-            i = (i + 1) & mask
-        }
-    }
+    private static func spread(_ key: UInt64) -> UInt64 { OpenHash.of(key & ~(UInt64(3) << 32)) }
 
     @inline(__always)
-    private func find(_ h: UInt64) -> Int { table.withUnsafeBufferPointer { Self.probe($0, h) } }
+    private static func spread(_ s: Slot) -> UInt64 { spread(s.key) }
+
+    /// The slot of the table holding key h, or nil.
+    @inline(__always)
+    private func find(_ h: UInt64) -> Int? { table.find(Self.spread(h)) { $0.key == h } }
+
+    /// The slot of key h, made (with an empty list) when the cell has none.
+    @inline(__always)
+    private mutating func slot(_ h: UInt64) -> Int {
+        table.insert(Self.spread(h), { Slot(key: h, head: Self.end) }, matches: { $0.key == h }, hashOf: Self.spread).index
+    }
 
     /// The first item of the cell with this hash, or `end`.
     @inline(__always)
     func head(_ h: UInt64) -> UInt32 {
-        let i = find(h)
-        return table[i].key == h ? table[i].head : Self.end
+        guard let i = find(h) else { return Self.end }
+        return table[i].head
     }
 
     /// Adds item `item` at (x, y).
     mutating func insert(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
-        let h = Self.hash(coordinate(x), coordinate(y))
-        var i = find(h)
-        if table[i].key != h {
-            if 2 * (used + 1) > table.count { grow(); i = find(h) }
-            table[i] = Slot(key: h, head: Self.end); used += 1
-        }
+        let i = slot(Self.hash(coordinate(x), coordinate(y)))
         items[Int(item)].next = table[i].head
         table[i].head = item
     }
 
     /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
     mutating func remove(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
-        let i = find(Self.hash(coordinate(x), coordinate(y)))
+        guard let i = find(Self.hash(coordinate(x), coordinate(y))) else {
+            preconditionFailure("cluster grid: item \(item) is not in its cell")
+        }
         var cur = table[i].head
-        if cur == item { table[i].head = items[Int(item)].next; return }
+        if cur == item {
+            table[i].head = items[Int(item)].next
+            if table[i].head == Self.end { table.remove(at: i, hashOf: Self.spread) }
+            return
+        }
         while cur != Self.end {
             let n = items[Int(cur)].next
             if n == item { items[Int(cur)].next = items[Int(item)].next; return }
@@ -130,39 +130,14 @@ struct ClusterGrid {
         items.withUnsafeMutableBufferPointer { it in
             for i in it.indices where it[i].parent == member {
                 let h = Self.hash(coordinate(it[i].x), coordinate(it[i].y))
-                if h != last {
-                    at = find(h)
-                    if table[at].key != h {
-                        if 2 * (used + 1) > table.count { grow(); at = find(h) }
-                        table[at] = Slot(key: h, head: Self.end); used += 1
-                    }
-                    last = h
-                }
+                if h != last { at = slot(h); last = h }
                 it[i].next = table[at].head
                 table[at].head = UInt32(i)
             }
         }
     }
 
-    mutating func removeAll() {
-        for i in table.indices { table[i] = .vacant }
-        used = 0
-    }
-
-    /// Doubles the table, dropping cells that have become empty.
-    private mutating func grow() {
-        let old = table
-        var live = 0
-        for o in old where o.head != Self.end { live += 1 }
-        var c = 16
-        while c < 4 * (live + 1) { c <<= 1 }
-        table = [Slot](repeating: .vacant, count: c)
-        used = 0
-        for o in old where o.head != Self.end {
-            let j = find(o.key)
-            table[j] = o; used += 1
-        }
-    }
+    mutating func removeAll() { table.removeAll() }
 
     /// Calls `body` with every item in the 3×3 cells around (x, y): a superset of the items within
     /// `cell` of it, each once.
@@ -183,14 +158,10 @@ struct ClusterGrid {
             forEachNearDistinct(cx, cy, next, body)
             return
         }
-        table.withUnsafeBufferPointer { t in
-            for dy: Int64 in -1...1 {
-                for dx: Int64 in -1...1 {
-                    let h = Self.hash(cx + dx, cy + dy)
-                    let i = Self.probe(t, h)
-                    var item = t[i].key == h ? t[i].head : Self.end
-                    while item != Self.end { body(item); item = next(item) }
-                }
+        for dy: Int64 in -1...1 {
+            for dx: Int64 in -1...1 {
+                var item = head(Self.hash(cx + dx, cy + dy))
+                while item != Self.end { body(item); item = next(item) }
             }
         }
     }

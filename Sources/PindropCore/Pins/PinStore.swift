@@ -184,9 +184,7 @@ struct CoordinateCounts {
     /// The coordinate's two cells.
     @inline(__always)
     private func cells(_ x: Double, _ y: Double) -> (Int, Int) {
-        var h = (x + 0).bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ ((y + 0).bitPattern &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 29
-        h = h &* 0x94D0_49BB_1331_11EB
+        let h = OpenHash.of(x, y)
         return (Int(truncatingIfNeeded: h >> 32) & mask, Int(truncatingIfNeeded: h) & mask)
     }
 

@@ -223,141 +223,84 @@ struct RingFrame {
     }
 }
 
-/// An open-addressing hash table from a 128-bit key to an Int32 value (no deletions): the batch
-/// rule's map from an exact coordinate, or a grid cell, to a group.
+/// A map from a 128-bit key to an Int32 value (no deletions) on an `OpenTable` at most half full:
+/// the batch rule's map from an exact coordinate, or a grid cell, to a group.
 struct CellTable {
     /// Key and value side by side: a probe touches one cache line.
-    private struct Entry { var k0: UInt64, k1: UInt64, value: Int32 }
-    private var entries: [Entry]
-    private var mask: Int
-    private(set) var count = 0
-
-    init(expected: Int) {
-        var cap = 16
-        while cap < expected * 2 { cap <<= 1 }
-        entries = [Entry](repeating: Entry(k0: 0, k1: 0, value: -1), count: cap)
-        mask = cap - 1
+    private struct Entry: OpenTableEntry {
+        var k0: UInt64, k1: UInt64, value: Int32
+        static let vacant = Entry(k0: 0, k1: 0, value: -1)
+        var isVacant: Bool { value < 0 }
     }
+    private var table: OpenTable<Entry>
+    var count: Int { table.count }
+
+    init(expected: Int) { table = OpenTable(capacity: expected, loadEighths: 4) }
 
     @inline(__always)
-    static func hash(_ k: (UInt64, UInt64)) -> Int {
-        var h = k.0 &* 0x9E37_79B9_7F4A_7C15 ^ (k.1 &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 31
-        return Int(truncatingIfNeeded: h)
-    }
+    static func hash(_ k: (UInt64, UInt64)) -> UInt64 { OpenHash.of(k.0, k.1) }
+
+    @inline(__always)
+    private static func hash(_ e: Entry) -> UInt64 { OpenHash.of(e.k0, e.k1) }
 
     /// The value stored under `key`, or nil.
     @inline(__always)
     func find(_ key: (UInt64, UInt64)) -> Int32? {
-        entries.withUnsafeBufferPointer { e in
-            var i = CellTable.hash(key) & mask
-            while e[i].value >= 0 {
-                if e[i].k0 == key.0 && e[i].k1 == key.1 { return e[i].value }
-                i = (i + 1) & mask
-            }
-            return nil
-        }
+        table.find(Self.hash(key)) { $0.k0 == key.0 && $0.k1 == key.1 }.map { table[$0].value }
     }
 
-    /// The value under `key`; stores `value` there first when the key is new.
+    /// The value under `key`; stores `value` (>= 0) there first when the key is new.
     @inline(__always)
     mutating func findOrInsert(_ key: (UInt64, UInt64), _ value: Int32) -> Int32 {
-        if (count + 1) * 2 > entries.count { grow() }
-        let m = mask
-        let (found, inserted) = entries.withUnsafeMutableBufferPointer { e -> (Int32, Bool) in
-            var i = CellTable.hash(key) & m
-            while e[i].value >= 0 {
-                if e[i].k0 == key.0 && e[i].k1 == key.1 { return (e[i].value, false) }
-                i = (i + 1) & m
-            }
-            e[i] = Entry(k0: key.0, k1: key.1, value: value)
-            return (value, true)
-        }
-        if inserted { count += 1 }
-        return found
-    }
-
-    private mutating func grow() {
-        let old = entries
-        entries = [Entry](repeating: Entry(k0: 0, k1: 0, value: -1), count: old.count * 2)
-        mask = entries.count - 1; count = 0
-        for e in old where e.value >= 0 { _ = findOrInsert((e.k0, e.k1), e.value) }
+        let r = table.insert(Self.hash(key), { Entry(k0: key.0, k1: key.1, value: value) },
+                             matches: { $0.k0 == key.0 && $0.k1 == key.1 }, hashOf: Self.hash)
+        return table[r.index].value
     }
 }
 
-/// An open-addressing hash table from an exact coordinate to an Int32 value that stores the value
-/// and 32 bits of the coordinate's hash (8 bytes an entry, so a table for a million points stays
-/// small): the coordinate a value stands for is read back through `coordinate` only when the hash
-/// bits match. Equal numbers are one key (-0.0 and 0.0 too).
+/// A map from an exact coordinate to an Int32 value on an `OpenTable` at most half full, whose
+/// entries hold the value and 32 bits of the coordinate's hash (8 bytes an entry, so a table for
+/// a million points stays small): the coordinate a value stands for is read back through
+/// `coordinate` only when the hash bits match. Equal numbers are one key (-0.0 and 0.0 too).
 struct CoordinateTable {
-    private static let empty = UInt64.max
-    private var entries: [UInt64]   // hash bits << 32 | value
-    private var mask: Int
-    private var count = 0
-
-    init(expected: Int) {
-        var cap = 16
-        while cap < expected * 2 { cap <<= 1 }
-        entries = [UInt64](repeating: CoordinateTable.empty, count: cap)
-        mask = cap - 1
+    /// The low 32 bits of the coordinate's hash (its top bits choose the home) over the value.
+    private struct Entry: OpenTableEntry {
+        var bits: UInt64
+        static let vacant = Entry(bits: .max)
+        var isVacant: Bool { bits == .max }
+        @inline(__always) var value: Int32 { Int32(truncatingIfNeeded: bits) }
+        @inline(__always) var tag: UInt64 { bits >> 32 }
     }
+    private var table: OpenTable<Entry>
 
-    @inline(__always)
-    private static func hash(_ x: Double, _ y: Double) -> Int {
-        CellTable.hash(((x + 0).bitPattern, (y + 0).bitPattern))
-    }
+    init(expected: Int) { table = OpenTable(capacity: expected, loadEighths: 4) }
 
     /// The value stored for (x, y), or nil.
     @inline(__always)
     func find(_ x: Double, _ y: Double, coordinate: (Int32) -> (Double, Double)) -> Int32? {
-        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
-        var i = h & mask
-        while entries[i] != CoordinateTable.empty {
-            let e = entries[i]
-            if e >> 32 == tag {
-                let v = Int32(truncatingIfNeeded: e)
-                let c = coordinate(v)
-                if c.0 == x && c.1 == y { return v }
-            }
-            i = (i + 1) & mask
-        }
-        return nil
+        let h = OpenHash.of(x, y), tag = h & 0xFFFF_FFFF
+        return table.find(h) { e in
+            guard e.tag == tag else { return false }
+            let c = coordinate(e.value)
+            return c.0 == x && c.1 == y
+        }.map { table[$0].value }
     }
 
     /// The value stored for (x, y); stores `value` (>= 0) first when the coordinate is new (the
     /// caller must then make `coordinate(value)` answer (x, y)).
     @inline(__always)
     mutating func findOrInsert(_ x: Double, _ y: Double, _ value: Int32, coordinate: (Int32) -> (Double, Double)) -> Int32 {
-        if (count + 1) * 2 > entries.count { grow(coordinate: coordinate) }
-        let h = CoordinateTable.hash(x, y), tag = UInt64(truncatingIfNeeded: h) >> 32
-        let m = mask
-        return entries.withUnsafeMutableBufferPointer { e -> Int32 in
-            var i = h & m
-            while e[i] != CoordinateTable.empty {
-                if e[i] >> 32 == tag {
-                    let v = Int32(truncatingIfNeeded: e[i])
-                    let c = coordinate(v)
-                    if c.0 == x && c.1 == y { return v }
-                }
-                i = (i + 1) & m
-            }
-            e[i] = tag << 32 | UInt64(UInt32(bitPattern: value))
-            count += 1
-            return value
-        }
-    }
-
-    /// Doubles the table (not needed when `expected` was right), reading each coordinate back.
-    private mutating func grow(coordinate: (Int32) -> (Double, Double)) {
-        let old = entries
-        entries = [UInt64](repeating: CoordinateTable.empty, count: old.count * 2)
-        mask = entries.count - 1
-        for e in old where e != CoordinateTable.empty {
-            let c = coordinate(Int32(truncatingIfNeeded: e))
-            var i = CoordinateTable.hash(c.0, c.1) & mask
-            while entries[i] != CoordinateTable.empty { i = (i + 1) & mask }
-            entries[i] = e
-        }
+        let h = OpenHash.of(x, y), tag = h & 0xFFFF_FFFF
+        let r = table.insert(h, { Entry(bits: tag << 32 | UInt64(UInt32(bitPattern: value))) }, matches: { e in
+            guard e.tag == tag else { return false }
+            let c = coordinate(e.value)
+            return c.0 == x && c.1 == y
+        }, hashOf: { e in
+            // Growth (not needed when `expected` was right) reads each coordinate back.
+            let c = coordinate(e.value)
+            return OpenHash.of(c.0, c.1)
+        })
+        return table[r.index].value
     }
 }
 
@@ -404,7 +347,7 @@ struct LeaderGrid {
     mutating func insert(lon: Double, lat: Double, _ group: Int32) {
         let (x, y, z) = LeaderGrid.unit(lon, lat)
         let key = LeaderGrid.key(index(x), index(y), index(z))
-        let bit = CellTable.hash(key) >> 7 & occupiedMask
+        let bit = Int(truncatingIfNeeded: CellTable.hash(key) >> 7) & occupiedMask
         occupied[bit >> 6] |= 1 << UInt64(bit & 63)
         let c = heads.findOrInsert(key, Int32(first.count))
         if Int(c) == first.count { first.append(-1) }
@@ -424,7 +367,7 @@ struct LeaderGrid {
             for j in y0...y1 {
                 for k in z0...z1 {
                     let key = LeaderGrid.key(i, j, k)
-                    let bit = CellTable.hash(key) >> 7 & occupiedMask
+                    let bit = Int(truncatingIfNeeded: CellTable.hash(key) >> 7) & occupiedMask
                     guard occupied[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let c = heads.find(key) else { continue }
                     var g = first[Int(c)]
                     while g >= 0 { body(g); g = next[Int(g)] }
