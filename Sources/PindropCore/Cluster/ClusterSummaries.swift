@@ -572,7 +572,7 @@ final class ClusterSummaries {
 
     func trim(_ z: Int) {
         let l = levels[z]
-        // With the levels' room to grow (`ClusterLevels.Level.trim`).
+        // With the levels' room to grow (`ClusterLevel.trim`).
         let room = l.items.count + l.items.count / 32 + 8
         var a = [ItemSummary](); a.reserveCapacity(room); a.append(contentsOf: l.items); l.items = a
         var g = [UInt32](); g.reserveCapacity(room); g.append(contentsOf: l.generations); l.generations = g

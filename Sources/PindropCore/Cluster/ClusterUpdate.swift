@@ -1,0 +1,488 @@
+/// The incremental update of one cluster level (docs/clusters.md): after some items of level
+/// z + 1 changed (`ClusterLevels.Change`), re-decides exactly the items whose seed may differ
+/// now, in key order, and hands back the items of level z that changed in turn.
+///
+/// A pass has three phases:
+///
+/// 1. `takeChanges`: what each changed item did to the sums of the item that held it is settled,
+///    and who may decide differently is marked (the changed items, and the members of a changed
+///    seed: they were absorbed for where it was);
+/// 2. `redecide`: the marked items come out of a heap by key; when one comes out, every item
+///    before it is final, so the earliest seed near it is its item's seed (or it is a seed);
+/// 3. `settleTouched`: every item of level z that a member joined or left is dissolved when its
+///    seed left, or placed at its members' mean, and reported to the level below.
+///
+/// The heap and the sets of a pass are kept between passes, so that a pass allocates nothing
+/// once they have grown to what the passes need.
+final class ClusterUpdate {
+    /// The radius in points (`ClusterLevels.radius`).
+    let radius: Double
+    let byCategory: Bool
+    let summaries: ClusterSummaries
+
+    /// The items of level z + 1 to re-decide, by key.
+    private var heap = KeyHeap()
+    /// The items of level z that the pass changed, in the order it first touched them.
+    private var touched = SlotSet()
+    /// The sums of each touched item when the pass first touched it (by its place in `touched`).
+    private var sumsBefore: [(x: Int64, y: Int64, n: UInt32)] = []
+    /// Items of level z + 1 that became seeds or moved in this pass: the grid of level z does
+    /// not find them through the items they seed yet (`earliestSeed`).
+    private var newSeeds = SlotSet()
+    /// `newSeeds` by their cell of level z's grid, once there are more than a few.
+    private var newSeedsByCell: [UInt64: [UInt32]] = [:]
+
+    // The pass under way: level z, made from `above` (level z + 1), with its squared radius.
+    private var z = 0
+    private var level: ClusterLevel
+    private var above: ClusterLevel
+    private var r2 = 0.0
+    /// Every level, for the chains of seeds from an item of one pin to its pin (`point`).
+    private var levels: [ClusterLevel] = []
+
+    init(radius: Double, byCategory: Bool, summaries: ClusterSummaries) {
+        self.radius = radius
+        self.byCategory = byCategory
+        self.summaries = summaries
+        level = ClusterLevel(cell: 1)
+        above = level
+    }
+
+    /// Re-decides level z of `levels` after the items of level z + 1 in `changes` changed;
+    /// appends the items of level z that changed in turn to `out` (when a level below needs them).
+    func pass(_ z: Int, of levels: [ClusterLevel], _ changes: [ClusterLevels.Change],
+              into out: inout [ClusterLevels.Change]) {
+        begin(z, levels)
+        takeChanges(changes)
+        redecide()
+        settleTouched(into: &out)
+        self.levels = []
+    }
+
+    private func begin(_ z: Int, _ levels: [ClusterLevel]) {
+        self.z = z
+        self.levels = levels
+        level = levels[z]; above = levels[z + 1]
+        let r = ClusterLevels.radius(radius, level: z)
+        r2 = r * r
+        // (The heap is empty: the previous pass emptied it.)
+        touched.removeAll()
+        summaries.beginPass()
+        newSeeds.removeAll()
+        if !newSeedsByCell.isEmpty { newSeedsByCell.removeAll(keepingCapacity: true) }
+    }
+
+    // MARK: - Phase 1: the changes
+
+    /// Settles what each changed item did to the sums of the item that held it, and marks who
+    /// may decide differently now.
+    private func takeChanges(_ changes: [ClusterLevels.Change]) {
+        let above = self.above, level = self.level
+        for c in changes {
+            let p = c.parent, si = Int(c.slot)
+            if p < ClusterLevel.excluded {
+                touch(p)
+                let i = Int(p)
+                level.sums[i].sx &+= c.dx; level.sums[i].sy &+= c.dy
+                level.sums[i].count = UInt32(truncatingIfNeeded: Int64(level.sums[i].count) + c.dn)
+                summaries.replace(z, p, old: c.was, new: c.now, flags: c.flags)
+                // In the same place, with the same weight and the same parent: only what it
+                // holds changed (its values or categories, or pins that left and came at the
+                // same point), which decides nothing.
+                let inPlace = c.dn == 0 && above.isAlive(c.slot) && above.items[si].parent == p
+                    && above.items[si].x == c.x && above.items[si].y == c.y
+                if inPlace { continue }
+                if level.sums[i].seed == c.slot && !seedChanged(c) { continue }
+            }
+            if above.isAlive(c.slot) { heap.push(c.slot, above.items[si].key); addNewSeed(c.slot) }
+        }
+    }
+
+    /// The seed of the item that held it changed (`c`): it moved, or it went (or its slot was
+    /// emptied and filled again between two updates). Marks the members that may now choose
+    /// another seed, and the items it may now take. Returns false when nothing is to be
+    /// re-decided, the changed item included.
+    private func seedChanged(_ c: ClusterLevels.Change) -> Bool {
+        let above = self.above, level = self.level
+        let p = c.parent, i = Int(p), si = Int(c.slot)
+        guard above.isAlive(c.slot) && above.items[si].parent == p else {
+            level.seedAt[i] = .gone
+            above.forEachItem(heldBy: p, near: c.x, c.y, within: r2) { heap.push($0, above.items[Int($0)].key) }
+            return true
+        }
+        level.seedAt[i] = SeedPoint(x: above.items[si].x, y: above.items[si].y)
+        // The only item of its level: alone, it stays the seed and nothing is re-decided; only
+        // the sums change (the coarsest levels hold one item each).
+        if above.alive == 1 { return false }
+        pushAroundMovedSeed(of: p, from: c.x, c.y, to: above.items[si].x, above.items[si].y, key: above.items[si].key)
+        return true
+    }
+
+    /// For the seed of item p, moved from (x0, y0) to (x1, y1): marks the members it no longer
+    /// reaches, and the later items it now reaches that it would win (as `pushCapturable`).
+    /// Members it still reaches keep it: it is still the earliest seed near them unless it is
+    /// demoted, which re-decides them from its new point. One walk of the 3×3 cells when both
+    /// points are in the same cell, as a small move nearly always is.
+    private func pushAroundMovedSeed(of p: UInt32, from x0: Double, _ y0: Double, to x1: Double, _ y1: Double,
+                                     key: UInt64) {
+        let above = self.above, level = self.level, r2 = self.r2
+        let cat = byCategory ? category(level.sums[Int(p)].seed) : 0
+        @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
+            let i = Int(k)
+            let ix = above.items[i].x, iy = above.items[i].y
+            let ex = ix - x1, ey = iy - y1
+            let reaches = ex * ex + ey * ey <= r2
+            let q = above.items[i].parent
+            if q == p {
+                guard left && !reaches else { return }
+                let dx = ix - x0, dy = iy - y0
+                if dx * dx + dy * dy <= r2 { heap.push(k, above.items[i].key) }
+            } else if captured && reaches {
+                let kk = above.items[i].key
+                if kk > key && (q >= ClusterLevel.excluded || level.items[Int(q)].key > key)
+                    && (!byCategory || category(k) == cat) { heap.push(k, kk) }
+            }
+        }
+        if above.grid.sameCell(x0, y0, x1, y1) {
+            above.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
+        } else {
+            above.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
+            above.forEachNear(x1, y1) { visit($0, left: false, captured: true) }
+        }
+    }
+
+    // MARK: - Phase 2: re-deciding in key order
+
+    /// Re-decides the marked items in key order: when item j comes out, every item before it is
+    /// final, so it joins the earliest seed near it or becomes a seed.
+    private func redecide() {
+        let above = self.above, level = self.level
+        var lastPopped = UInt64.max
+        while let j = heap.popMin() {
+            let ji = Int(j)
+            // An item marked twice comes out twice in a row (keys are unique in a level).
+            if above.items[ji].key == lastPopped { continue }
+            lastPopped = above.items[ji].key
+            let jx = above.items[ji].x, jy = above.items[ji].y, jk = above.items[ji].key
+            let old = above.items[ji].parent
+            let cat = byCategory ? category(j) : 0
+            let best = earliestSeed(near: jx, jy, before: jk, held: old, category: cat)
+            let wasSeed = above.isSeed(j, of: level)
+            var target: UInt32
+            if best == ClusterGrid.end {
+                if wasSeed {
+                    target = old
+                } else {
+                    target = allocate(seed: j, key: jk, at: jx, jy)
+                    addNewSeed(j)
+                    // A new seed may capture later items from later seeds (a seed that moved
+                    // has marked those already, with the members it left: `pushAroundMovedSeed`).
+                    pushCapturable(near: jx, jy, key: jk, category: cat)
+                }
+            } else {
+                target = above.items[Int(best)].parent
+                // A demoted seed's members must find new seeds.
+                if wasSeed {
+                    level.seedAt[Int(old)] = .gone
+                    above.forEachItem(heldBy: old, near: jx, jy, within: r2) { heap.push($0, above.items[Int($0)].key) }
+                }
+            }
+            if target != old { moveMember(j, from: old, to: target) }
+        }
+    }
+
+    /// Item j of level z + 1 leaves item `old` of level z (if it was placed) and joins `target`.
+    @inline(__always)
+    private func moveMember(_ j: UInt32, from old: UInt32, to target: UInt32) {
+        let mine = above.contribution(Int(j))
+        let summary = childSummary(j)
+        if old < ClusterLevel.excluded {
+            touch(old); level.add(mine, to: old, sign: -1); summaries.leave(z, old, summary, child: j)
+        }
+        touch(target); level.add(mine, to: target, sign: 1); summaries.join(z, target, summary, child: j)
+        above.items[Int(j)].parent = target
+    }
+
+    /// Marks the items of level z + 1 within the radius of a seed at (x, y) with key `key` that
+    /// it would win: later than it, and unplaced or held by a later seed.
+    private func pushCapturable(near x: Double, _ y: Double, key: UInt64, category cat: UInt32) {
+        let above = self.above, level = self.level, r2 = self.r2
+        above.forEachNear(x, y) { k in
+            let i = Int(k)
+            let kk = above.items[i].key
+            guard kk > key else { return }
+            let p = above.items[i].parent
+            guard p >= ClusterLevel.excluded || level.items[Int(p)].key > key else { return }
+            let dx = above.items[i].x - x, dy = above.items[i].y - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            if byCategory && category(k) != cat { return }
+            heap.push(k, kk)
+        }
+    }
+
+    /// The seed (an item of level z + 1) with the smallest key below `before` within the radius
+    /// of (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items
+    /// of level z they seed (a cluster lies within the radius of its seed, give or take the fixed
+    /// point's rounding, so within twice the radius of (x, y) and that: the 3×3 cells of level
+    /// z's grid, `ClusterLevels.cellSide`); seeds that are new or moved in this pass are in
+    /// `newSeeds`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
+    /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
+    private func earliestSeed(near x: Double, _ y: Double, before: UInt64, held: UInt32,
+                              category cat: UInt32) -> UInt32 {
+        let above = self.above, level = self.level, r2 = self.r2
+        var best = ClusterGrid.end, bestKey = before
+        if held < ClusterLevel.excluded && level.items[Int(held)].parent != ClusterLevel.dead {
+            let h = Int(held), kk = level.items[h].key
+            let dx = level.seedAt[h].x - x, dy = level.seedAt[h].y - y
+            if kk < bestKey && dx * dx + dy * dy <= r2 { best = level.sums[h].seed; bestKey = kk }
+        }
+        level.forEachNear(x, y) { p in
+            // Only live items are in the grid; an item's key is its seed's.
+            let i = Int(p), kk = level.items[i].key
+            guard kk < bestKey else { return }
+            // Not a number (a seed gone or demoted in this pass) fails the test.
+            let dx = level.seedAt[i].x - x, dy = level.seedAt[i].y - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            if byCategory && summaries.category(z, p) != cat { return }
+            best = level.sums[i].seed; bestKey = kk
+        }
+        @inline(__always) func consider(_ k: UInt32) {
+            let i = Int(k)
+            let kk = above.items[i].key
+            guard kk < bestKey else { return }
+            let dx = above.items[i].x - x, dy = above.items[i].y - y
+            guard dx * dx + dy * dy <= r2, above.isSeed(k, of: level) else { return }
+            if byCategory && category(k) != cat { return }
+            best = k; bestKey = kk
+        }
+        if newSeeds.count <= SlotSet.small {
+            for k in newSeeds.items { consider(k) }
+        } else {
+            let cx = level.grid.coordinate(x), cy = level.grid.coordinate(y)
+            for dy: Int64 in -1...1 {
+                for dx: Int64 in -1...1 {
+                    if let list = newSeedsByCell[ClusterGrid.hash(cx &+ dx, cy &+ dy)] { for k in list { consider(k) } }
+                }
+            }
+        }
+        return best
+    }
+
+    /// Item k of level z + 1 is a new or moved seed (`newSeeds`).
+    private func addNewSeed(_ k: UInt32) {
+        guard newSeeds.insert(k) else { return }
+        if newSeeds.count <= SlotSet.small { return }
+        if newSeeds.count == SlotSet.small + 1 {
+            for e in newSeeds.items where e != k { newSeedsByCell[cellHash(e), default: []].append(e) }
+        }
+        newSeedsByCell[cellHash(k), default: []].append(k)
+    }
+
+    /// The hash of the cell of level z's grid that item k of level z + 1 lies in.
+    @inline(__always)
+    private func cellHash(_ k: UInt32) -> UInt64 {
+        let i = Int(k)
+        return ClusterGrid.hash(level.grid.coordinate(above.items[i].x), level.grid.coordinate(above.items[i].y))
+    }
+
+    // MARK: - Phase 3: settling the touched items
+
+    /// Settles the touched items of level z: dissolves those whose seed left, places the rest at
+    /// their members' mean, and reports each change to the level below.
+    private func settleTouched(into out: inout [ClusterLevels.Change]) {
+        let level = self.level
+        for (t, p) in touched.items.enumerated() {
+            let pi = Int(p)
+            guard level.items[pi].parent != ClusterLevel.dead else { continue }
+            let before = sumsBefore[t]
+            if above.items[Int(level.sums[pi].seed)].parent != p {
+                dissolve(p, before, into: &out)
+                continue
+            }
+            let (summaryChanged, flags) = settleSummary(p)
+            let isNew = before.n == 0
+            if !isNew && level.sums[pi].count == before.n && level.sums[pi].sx == before.x && level.sums[pi].sy == before.y {
+                if summaryChanged && z > 0 {
+                    out.append(ClusterLevels.Change(slot: p, x: level.items[pi].x, y: level.items[pi].y,
+                                                    parent: level.items[pi].parent,
+                                                    was: summaries.was(p)!, now: summaries.item(z, p), flags: flags))
+                }
+                continue
+            }
+            if z > 0 { out.append(moved(p, before, summaryChanged: summaryChanged, flags: flags)) }
+            let (nx, ny) = point(pi)
+            level.place(p, at: nx, ny, placed: !isNew)
+        }
+    }
+
+    /// Item p, whose seed left, loses its last members (its sums are back to zero): out of the
+    /// grid and the level, and out of its item below.
+    private func dissolve(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), into out: inout [ClusterLevels.Change]) {
+        let pi = Int(p)
+        if before.n > 0 {
+            level.grid.remove(p, x: level.items[pi].x, y: level.items[pi].y, &level.items)
+            if z > 0 {
+                out.append(ClusterLevels.Change(slot: p, x: level.items[pi].x, y: level.items[pi].y,
+                                                parent: level.items[pi].parent,
+                                                dx: -before.x, dy: -before.y, dn: -Int64(before.n),
+                                                was: summaries.was(p) ?? summaries.item(z, p), flags: ClusterLevels.left))
+            }
+        }
+        level.release(p)
+        summaries.free(z, p)
+    }
+
+    /// Item p's summary settled from its members (`ClusterSummaries.settle`).
+    @inline(__always)
+    private func settleSummary(_ p: UInt32) -> (changed: Bool, flags: UInt32) {
+        let above = self.above, pins = above.isBase
+        return summaries.settle(z, p, { visit in
+            forEachChild(of: p) { c in visit(c, childSummary(c)) }
+        }, { visit in
+            forEachChild(of: p) { c in
+                if pins {
+                    let x = above.items[Int(c)].x, y = above.items[Int(c)].y
+                    visit(x, y, x, y)
+                } else {
+                    let b = summaries.item(z + 1, c)
+                    visit(b.minX, b.minY, b.maxX, b.maxY)
+                }
+            }
+        })
+    }
+
+    /// The change to report for item p, alive before and after the pass, whose sums changed
+    /// (an item new in the pass joins whole).
+    private func moved(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), summaryChanged: Bool,
+                       flags: UInt32) -> ClusterLevels.Change {
+        let pi = Int(p)
+        if before.n == 0 {
+            let (nx, ny) = point(pi)
+            return ClusterLevels.Change(slot: p, x: nx, y: ny, parent: ClusterLevel.unassigned)
+        }
+        var c = ClusterLevels.Change(slot: p, x: level.items[pi].x, y: level.items[pi].y, parent: level.items[pi].parent,
+                                     dx: level.sums[pi].sx &- before.x, dy: level.sums[pi].sy &- before.y,
+                                     dn: Int64(level.sums[pi].count) - Int64(before.n), flags: ClusterSummaries.same)
+        if summaryChanged { c.was = summaries.was(p)!; c.now = summaries.item(z, p); c.flags = flags }
+        return c
+    }
+
+    // MARK: - Helpers
+
+    /// Notes that item p of level z is about to change in this pass (first time: its sums as
+    /// they were).
+    @inline(__always)
+    private func touch(_ p: UInt32) {
+        guard touched.insert(p) else { return }
+        let i = Int(p), t = touched.count - 1
+        let sums = (level.sums[i].sx, level.sums[i].sy, level.sums[i].count)
+        // Entries past `touched.count` are stale (kept to avoid clearing the array).
+        if t < sumsBefore.count { sumsBefore[t] = sums } else { sumsBefore.append(sums) }
+    }
+
+    @inline(__always)
+    private func allocate(seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
+        let slot = level.allocate(seed: seed, key: key, at: x, y)
+        summaries.allocate(z, slot)
+        return slot
+    }
+
+    /// The category of item k of level z + 1 (`byCategory`: an item's pins all share one).
+    @inline(__always)
+    private func category(_ k: UInt32) -> UInt32 { summaries.category(z + 1, k, pins: above.isBase) }
+
+    /// The summary of item k of level z + 1: for a pin, made from its attributes and point.
+    @inline(__always)
+    private func childSummary(_ k: UInt32) -> ItemSummary {
+        above.isBase ? summaries.pin(k, above.items[Int(k)].x, above.items[Int(k)].y) : summaries.item(z + 1, k)
+    }
+
+    /// Calls `body` with every item of level z + 1 that item p of level z is made of.
+    @inline(__always)
+    private func forEachChild(of p: UInt32, _ body: (UInt32) -> Void) {
+        let s = Int(level.sums[Int(p)].seed)
+        above.forEachItem(heldBy: p, near: above.items[s].x, above.items[s].y, within: r2, body)
+    }
+
+    /// The point of item i of level z: its pins' mean, or for a single pin exactly the pin's
+    /// point (found down the chain of seeds).
+    @inline(__always)
+    private func point(_ i: Int) -> (Double, Double) {
+        let n = level.sums[i].count
+        if n == 1 {
+            var s = UInt32(i)
+            for l in z..<(levels.count - 1) { s = levels[l].sums[Int(s)].seed }
+            let base = levels[levels.count - 1]
+            return (base.items[Int(s)].x, base.items[Int(s)].y)
+        }
+        return (ClusterLevels.mean(level.sums[i].sx, n), ClusterLevels.mean(level.sums[i].sy, n))
+    }
+}
+
+/// A binary min-heap of slots by key; its storage is kept when it empties.
+struct KeyHeap {
+    private var entries: [(key: UInt64, slot: UInt32)] = []
+
+    mutating func push(_ slot: UInt32, _ key: UInt64) {
+        entries.append((key, slot))
+        var c = entries.count - 1
+        while c > 0 {
+            let p = (c - 1) / 2
+            if entries[p].key <= entries[c].key { break }
+            entries.swapAt(p, c); c = p
+        }
+    }
+
+    /// The slot with the smallest key, taken out; nil when the heap is empty.
+    mutating func popMin() -> UInt32? {
+        guard let top = entries.first else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries[0] = last
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < entries.count && entries[l].key < entries[m].key { m = l }
+                if r < entries.count && entries[r].key < entries[m].key { m = r }
+                if m == p { break }
+                entries.swapAt(p, m); p = m
+            }
+        }
+        return top.slot
+    }
+}
+
+/// A set of slots that stays a short array (linear search, no hashing) while it is small, as the
+/// sets of one update pass nearly always are. Emptying it keeps its storage (and costs nothing
+/// when it is already empty).
+struct SlotSet {
+    static let small = 24
+    private var store: [UInt32] = []
+    private(set) var count = 0
+    private var big = Set<UInt32>()
+
+    /// The slots in the order they were inserted.
+    var items: ArraySlice<UInt32> { store[0..<count] }
+
+    /// True when k was not in the set.
+    @discardableResult
+    @inline(__always)
+    mutating func insert(_ k: UInt32) -> Bool {
+        if count < Self.small {
+            if items.contains(k) { return false }
+        } else {
+            if big.isEmpty { big = Set(items) }
+            guard big.insert(k).inserted else { return false }
+        }
+        if count < store.count { store[count] = k } else { store.append(k) }
+        count += 1
+        return true
+    }
+
+    @inline(__always)
+    mutating func removeAll() {
+        if !big.isEmpty { big.removeAll(keepingCapacity: true) }
+        count = 0
+    }
+}
