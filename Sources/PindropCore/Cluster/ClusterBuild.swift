@@ -120,14 +120,16 @@ struct ClusterBuild {
 
     /// A group too small for a cluster (supercluster's minPoints): each of its items stays itself
     /// at level z, the seed in `seedItem`, the others in items of their own (they are all single
-    /// pins: a group holding a cluster of level z + 1 has at least minPoints pins).
+    /// pins: a group holding a cluster of level z + 1 has at least minPoints pins). Those name the
+    /// group's seed as their seed but are not seeds (`ClusterUpdate`: a group kept apart).
     private func keepApart(_ z: Int, _ group: [UInt32], seedItem: UInt32, into level: ClusterLevel, pins: Bool,
                            _ aboveItems: UnsafeMutableBufferPointer<ClusterItem>, _ values: UnsafeBufferPointer<Double>,
                            _ categories: UnsafeBufferPointer<UInt32>, _ sums: (Int) -> (Int64, Int64, UInt32)) {
         for k in group {
             let ki = Int(k)
             let kq = k == group[0] ? seedItem
-                : allocate(z, level, seed: k, key: aboveItems[ki].key, at: aboveItems[ki].x, aboveItems[ki].y)
+                : allocate(z, level, seed: group[0], key: aboveItems[ki].key, at: aboveItems[ki].x, aboveItems[ki].y)
+            if k != group[0] { level.seedAt[Int(kq)] = .gone }
             aboveItems[ki].parent = kq
             let (ax, ay, an) = sums(ki)
             let kqi = Int(kq)

@@ -38,8 +38,8 @@ public final class ClusterLevels {
     let summaries: ClusterSummaries
     /// Only items of one category are clustered together (`cluster_by_category`).
     public let byCategory: Bool
-    /// The fewest pins a cluster may hold (`cluster_min_points`, supercluster's minPoints). Above
-    /// 2 the levels are rebuilt after changes instead of kept (docs/clusters.md).
+    /// The fewest pins a cluster may hold (`cluster_min_points`, supercluster's minPoints): a
+    /// seed's group of fewer pins is kept apart, one item per member (`ClusterUpdate`).
     public let minPoints: Int
     /// Builds levels from scratch (`rebuild`, and the levels left too far behind).
     private let builder: ClusterBuild
@@ -109,7 +109,7 @@ public final class ClusterLevels {
         levelCount = Swift.max(0, Swift.min(30, Int(maxZoom.rounded(.up))))
         summaries = ClusterSummaries(levels: levelCount, attributes: attributes)
         builder = ClusterBuild(radius: radius, byCategory: byCategory, minPoints: self.minPoints, summaries: summaries)
-        updater = ClusterUpdate(radius: radius, byCategory: byCategory, summaries: summaries)
+        updater = ClusterUpdate(radius: radius, byCategory: byCategory, minPoints: self.minPoints, summaries: summaries)
         levels = []
         for z in 0...levelCount {
             levels.append(ClusterLevel(cell: Self.cellSide(radius, level: z), isBase: z == levelCount))
@@ -174,7 +174,7 @@ public final class ClusterLevels {
 
     private func record(_ c: Change) {
         if needsRebuild { return }
-        if pending.count >= rebuildThreshold || minPoints > 2 {
+        if pending.count >= rebuildThreshold {
             needsRebuild = true
             pending = []
             return
@@ -411,7 +411,17 @@ public final class ClusterLevels {
     @inline(__always)
     public func leaf(level z: Int, slot: UInt32) -> Int32 {
         var s = slot
-        for l in z..<levelCount { s = levels[l].sums[Int(s)].seed }
+        for l in z..<levelCount {
+            let seed = levels[l].sums[Int(s)].seed
+            // An item kept apart (`minPoints`) is one pin: its only member, not its group's seed.
+            if minPoints > 2 && levels[l + 1].items[Int(seed)].parent != s {
+                var only = seed
+                forEachChild(level: l, slot: s) { only = $0 }
+                s = only
+            } else {
+                s = seed
+            }
+        }
         return Int32(bitPattern: s)
     }
 

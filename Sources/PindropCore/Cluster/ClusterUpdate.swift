@@ -2,15 +2,23 @@
 /// z + 1 changed (`ClusterLevels.Change`), re-decides exactly the items whose seed may differ
 /// now, in key order, and hands back the items of level z that changed in turn.
 ///
-/// A pass has three phases:
+/// A pass has three phases (four with `minPoints` above 2):
 ///
 /// 1. `takeChanges`: what each changed item did to the sums of the item that held it is settled,
 ///    and who may decide differently is marked (the changed items, and the members of a changed
 ///    seed: they were absorbed for where it was);
 /// 2. `redecide`: the marked items come out of a heap by key; when one comes out, every item
 ///    before it is final, so the earliest seed near it is its item's seed (or it is a seed);
-/// 3. `settleTouched`: every item of level z that a member joined or left is dissolved when its
-///    seed left, or placed at its members' mean, and reported to the level below.
+/// 3. `keepSmallGroupsApart` (`minPoints` > 2 only): a seed's group of fewer pins than
+///    `minPoints` is kept as one item per member, a larger one as one item;
+/// 4. `settleTouched`: every item of level z that a member joined or left is dissolved when it
+///    has no members left, or placed at its members' mean, and reported to the level below.
+///
+/// The group of a seed is the items of level z + 1 it absorbed (the items whose item of level z
+/// names it as seed). Normally that is one item of level z; with `minPoints` above 2, a group of
+/// too few pins is kept apart: the seed keeps its item and every other member has an item of its
+/// own (one pin, the member's order key) that names the group's seed as its seed but is not one
+/// (its `seedAt` is not a number, so no search finds it).
 ///
 /// The heap and the sets of a pass are kept between passes, so that a pass allocates nothing
 /// once they have grown to what the passes need.
@@ -18,6 +26,10 @@ final class ClusterUpdate {
     /// The radius in points (`ClusterLevels.radius`).
     let radius: Double
     let byCategory: Bool
+    /// The fewest pins a cluster may hold (`ClusterLevels.minPoints`).
+    let minPoints: Int
+    /// `minPoints` > 2: a group may be kept apart, one item per member.
+    private let keepsApart: Bool
     let summaries: ClusterSummaries
 
     /// The items of level z + 1 to re-decide, by key.
@@ -31,18 +43,22 @@ final class ClusterUpdate {
     private var newSeeds = SlotSet()
     /// `newSeeds` by their cell of level z's grid, once there are more than a few.
     private var newSeedsByCell: [UInt64: [UInt32]] = [:]
+    /// The seeds whose groups `keepSmallGroupsApart` has settled in this pass, and the members of
+    /// the group it settles.
+    private var groupsSettled = SlotSet()
+    private var groupMembers: [UInt32] = []
 
     // The pass under way: level z, made from `above` (level z + 1), with its squared radius.
     private var z = 0
     private var level: ClusterLevel
     private var above: ClusterLevel
     private var r2 = 0.0
-    /// Every level, for the chains of seeds from an item of one pin to its pin (`point`).
-    private var levels: [ClusterLevel] = []
 
-    init(radius: Double, byCategory: Bool, summaries: ClusterSummaries) {
+    init(radius: Double, byCategory: Bool, minPoints: Int, summaries: ClusterSummaries) {
         self.radius = radius
         self.byCategory = byCategory
+        self.minPoints = minPoints
+        keepsApart = minPoints > 2
         self.summaries = summaries
         level = ClusterLevel(cell: 1)
         above = level
@@ -55,13 +71,12 @@ final class ClusterUpdate {
         begin(z, levels)
         takeChanges(changes)
         redecide()
+        if keepsApart { keepSmallGroupsApart() }
         settleTouched(into: &out)
-        self.levels = []
     }
 
     private func begin(_ z: Int, _ levels: [ClusterLevel]) {
         self.z = z
-        self.levels = levels
         level = levels[z]; above = levels[z + 1]
         let r = ClusterLevels.radius(radius, level: z)
         r2 = r * r
@@ -107,7 +122,7 @@ final class ClusterUpdate {
         let p = c.parent, i = Int(p), si = Int(c.slot)
         guard above.isAlive(c.slot) && above.items[si].parent == p else {
             level.seedAt[i] = .gone
-            above.forEachItem(heldBy: p, near: c.x, c.y, within: r2) { heap.push($0, above.items[Int($0)].key) }
+            pushGroup(of: p, seed: c.slot, near: c.x, c.y)
             return true
         }
         level.seedAt[i] = SeedPoint(x: above.items[si].x, y: above.items[si].y)
@@ -126,20 +141,21 @@ final class ClusterUpdate {
     private func pushAroundMovedSeed(of p: UInt32, from x0: Double, _ y0: Double, to x1: Double, _ y1: Double,
                                      key: UInt64) {
         let above = self.above, level = self.level, r2 = self.r2
-        let cat = byCategory ? category(level.sums[Int(p)].seed) : 0
+        let seed = level.sums[Int(p)].seed
+        let cat = byCategory ? category(seed) : 0
         @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
             let i = Int(k)
             let ix = above.items[i].x, iy = above.items[i].y
             let ex = ix - x1, ey = iy - y1
             let reaches = ex * ex + ey * ey <= r2
             let q = above.items[i].parent
-            if q == p {
+            if isInGroup(q, item: p, seed: seed) {
                 guard left && !reaches else { return }
                 let dx = ix - x0, dy = iy - y0
                 if dx * dx + dy * dy <= r2 { heap.push(k, above.items[i].key) }
             } else if captured && reaches {
                 let kk = above.items[i].key
-                if kk > key && (q >= ClusterLevel.excluded || level.items[Int(q)].key > key)
+                if kk > key && (q >= ClusterLevel.excluded || seedKey(q) > key)
                     && (!byCategory || category(k) == cat) { heap.push(k, kk) }
             }
         }
@@ -184,8 +200,10 @@ final class ClusterUpdate {
                 // A demoted seed's members must find new seeds.
                 if wasSeed {
                     level.seedAt[Int(old)] = .gone
-                    above.forEachItem(heldBy: old, near: jx, jy, within: r2) { heap.push($0, above.items[Int($0)].key) }
+                    pushGroup(of: old, seed: j, near: jx, jy)
                 }
+                // A member kept apart in its own item that stays in its seed's group stays there.
+                if keepsApart && old < ClusterLevel.excluded && level.sums[Int(old)].seed == best { continue }
             }
             if target != old { moveMember(j, from: old, to: target) }
         }
@@ -212,7 +230,7 @@ final class ClusterUpdate {
             let kk = above.items[i].key
             guard kk > key else { return }
             let p = above.items[i].parent
-            guard p >= ClusterLevel.excluded || level.items[Int(p)].key > key else { return }
+            guard p >= ClusterLevel.excluded || seedKey(p) > key else { return }
             let dx = above.items[i].x - x, dy = above.items[i].y - y
             guard dx * dx + dy * dy <= r2 else { return }
             if byCategory && category(k) != cat { return }
@@ -285,7 +303,7 @@ final class ClusterUpdate {
         return ClusterGrid.hash(level.grid.coordinate(above.items[i].x), level.grid.coordinate(above.items[i].y))
     }
 
-    // MARK: - Phase 3: settling the touched items
+    // MARK: - Phase 4: settling the touched items
 
     /// Settles the touched items of level z: dissolves those whose seed left, places the rest at
     /// their members' mean, and reports each change to the level below.
@@ -295,7 +313,9 @@ final class ClusterUpdate {
             let pi = Int(p)
             guard level.items[pi].parent != ClusterLevel.dead else { continue }
             let before = sumsBefore[t]
-            if above.items[Int(level.sums[pi].seed)].parent != p {
+            // Seedless: every member has left (its sums are back to zero). An item kept apart
+            // names a seed that is not its member: only its count tells.
+            if keepsApart ? level.sums[pi].count == 0 : above.items[Int(level.sums[pi].seed)].parent != p {
                 dissolve(p, before, into: &out)
                 continue
             }
@@ -315,7 +335,7 @@ final class ClusterUpdate {
         }
     }
 
-    /// Item p, whose seed left, loses its last members (its sums are back to zero): out of the
+    /// Item p, whose members have all left (its sums are back to zero): out of the
     /// grid and the level, and out of its item below.
     private func dissolve(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), into out: inout [ClusterLevels.Change]) {
         let pi = Int(p)
@@ -405,17 +425,96 @@ final class ClusterUpdate {
     }
 
     /// The point of item i of level z: its pins' mean, or for a single pin exactly the pin's
-    /// point (found down the chain of seeds).
+    /// point, which is where its only member (an item of one pin too) lies.
     @inline(__always)
     private func point(_ i: Int) -> (Double, Double) {
         let n = level.sums[i].count
         if n == 1 {
-            var s = UInt32(i)
-            for l in z..<(levels.count - 1) { s = levels[l].sums[Int(s)].seed }
-            let base = levels[levels.count - 1]
-            return (base.items[Int(s)].x, base.items[Int(s)].y)
+            var only = level.sums[i].seed
+            if keepsApart && above.items[Int(only)].parent != UInt32(i) { forEachChild(of: UInt32(i)) { only = $0 } }
+            return (above.items[Int(only)].x, above.items[Int(only)].y)
         }
         return (ClusterLevels.mean(level.sums[i].sx, n), ClusterLevels.mean(level.sums[i].sy, n))
+    }
+
+    /// Whether an item of level z + 1 held by item q belongs to the group of `seed`, whose own
+    /// item is p.
+    @inline(__always)
+    private func isInGroup(_ q: UInt32, item p: UInt32, seed: UInt32) -> Bool {
+        q == p || (keepsApart && q < ClusterLevel.excluded && level.sums[Int(q)].seed == seed)
+    }
+
+    /// The order key of the seed of item q of level z (an item kept apart has its member's).
+    @inline(__always)
+    private func seedKey(_ q: UInt32) -> UInt64 {
+        keepsApart ? above.items[Int(level.sums[Int(q)].seed)].key : level.items[Int(q)].key
+    }
+
+    /// Marks the members of the group of `seed` (its item p) near (x, y): the seed went or was
+    /// demoted, so they must find seeds again.
+    private func pushGroup(of p: UInt32, seed: UInt32, near x: Double, _ y: Double) {
+        let above = self.above
+        guard keepsApart else {
+            above.forEachItem(heldBy: p, near: x, y, within: r2) { heap.push($0, above.items[Int($0)].key) }
+            return
+        }
+        let r2 = self.r2
+        above.forEachNear(x, y) { k in
+            let i = Int(k)
+            guard isInGroup(above.items[i].parent, item: p, seed: seed) else { return }
+            let dx = above.items[i].x - x, dy = above.items[i].y - y
+            if dx * dx + dy * dy <= r2 { heap.push(k, above.items[i].key) }
+        }
+    }
+
+    // MARK: - Phase 3 (minPoints > 2): groups too small for a cluster
+
+    /// Settles the group of every seed whose item was touched: fewer pins than `minPoints` (and
+    /// more than one member), one item per member; otherwise one item for the whole group.
+    private func keepSmallGroupsApart() {
+        groupsSettled.removeAll()
+        var t = 0
+        // (Settling a group touches more items: those are the group's own, settled already.)
+        while t < touched.count {
+            let p = touched.items[touched.items.startIndex + t]
+            t += 1
+            let pi = Int(p)
+            guard level.items[pi].parent != ClusterLevel.dead, level.sums[pi].count > 0 else { continue }
+            let seed = level.sums[pi].seed
+            guard above.isSeed(seed, of: level), groupsSettled.insert(seed) else { continue }
+            settleGroup(of: seed)
+        }
+    }
+
+    /// The group of `seed`: its members gathered, then moved into the seed's item or out into
+    /// items of their own as its size requires.
+    private func settleGroup(of seed: UInt32) {
+        let above = self.above, level = self.level, r2 = self.r2
+        let si = Int(seed), q = above.items[si].parent
+        let x = above.items[si].x, y = above.items[si].y
+        var pins: UInt32 = 0
+        groupMembers.removeAll(keepingCapacity: true)
+        above.forEachNear(x, y) { k in
+            let i = Int(k), p = above.items[i].parent
+            guard p < ClusterLevel.excluded, level.sums[Int(p)].seed == seed else { return }
+            let dx = above.items[i].x - x, dy = above.items[i].y - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            groupMembers.append(k)
+            pins &+= above.weight(i)
+        }
+        // (A group of fewer pins than minPoints holds single pins only: a cluster of level
+        // z + 1 holds minPoints pins or more.)
+        let together = Int(pins) >= minPoints || groupMembers.count == 1
+        for k in groupMembers {
+            let i = Int(k), p = above.items[i].parent
+            if together {
+                if p != q { moveMember(k, from: p, to: q) }
+            } else if k != seed && p == q {
+                let own = allocate(seed: seed, key: above.items[i].key, at: above.items[i].x, above.items[i].y)
+                level.seedAt[Int(own)] = .gone
+                moveMember(k, from: q, to: own)
+            }
+        }
     }
 }
 
