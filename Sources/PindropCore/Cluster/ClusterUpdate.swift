@@ -29,30 +29,24 @@ final class ClusterUpdate {
     /// The fewest pins a cluster may hold (`ClusterLevels.minPoints`).
     let minPoints: Int
     /// `minPoints` > 2: a group may be kept apart, one item per member.
-    private let keepsApart: Bool
+    fileprivate let keepsApart: Bool
     let summaries: ClusterSummaries
 
     /// The items of level z + 1 to re-decide, by key.
-    private var heap = KeyHeap()
+    fileprivate var heap = KeyHeap()
     /// The items of level z that the pass changed, in the order it first touched them.
-    private var touched = SlotSet()
+    fileprivate var touched = SlotSet()
     /// The sums of each touched item when the pass first touched it (by its place in `touched`).
-    private var sumsBefore: [(x: Int64, y: Int64, n: UInt32)] = []
+    fileprivate var sumsBefore: [(x: Int64, y: Int64, n: UInt32)] = []
     /// Items of level z + 1 that became seeds or moved in this pass: the grid of level z does
     /// not find them through the items they seed yet (`earliestSeed`).
-    private var newSeeds = SlotSet()
+    fileprivate var newSeeds = SlotSet()
     /// `newSeeds` by their cell of level z's grid, once there are more than a few.
-    private var newSeedsByCell: [UInt64: [UInt32]] = [:]
+    fileprivate var newSeedsByCell: [UInt64: [UInt32]] = [:]
     /// The seeds whose groups `keepSmallGroupsApart` has settled in this pass, and the members of
     /// the group it settles.
-    private var groupsSettled = SlotSet()
-    private var groupMembers: [UInt32] = []
-
-    // The pass under way: level z, made from `above` (level z + 1), with its squared radius.
-    private var z = 0
-    private var level: ClusterLevel
-    private var above: ClusterLevel
-    private var r2 = 0.0
+    fileprivate var groupsSettled = SlotSet()
+    fileprivate var groupMembers: [UInt32] = []
 
     init(radius: Double, byCategory: Bool, minPoints: Int, summaries: ClusterSummaries) {
         self.radius = radius
@@ -60,39 +54,54 @@ final class ClusterUpdate {
         self.minPoints = minPoints
         keepsApart = minPoints > 2
         self.summaries = summaries
-        level = ClusterLevel(cell: 1)
-        above = level
     }
 
     /// Re-decides level z of `levels` after the items of level z + 1 in `changes` changed;
     /// appends the items of level z that changed in turn to `out` (when a level below needs them).
     func pass(_ z: Int, of levels: [ClusterLevel], _ changes: [ClusterLevels.Change],
               into out: inout [ClusterLevels.Change]) {
-        begin(z, levels)
-        takeChanges(changes)
-        redecide()
-        if keepsApart { keepSmallGroupsApart() }
-        settleTouched(into: &out)
-    }
-
-    private func begin(_ z: Int, _ levels: [ClusterLevel]) {
-        self.z = z
-        level = levels[z]; above = levels[z + 1]
-        let r = ClusterLevels.radius(radius, level: z)
-        r2 = r * r
         // (The heap is empty: the previous pass emptied it.)
         touched.removeAll()
         summaries.beginPass()
         newSeeds.removeAll()
         if !newSeedsByCell.isEmpty { newSeedsByCell.removeAll(keepingCapacity: true) }
+        let r = ClusterLevels.radius(radius, level: z)
+        let pass = LevelPass(z: z, level: levels[z], above: levels[z + 1], r2: r * r, work: self)
+        pass.takeChanges(changes)
+        pass.redecide()
+        if keepsApart { pass.keepSmallGroupsApart() }
+        pass.settleTouched(into: &out)
+    }
+}
+
+/// One pass of `ClusterUpdate` over level z: the two levels it reads and writes, held for the
+/// pass (as a value's constants, read without the retain and release that a class's properties
+/// cost in every helper), and the work sets it fills, which the `ClusterUpdate` keeps.
+private struct LevelPass {
+    let z: Int
+    let level: ClusterLevel
+    /// Level z + 1.
+    let above: ClusterLevel
+    /// The squared radius of level z.
+    let r2: Double
+    /// Where the heap and the work sets are kept between passes.
+    let work: ClusterUpdate
+    let summaries: ClusterSummaries
+    let byCategory: Bool
+    let minPoints: Int
+    let keepsApart: Bool
+
+    init(z: Int, level: ClusterLevel, above: ClusterLevel, r2: Double, work: ClusterUpdate) {
+        self.z = z; self.level = level; self.above = above; self.r2 = r2; self.work = work
+        summaries = work.summaries; byCategory = work.byCategory; minPoints = work.minPoints
+        keepsApart = work.keepsApart
     }
 
     // MARK: - Phase 1: the changes
 
     /// Settles what each changed item did to the sums of the item that held it, and marks who
     /// may decide differently now.
-    private func takeChanges(_ changes: [ClusterLevels.Change]) {
-        let above = self.above, level = self.level
+    func takeChanges(_ changes: [ClusterLevels.Change]) {
         for c in changes {
             let p = c.parent, si = Int(c.slot)
             if p < ClusterLevel.excluded {
@@ -109,7 +118,7 @@ final class ClusterUpdate {
                 if inPlace { continue }
                 if level.sums[i].seed == c.slot && !seedChanged(c) { continue }
             }
-            if above.isAlive(c.slot) { heap.push(c.slot, above.items[si].key); addNewSeed(c.slot) }
+            if above.isAlive(c.slot) { work.heap.push(c.slot, above.items[si].key); addNewSeed(c.slot) }
         }
     }
 
@@ -117,8 +126,7 @@ final class ClusterUpdate {
     /// emptied and filled again between two updates). Marks the members that may now choose
     /// another seed, and the items it may now take. Returns false when nothing is to be
     /// re-decided, the changed item included.
-    private func seedChanged(_ c: ClusterLevels.Change) -> Bool {
-        let above = self.above, level = self.level
+    func seedChanged(_ c: ClusterLevels.Change) -> Bool {
         let p = c.parent, i = Int(p), si = Int(c.slot)
         guard above.isAlive(c.slot) && above.items[si].parent == p else {
             level.seedAt[i] = .gone
@@ -138,9 +146,8 @@ final class ClusterUpdate {
     /// Members it still reaches keep it: it is still the earliest seed near them unless it is
     /// demoted, which re-decides them from its new point. One walk of the 3×3 cells when both
     /// points are in the same cell, as a small move nearly always is.
-    private func pushAroundMovedSeed(of p: UInt32, from x0: Double, _ y0: Double, to x1: Double, _ y1: Double,
+    func pushAroundMovedSeed(of p: UInt32, from x0: Double, _ y0: Double, to x1: Double, _ y1: Double,
                                      key: UInt64) {
-        let above = self.above, level = self.level, r2 = self.r2
         let seed = level.sums[Int(p)].seed
         let cat = byCategory ? category(seed) : 0
         @inline(__always) func visit(_ k: UInt32, left: Bool, captured: Bool) {
@@ -152,11 +159,11 @@ final class ClusterUpdate {
             if isInGroup(q, item: p, seed: seed) {
                 guard left && !reaches else { return }
                 let dx = ix - x0, dy = iy - y0
-                if dx * dx + dy * dy <= r2 { heap.push(k, above.items[i].key) }
+                if dx * dx + dy * dy <= r2 { work.heap.push(k, above.items[i].key) }
             } else if captured && reaches {
                 let kk = above.items[i].key
                 if kk > key && (q >= ClusterLevel.excluded || seedKey(q) > key)
-                    && (!byCategory || category(k) == cat) { heap.push(k, kk) }
+                    && (!byCategory || category(k) == cat) { work.heap.push(k, kk) }
             }
         }
         if above.grid.sameCell(x0, y0, x1, y1) {
@@ -171,10 +178,9 @@ final class ClusterUpdate {
 
     /// Re-decides the marked items in key order: when item j comes out, every item before it is
     /// final, so it joins the earliest seed near it or becomes a seed.
-    private func redecide() {
-        let above = self.above, level = self.level
+    func redecide() {
         var lastPopped = UInt64.max
-        while let j = heap.popMin() {
+        while let j = work.heap.popMin() {
             let ji = Int(j)
             // An item marked twice comes out twice in a row (keys are unique in a level).
             if above.items[ji].key == lastPopped { continue }
@@ -211,7 +217,7 @@ final class ClusterUpdate {
 
     /// Item j of level z + 1 leaves item `old` of level z (if it was placed) and joins `target`.
     @inline(__always)
-    private func moveMember(_ j: UInt32, from old: UInt32, to target: UInt32) {
+    func moveMember(_ j: UInt32, from old: UInt32, to target: UInt32) {
         let mine = above.contribution(Int(j))
         let summary = childSummary(j)
         if old < ClusterLevel.excluded {
@@ -223,8 +229,7 @@ final class ClusterUpdate {
 
     /// Marks the items of level z + 1 within the radius of a seed at (x, y) with key `key` that
     /// it would win: later than it, and unplaced or held by a later seed.
-    private func pushCapturable(near x: Double, _ y: Double, key: UInt64, category cat: UInt32) {
-        let above = self.above, level = self.level, r2 = self.r2
+    func pushCapturable(near x: Double, _ y: Double, key: UInt64, category cat: UInt32) {
         above.forEachNear(x, y) { k in
             let i = Int(k)
             let kk = above.items[i].key
@@ -234,7 +239,7 @@ final class ClusterUpdate {
             let dx = above.items[i].x - x, dy = above.items[i].y - y
             guard dx * dx + dy * dy <= r2 else { return }
             if byCategory && category(k) != cat { return }
-            heap.push(k, kk)
+            work.heap.push(k, kk)
         }
     }
 
@@ -245,9 +250,8 @@ final class ClusterUpdate {
     /// z's grid, `ClusterLevels.cellSide`); seeds that are new or moved in this pass are in
     /// `newSeeds`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
     /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
-    private func earliestSeed(near x: Double, _ y: Double, before: UInt64, held: UInt32,
+    func earliestSeed(near x: Double, _ y: Double, before: UInt64, held: UInt32,
                               category cat: UInt32) -> UInt32 {
-        let above = self.above, level = self.level, r2 = self.r2
         var best = ClusterGrid.end, bestKey = before
         if held < ClusterLevel.excluded && level.items[Int(held)].parent != ClusterLevel.dead {
             let h = Int(held), kk = level.items[h].key
@@ -273,13 +277,13 @@ final class ClusterUpdate {
             if byCategory && category(k) != cat { return }
             best = k; bestKey = kk
         }
-        if newSeeds.count <= SlotSet.small {
-            for k in newSeeds.items { consider(k) }
+        if work.newSeeds.count <= SlotSet.small {
+            for k in work.newSeeds.items { consider(k) }
         } else {
             let cx = level.grid.coordinate(x), cy = level.grid.coordinate(y)
             for dy: Int64 in -1...1 {
                 for dx: Int64 in -1...1 {
-                    if let list = newSeedsByCell[ClusterGrid.hash(cx &+ dx, cy &+ dy)] { for k in list { consider(k) } }
+                    if let list = work.newSeedsByCell[ClusterGrid.hash(cx &+ dx, cy &+ dy)] { for k in list { consider(k) } }
                 }
             }
         }
@@ -287,18 +291,18 @@ final class ClusterUpdate {
     }
 
     /// Item k of level z + 1 is a new or moved seed (`newSeeds`).
-    private func addNewSeed(_ k: UInt32) {
-        guard newSeeds.insert(k) else { return }
-        if newSeeds.count <= SlotSet.small { return }
-        if newSeeds.count == SlotSet.small + 1 {
-            for e in newSeeds.items where e != k { newSeedsByCell[cellHash(e), default: []].append(e) }
+    func addNewSeed(_ k: UInt32) {
+        guard work.newSeeds.insert(k) else { return }
+        if work.newSeeds.count <= SlotSet.small { return }
+        if work.newSeeds.count == SlotSet.small + 1 {
+            for e in work.newSeeds.items where e != k { work.newSeedsByCell[cellHash(e), default: []].append(e) }
         }
-        newSeedsByCell[cellHash(k), default: []].append(k)
+        work.newSeedsByCell[cellHash(k), default: []].append(k)
     }
 
     /// The hash of the cell of level z's grid that item k of level z + 1 lies in.
     @inline(__always)
-    private func cellHash(_ k: UInt32) -> UInt64 {
+    func cellHash(_ k: UInt32) -> UInt64 {
         let i = Int(k)
         return ClusterGrid.hash(level.grid.coordinate(above.items[i].x), level.grid.coordinate(above.items[i].y))
     }
@@ -307,12 +311,11 @@ final class ClusterUpdate {
 
     /// Settles the touched items of level z: dissolves those whose seed left, places the rest at
     /// their members' mean, and reports each change to the level below.
-    private func settleTouched(into out: inout [ClusterLevels.Change]) {
-        let level = self.level
-        for (t, p) in touched.items.enumerated() {
+    func settleTouched(into out: inout [ClusterLevels.Change]) {
+        for (t, p) in work.touched.items.enumerated() {
             let pi = Int(p)
             guard level.items[pi].parent != ClusterLevel.dead else { continue }
-            let before = sumsBefore[t]
+            let before = work.sumsBefore[t]
             // Seedless: every member has left (its sums are back to zero). An item kept apart
             // names a seed that is not its member: only its count tells.
             if keepsApart ? level.sums[pi].count == 0 : above.items[Int(level.sums[pi].seed)].parent != p {
@@ -337,7 +340,7 @@ final class ClusterUpdate {
 
     /// Item p, whose members have all left (its sums are back to zero): out of the
     /// grid and the level, and out of its item below.
-    private func dissolve(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), into out: inout [ClusterLevels.Change]) {
+    func dissolve(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), into out: inout [ClusterLevels.Change]) {
         let pi = Int(p)
         if before.n > 0 {
             level.grid.remove(p, x: level.items[pi].x, y: level.items[pi].y, &level.items)
@@ -354,8 +357,8 @@ final class ClusterUpdate {
 
     /// Item p's summary settled from its members (`ClusterSummaries.settle`).
     @inline(__always)
-    private func settleSummary(_ p: UInt32) -> (changed: Bool, flags: UInt32) {
-        let above = self.above, pins = above.isBase
+    func settleSummary(_ p: UInt32) -> (changed: Bool, flags: UInt32) {
+        let pins = above.isBase
         return summaries.settle(z, p, { visit in
             forEachChild(of: p) { c in visit(c, childSummary(c)) }
         }, { visit in
@@ -373,7 +376,7 @@ final class ClusterUpdate {
 
     /// The change to report for item p, alive before and after the pass, whose sums changed
     /// (an item new in the pass joins whole).
-    private func moved(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), summaryChanged: Bool,
+    func moved(_ p: UInt32, _ before: (x: Int64, y: Int64, n: UInt32), summaryChanged: Bool,
                        flags: UInt32) -> ClusterLevels.Change {
         let pi = Int(p)
         if before.n == 0 {
@@ -392,16 +395,16 @@ final class ClusterUpdate {
     /// Notes that item p of level z is about to change in this pass (first time: its sums as
     /// they were).
     @inline(__always)
-    private func touch(_ p: UInt32) {
-        guard touched.insert(p) else { return }
-        let i = Int(p), t = touched.count - 1
+    func touch(_ p: UInt32) {
+        guard work.touched.insert(p) else { return }
+        let i = Int(p), t = work.touched.count - 1
         let sums = (level.sums[i].sx, level.sums[i].sy, level.sums[i].count)
         // Entries past `touched.count` are stale (kept to avoid clearing the array).
-        if t < sumsBefore.count { sumsBefore[t] = sums } else { sumsBefore.append(sums) }
+        if t < work.sumsBefore.count { work.sumsBefore[t] = sums } else { work.sumsBefore.append(sums) }
     }
 
     @inline(__always)
-    private func allocate(seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
+    func allocate(seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
         let slot = level.allocate(seed: seed, key: key, at: x, y)
         summaries.allocate(z, slot)
         return slot
@@ -409,17 +412,17 @@ final class ClusterUpdate {
 
     /// The category of item k of level z + 1 (`byCategory`: an item's pins all share one).
     @inline(__always)
-    private func category(_ k: UInt32) -> UInt32 { summaries.category(z + 1, k, pins: above.isBase) }
+    func category(_ k: UInt32) -> UInt32 { summaries.category(z + 1, k, pins: above.isBase) }
 
     /// The summary of item k of level z + 1: for a pin, made from its attributes and point.
     @inline(__always)
-    private func childSummary(_ k: UInt32) -> ItemSummary {
+    func childSummary(_ k: UInt32) -> ItemSummary {
         above.isBase ? summaries.pin(k, above.items[Int(k)].x, above.items[Int(k)].y) : summaries.item(z + 1, k)
     }
 
     /// Calls `body` with every item of level z + 1 that item p of level z is made of.
     @inline(__always)
-    private func forEachChild(of p: UInt32, _ body: (UInt32) -> Void) {
+    func forEachChild(of p: UInt32, _ body: (UInt32) -> Void) {
         let s = Int(level.sums[Int(p)].seed)
         above.forEachItem(heldBy: p, near: above.items[s].x, above.items[s].y, within: r2, body)
     }
@@ -427,7 +430,7 @@ final class ClusterUpdate {
     /// The point of item i of level z: its pins' mean, or for a single pin exactly the pin's
     /// point, which is where its only member (an item of one pin too) lies.
     @inline(__always)
-    private func point(_ i: Int) -> (Double, Double) {
+    func point(_ i: Int) -> (Double, Double) {
         let n = level.sums[i].count
         if n == 1 {
             var only = level.sums[i].seed
@@ -440,30 +443,28 @@ final class ClusterUpdate {
     /// Whether an item of level z + 1 held by item q belongs to the group of `seed`, whose own
     /// item is p.
     @inline(__always)
-    private func isInGroup(_ q: UInt32, item p: UInt32, seed: UInt32) -> Bool {
+    func isInGroup(_ q: UInt32, item p: UInt32, seed: UInt32) -> Bool {
         q == p || (keepsApart && q < ClusterLevel.excluded && level.sums[Int(q)].seed == seed)
     }
 
     /// The order key of the seed of item q of level z (an item kept apart has its member's).
     @inline(__always)
-    private func seedKey(_ q: UInt32) -> UInt64 {
+    func seedKey(_ q: UInt32) -> UInt64 {
         keepsApart ? above.items[Int(level.sums[Int(q)].seed)].key : level.items[Int(q)].key
     }
 
     /// Marks the members of the group of `seed` (its item p) near (x, y): the seed went or was
     /// demoted, so they must find seeds again.
-    private func pushGroup(of p: UInt32, seed: UInt32, near x: Double, _ y: Double) {
-        let above = self.above
+    func pushGroup(of p: UInt32, seed: UInt32, near x: Double, _ y: Double) {
         guard keepsApart else {
-            above.forEachItem(heldBy: p, near: x, y, within: r2) { heap.push($0, above.items[Int($0)].key) }
+            above.forEachItem(heldBy: p, near: x, y, within: r2) { work.heap.push($0, above.items[Int($0)].key) }
             return
         }
-        let r2 = self.r2
         above.forEachNear(x, y) { k in
             let i = Int(k)
             guard isInGroup(above.items[i].parent, item: p, seed: seed) else { return }
             let dx = above.items[i].x - x, dy = above.items[i].y - y
-            if dx * dx + dy * dy <= r2 { heap.push(k, above.items[i].key) }
+            if dx * dx + dy * dy <= r2 { work.heap.push(k, above.items[i].key) }
         }
     }
 
@@ -471,41 +472,40 @@ final class ClusterUpdate {
 
     /// Settles the group of every seed whose item was touched: fewer pins than `minPoints` (and
     /// more than one member), one item per member; otherwise one item for the whole group.
-    private func keepSmallGroupsApart() {
-        groupsSettled.removeAll()
+    func keepSmallGroupsApart() {
+        work.groupsSettled.removeAll()
         var t = 0
         // (Settling a group touches more items: those are the group's own, settled already.)
-        while t < touched.count {
-            let p = touched.items[touched.items.startIndex + t]
+        while t < work.touched.count {
+            let p = work.touched.items[work.touched.items.startIndex + t]
             t += 1
             let pi = Int(p)
             guard level.items[pi].parent != ClusterLevel.dead, level.sums[pi].count > 0 else { continue }
             let seed = level.sums[pi].seed
-            guard above.isSeed(seed, of: level), groupsSettled.insert(seed) else { continue }
+            guard above.isSeed(seed, of: level), work.groupsSettled.insert(seed) else { continue }
             settleGroup(of: seed)
         }
     }
 
     /// The group of `seed`: its members gathered, then moved into the seed's item or out into
     /// items of their own as its size requires.
-    private func settleGroup(of seed: UInt32) {
-        let above = self.above, level = self.level, r2 = self.r2
+    func settleGroup(of seed: UInt32) {
         let si = Int(seed), q = above.items[si].parent
         let x = above.items[si].x, y = above.items[si].y
         var pins: UInt32 = 0
-        groupMembers.removeAll(keepingCapacity: true)
+        work.groupMembers.removeAll(keepingCapacity: true)
         above.forEachNear(x, y) { k in
             let i = Int(k), p = above.items[i].parent
             guard p < ClusterLevel.excluded, level.sums[Int(p)].seed == seed else { return }
             let dx = above.items[i].x - x, dy = above.items[i].y - y
             guard dx * dx + dy * dy <= r2 else { return }
-            groupMembers.append(k)
+            work.groupMembers.append(k)
             pins &+= above.weight(i)
         }
         // (A group of fewer pins than minPoints holds single pins only: a cluster of level
         // z + 1 holds minPoints pins or more.)
-        let together = Int(pins) >= minPoints || groupMembers.count == 1
-        for k in groupMembers {
+        let together = Int(pins) >= minPoints || work.groupMembers.count == 1
+        for k in work.groupMembers {
             let i = Int(k), p = above.items[i].parent
             if together {
                 if p != q { moveMember(k, from: p, to: q) }
