@@ -478,11 +478,19 @@ private struct LevelPass {
         // (Settling a group touches more items: those are the group's own, settled already.)
         while t < work.touched.count {
             let p = work.touched.items[work.touched.items.startIndex + t]
+            let before = work.sumsBefore[t]
             t += 1
             let pi = Int(p)
             guard level.items[pi].parent != ClusterLevel.dead, level.sums[pi].count > 0 else { continue }
             let seed = level.sums[pi].seed
-            guard above.isSeed(seed, of: level), work.groupsSettled.insert(seed) else { continue }
+            guard above.isSeed(seed, of: level) else { continue }
+            // The seed's item held minPoints pins or more before the pass and still does: the
+            // group was one item (a group kept apart leaves its seed alone in its item) and is one
+            // now, every member in it. Nearly every item a move touches is such a cluster.
+            if above.items[Int(seed)].parent == p && Int(before.n) >= minPoints && Int(level.sums[pi].count) >= minPoints {
+                continue
+            }
+            guard work.groupsSettled.insert(seed) else { continue }
             settleGroup(of: seed)
         }
     }
