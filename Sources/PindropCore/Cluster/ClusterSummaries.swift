@@ -511,12 +511,12 @@ final class ClusterSummaries {
                 if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
             }
         } else {
-            let up = levels[z + 1]
-            up.items.withUnsafeBufferPointer { ui in
-                let c0 = ui[Int(group[0])].category
+            let above = levels[z + 1]
+            above.items.withUnsafeBufferPointer { aboveItems in
+                let c0 = aboveItems[Int(group[0])].category
                 s.category = c0
                 for k in group {
-                    let m = ui[Int(k)]
+                    let m = aboveItems[Int(k)]
                     s.count &+= m.count; s.valued &+= m.valued
                     if m.valued > 0 {
                         Self.addSum(&s, m.sumHi, m.sumLo, 1)
