@@ -109,7 +109,7 @@ private struct LevelPass {
                 let i = Int(p)
                 level.sums[i].sx &+= c.dx; level.sums[i].sy &+= c.dy
                 level.sums[i].count = UInt32(truncatingIfNeeded: Int64(level.sums[i].count) + c.dn)
-                summaries.replace(z, p, old: c.was, new: c.now, flags: c.flags)
+                summaries.replace(z, p, old: c.was, new: c.now, flags: c.flags, isSeed: level.sums[i].seed == c.slot)
                 // In the same place, with the same weight and the same parent: only what it
                 // holds changed (its values or categories, or pins that left and came at the
                 // same point), which decides nothing.
@@ -358,19 +358,14 @@ private struct LevelPass {
     /// Item p's summary settled from its members (`ClusterSummaries.settle`).
     @inline(__always)
     func settleSummary(_ p: UInt32) -> (changed: Bool, flags: UInt32) {
-        let pins = above.isBase
-        return summaries.settle(z, p, { visit in
-            forEachChild(of: p) { c in visit(c, childSummary(c)) }
+        summaries.settle(z, p, anchor: {
+            // The seed's anchor; an item kept apart has its one member's.
+            var anchorMember = level.sums[Int(p)].seed
+            if above.items[Int(anchorMember)].parent != p { forEachChild(of: p) { anchorMember = $0 } }
+            let a = childSummary(anchorMember)
+            return (a.anchorX, a.anchorY)
         }, { visit in
-            forEachChild(of: p) { c in
-                if pins {
-                    let x = above.items[Int(c)].x, y = above.items[Int(c)].y
-                    visit(x, y, x, y)
-                } else {
-                    let b = summaries.item(z + 1, c)
-                    visit(b.minX, b.minY, b.maxX, b.maxY)
-                }
-            }
+            forEachChild(of: p) { c in visit(c, childSummary(c)) }
         })
     }
 
