@@ -100,7 +100,7 @@ typedef struct pindrop_options {
   double spread_spacing;      /* points, PINDROP_SPREAD_SPIRAL's spacing, default 25; > 0 */
   /* Since 0.3.0 (an 0.2-size struct gets the defaults below). cluster_min_points: a cluster that
      would hold fewer pins is not formed at that level and its items stay separate (supercluster's
-     minPoints; above 2 the levels are rebuilt after changes, O(n), instead of kept up to date).
+     minPoints; kept up to date after changes as with the default, since 0.3.0).
      cluster_by_category = 1: only pins of one category are clustered together (each category its
      own hierarchy, as MapKit's clusteringIdentifier). spread_on_tap = 1: each group of two or more
      pins is drawn collapsed, one stack item, until tapped open ("Stacks that open on demand"). */
@@ -306,8 +306,8 @@ pindrop_status pindrop_map_cluster_expansion_zoom(pindrop_map *map, uint64_t key
    or the cluster dissolves, the key is stale (PINDROP_ERR_NOT_FOUND), even when the same members
    form a cluster again later (it then has another key). A rebuild of levels makes every key of
    the levels it rebuilds stale: after a bulk change (more than max(4096, n/32) pins between two
-   frames), with cluster_min_points > 2 after any change, and for coarse levels a view at a finer
-   zoom left behind while many pins changed, when a view next needs them (docs/clusters.md). */
+   frames), and for coarse levels a view at a finer zoom left behind while many pins changed, when
+   a view next needs them (docs/clusters.md). */
 #define PINDROP_CATEGORY_MIXED UINT32_MAX  /* a summary's category when its members' categories differ;
                                               not a category a pin may have */
 enum { PINDROP_CLUSTER_ONE_SPOT = 1 };     /* pindrop_cluster_view.flags and the summary's flags: all

@@ -20,16 +20,21 @@ public struct CategoryCount: Sendable, Equatable {
 }
 
 /// The summary of one item of a clustered level, kept as its members come, go, move and change
-/// their attributes: 80 bytes, next to the levels' `ClusterSums`.
+/// their attributes: 72 bytes, next to the levels' `ClusterSums`.
 ///
 /// - `count`, `valued` and the sum are additive: a member joining adds its own, one leaving
 ///   subtracts it. The sum is a double-double (`sumHi + sumLo`, each addition exact up to 2^-106
 ///   of the partial sums), so that values that come and go leave no rounding behind.
-/// - `vmin`/`vmax` (±infinity when no member has a value) and the box of the members' points
-///   (`minX`...`maxY`, whose being a point is `ONE_SPOT`) only grow by adding. When a member that
-///   lies on the box's edge or holds the extreme value leaves, the item is marked `dirty` and
-///   computed again from its members (the items of the level above: one walk of 3×3 cells) once
-///   the pass has placed them all.
+/// - `vmin`/`vmax` (±infinity when no member has a value) only grow by adding. When a member that
+///   holds the extreme value leaves, the item is marked `dirty` and computed again from its
+///   members (the items of the level above: one walk of 3×3 cells) once the pass has placed them.
+/// - `ONE_SPOT` is kept against an anchor: the point of the item's anchor pin (its seed's anchor
+///   pin, down to a pin, whose anchor is its point; for an item kept apart, its one member's).
+///   `off` adds up, over the members, a member's own `off` when it has the same anchor and its
+///   pin count otherwise: it is 0 exactly when every pin lies on the anchor. Members coming,
+///   going and moving add and subtract their part; only the anchor moving (the anchor pin moved,
+///   a seed's anchor changed) counts again from the members (`dirtySpot`), where a box had to be
+///   computed again whenever a member on its edge moved inward.
 /// - `category` is the members' common category or `mixed`; a mixed item's counts per category
 ///   are in its level's `mixed` table (sorted by category), a uniform item needs none.
 struct ItemSummary {
@@ -40,19 +45,26 @@ struct ItemSummary {
     var mark: UInt32 = 0
     var sumHi = 0.0, sumLo = 0.0
     var vmin = Double.infinity, vmax = -Double.infinity
-    var minX = Double.infinity, minY = Double.infinity
-    var maxX = -Double.infinity, maxY = -Double.infinity
+    /// The anchor pin's point (not a number while the item is empty).
+    var anchorX = Double.nan, anchorY = Double.nan
+    /// 0 when every pin lies on the anchor (see above).
+    var off: UInt32 = 0
 
     static let empty = ItemSummary()
 
-    var isOneSpot: Bool { count > 0 && minX == maxX && minY == maxY }
+    var isOneSpot: Bool { count > 0 && off == 0 }
 
     /// Equal in everything but the pass's marks.
     @inline(__always)
     func same(_ o: ItemSummary) -> Bool {
         count == o.count && valued == o.valued && category == o.category && sumHi == o.sumHi && sumLo == o.sumLo
-            && vmin == o.vmin && vmax == o.vmax && minX == o.minX && minY == o.minY && maxX == o.maxX && maxY == o.maxY
+            && vmin == o.vmin && vmax == o.vmax && off == o.off
+            && anchorX.bitPattern == o.anchorX.bitPattern && anchorY.bitPattern == o.anchorY.bitPattern
     }
+
+    /// What a member whose summary is s adds to `off` of an item anchored at (ax, ay).
+    @inline(__always)
+    func offPart(anchoredAt ax: Double, _ ay: Double) -> UInt32 { anchorX == ax && anchorY == ay ? off : count }
 
     var summary: ClusterSummary {
         ClusterSummary(count: count, valued: valued, category: category, flags: isOneSpot ? ClusterSummary.oneSpot : 0,
@@ -69,7 +81,7 @@ final class ClusterSummaries {
     static let dirty: UInt32 = 1    // an extreme value left: compute again from the members
     static let cats: UInt32 = 2     // the counts per category may have changed
     static let members: UInt32 = 4  // a pin joined or left (the item's key goes stale)
-    static let dirtyBox: UInt32 = 8 // an edge of the box left: the box computed again
+    static let dirtySpot: UInt32 = 8 // the anchor moved: `off` counted again from the members
     static let kept: UInt32 = 64    // its summary before the pass is kept (`was`)
     /// A change's flag (`replace`): only the item's point moved, its summaries hold only the box.
     static let moved: UInt32 = 16
@@ -88,7 +100,7 @@ final class ClusterSummaries {
         func flags(_ i: UInt32) -> UInt32 {
             items.withUnsafeBufferPointer { b in
                 let s = b[Int(i)]
-                return s.minX == s.maxX && s.minY == s.maxY && s.count > 0 ? ClusterSummary.oneSpot : 0
+                return s.off == 0 && s.count > 0 ? ClusterSummary.oneSpot : 0
             }
         }
 
@@ -162,7 +174,7 @@ final class ClusterSummaries {
         var s = ItemSummary()
         s.count = 1; s.category = c
         if !v.isNaN { s.valued = 1; s.sumHi = v; s.vmin = v; s.vmax = v }
-        s.minX = x; s.maxX = x; s.minY = y; s.maxY = y
+        s.anchorX = x; s.anchorY = y
         return s
     }
 
@@ -248,10 +260,11 @@ final class ClusterSummaries {
             if s.vmin < t.vmin { t.vmin = s.vmin }
             if s.vmax > t.vmax { t.vmax = s.vmax }
         }
-        if s.minX < t.minX { t.minX = s.minX }
-        if s.minY < t.minY { t.minY = s.minY }
-        if s.maxX > t.maxX { t.maxX = s.maxX }
-        if s.maxY > t.maxY { t.maxY = s.maxY }
+        if before == 0 {
+            t.anchorX = s.anchorX; t.anchorY = s.anchorY; t.off = s.off
+        } else {
+            t.off &+= s.offPart(anchoredAt: t.anchorX, t.anchorY)
+        }
         if before == 0 {
             t.category = s.category
             h = s.category == PinAttributes.mixed ? sc() : nil
@@ -287,27 +300,12 @@ final class ClusterSummaries {
         return nil
     }
 
-    /// The box of a single point (what a moved pin's change carries: `moved`).
+    /// A pin's point alone (what a moved pin's change carries: `moved`).
     @inline(__always)
     func box(_ x: Double, _ y: Double) -> ItemSummary {
         var s = ItemSummary()
-        s.minX = x; s.maxX = x; s.minY = y; s.maxY = y
+        s.anchorX = x; s.anchorY = y
         return s
-    }
-
-    /// t's box takes in s's.
-    @inline(__always)
-    private static func grow(_ t: inout ItemSummary, _ s: ItemSummary) {
-        if s.minX < t.minX { t.minX = s.minX }
-        if s.minY < t.minY { t.minY = s.minY }
-        if s.maxX > t.maxX { t.maxX = s.maxX }
-        if s.maxY > t.maxY { t.maxY = s.maxY }
-    }
-
-    /// Whether s's box touches t's edge (t's box may shrink when s leaves).
-    @inline(__always)
-    private static func onEdge(_ t: ItemSummary, _ s: ItemSummary) -> Bool {
-        s.minX == t.minX || s.minY == t.minY || s.maxX == t.maxX || s.maxY == t.maxY
     }
 
     /// Item `child` of level z + 1 (summary s) joins item p of level z.
@@ -318,9 +316,8 @@ final class ClusterSummaries {
         keep(p, t)
         t.mark |= Self.members | Self.cats | Self.kept
         if t.mark & Self.dirty != 0 {
-            // Computed again from the members after the pass: the count and box go on.
+            // Computed again from the members after the pass (its anchor and `off` too).
             t.count &+= s.count
-            Self.grow(&t, s)
         } else if s.category == t.category && s.category != PinAttributes.mixed && t.count > 0 {
             var none: [CategoryCount]? = nil
             Self.join(&t, &none, s) { [] }
@@ -341,12 +338,13 @@ final class ClusterSummaries {
         t.mark |= Self.members | Self.cats | Self.kept
         t.count &-= s.count
         if t.count == 0 {
-            let m = t.mark & ~(Self.dirty | Self.dirtyBox)
+            let m = t.mark & ~(Self.dirty | Self.dirtySpot)
             t = .empty; t.mark = m
             l.mixed[p] = nil
             l.items[i] = t
             return
         }
+        if t.mark & (Self.dirty | Self.dirtySpot) == 0 { t.off &-= s.offPart(anchoredAt: t.anchorX, t.anchorY) }
         if t.mark & Self.dirty == 0 {
             t.valued &-= s.valued
             if s.valued > 0 {
@@ -359,37 +357,42 @@ final class ClusterSummaries {
                 l.mixed[p] = h
             }
         }
-        if Self.onEdge(t, s) { t.mark |= Self.dirtyBox }
         l.items[i] = t
     }
 
     /// A member of item p of level z changed while in it: its summary went from `old` to `new`
     /// (empty when it left the level: removed or kept out). `flags`: `cats` when its counts per
     /// category may have changed, `members` when its pins did, `moved` when only its point did
-    /// (a pin's move: old and new then hold only the box).
+    /// (a pin's move: old and new then hold only its point). `isSeed`: the member is the item's
+    /// seed (its anchor is the item's).
     @inline(__always)
-    func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32) {
+    func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32, isSeed: Bool) {
         if flags & Self.same != 0 { return }
         let l = levels[z], i = Int(p)
         var t = l.items[i]
         if flags & Self.moved != 0 {
-            // A member's point moved: the box alone, and only if it changes. An item of one pin
-            // is where the pin is.
+            // A member pin's point moved: `off` alone, and only if it changes. An item of one pin
+            // is where the pin is; the anchor pin moving moves the anchor.
             if t.count == 1 {
                 keep(p, t)
                 t.mark |= Self.kept
-                t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
+                t.anchorX = n.anchorX; t.anchorY = n.anchorY; t.off = 0
                 l.items[i] = t
                 return
             }
-            if t.mark & Self.dirtyBox != 0 { return }
-            let shrinks = (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
-                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY))
-            let grows = n.minX < t.minX || n.minY < t.minY || n.maxX > t.maxX || n.maxY > t.maxY
-            guard shrinks || grows else { return }
+            if t.mark & (Self.dirty | Self.dirtySpot) != 0 { return }
+            if isSeed {
+                keep(p, t)
+                t.mark |= Self.kept | Self.dirtySpot
+                l.items[i] = t
+                return
+            }
+            let wasOff: UInt32 = w.anchorX == t.anchorX && w.anchorY == t.anchorY ? 0 : 1
+            let isOff: UInt32 = n.anchorX == t.anchorX && n.anchorY == t.anchorY ? 0 : 1
+            guard wasOff != isOff else { return }
             keep(p, t)
             t.mark |= Self.kept
-            if shrinks { t.mark |= Self.dirtyBox } else { Self.grow(&t, n) }
+            t.off = t.off &- wasOff &+ isOff
             l.items[i] = t
             return
         }
@@ -400,7 +403,7 @@ final class ClusterSummaries {
             let before = t.count
             t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
             if t.count == 0 {
-                let m = t.mark & ~(Self.dirty | Self.dirtyBox)
+                let m = t.mark & ~(Self.dirty | Self.dirtySpot)
                 t = .empty; t.mark = m
                 l.mixed[p] = nil
                 l.items[i] = t
@@ -408,17 +411,17 @@ final class ClusterSummaries {
             }
             if t.mark & Self.dirty == 0 { replaceValues(&t, l, p, before, w, n, flags) }
         }
-        // The box: a member that is the whole item gives it its own; otherwise an edge that
-        // shrinks is computed again, one that grows is taken.
+        // The anchor: a member that is the whole item gives it its own; the anchor's member
+        // moving its anchor has `off` counted again; any other member's part is taken out and
+        // put back.
         if n.count == t.count {
-            t.minX = n.minX; t.minY = n.minY; t.maxX = n.maxX; t.maxY = n.maxY
-            t.mark &= ~Self.dirtyBox
-        } else if t.mark & Self.dirtyBox == 0 {
-            if (w.minX == t.minX && !(n.minX <= w.minX)) || (w.minY == t.minY && !(n.minY <= w.minY))
-                || (w.maxX == t.maxX && !(n.maxX >= w.maxX)) || (w.maxY == t.maxY && !(n.maxY >= w.maxY)) {
-                t.mark |= Self.dirtyBox
+            t.anchorX = n.anchorX; t.anchorY = n.anchorY; t.off = n.off
+            t.mark &= ~Self.dirtySpot
+        } else if t.mark & (Self.dirty | Self.dirtySpot) == 0 {
+            if isSeed && (w.anchorX != n.anchorX || w.anchorY != n.anchorY) {
+                t.mark |= Self.dirtySpot
             } else {
-                Self.grow(&t, n)
+                t.off = t.off &- w.offPart(anchoredAt: t.anchorX, t.anchorY) &+ n.offPart(anchoredAt: t.anchorX, t.anchorY)
             }
         }
         l.items[i] = t
@@ -450,13 +453,12 @@ final class ClusterSummaries {
 
     /// At the end of a pass, item p of level z (touched position t): computed again from its
     /// members if marked dirty (`forEachMember` calls its argument with each member's slot and
-    /// summary), or only its box (`forEachBox`: each member's box, for a pin its point), its
-    /// generation renewed if its pins changed. Returns whether its summary changed and the flags
-    /// to hand to the level below.
+    /// summary), or only its `off` if its anchor moved (against `anchor()`: the anchor of its seed,
+    /// or of its one member when it is kept apart), its generation renewed if its pins changed.
+    /// Returns whether its summary changed and the flags to hand to the level below.
     @inline(__always)
-    func settle(_ z: Int, _ p: UInt32,
-                _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void,
-                _ forEachBox: ((Double, Double, Double, Double) -> Void) -> Void) -> (changed: Bool, flags: UInt32) {
+    func settle(_ z: Int, _ p: UInt32, anchor: () -> (x: Double, y: Double),
+                _ forEachMember: ((UInt32, ItemSummary) -> Void) -> Void) -> (changed: Bool, flags: UInt32) {
         guard let before = was(p) else { return (false, 0) }
         let l = levels[z], i = Int(p)
         var s = l.items[i]
@@ -464,16 +466,19 @@ final class ClusterSummaries {
         if mark & Self.dirty != 0 {
             s = .empty
             var h: [CategoryCount]? = nil
-            forEachMember { c, cs in Self.join(&s, &h, cs) { self.counts(z + 1, c, cs) } }
-            l.mixed[p] = h
-        } else if mark & Self.dirtyBox != 0 {
-            s.minX = .infinity; s.minY = .infinity; s.maxX = -.infinity; s.maxY = -.infinity
-            forEachBox { x0, y0, x1, y1 in
-                if x0 < s.minX { s.minX = x0 }
-                if y0 < s.minY { s.minY = y0 }
-                if x1 > s.maxX { s.maxX = x1 }
-                if y1 > s.maxY { s.maxY = y1 }
+            let a = anchor()
+            var off: UInt32 = 0
+            forEachMember { c, cs in
+                Self.join(&s, &h, cs) { self.counts(z + 1, c, cs) }
+                off &+= cs.offPart(anchoredAt: a.x, a.y)
             }
+            s.anchorX = a.x; s.anchorY = a.y; s.off = off
+            l.mixed[p] = h
+        } else if mark & Self.dirtySpot != 0 {
+            let a = anchor()
+            var off: UInt32 = 0
+            forEachMember { _, cs in off &+= cs.offPart(anchoredAt: a.x, a.y) }
+            s.anchorX = a.x; s.anchorY = a.y; s.off = off
         }
         s.mark = 0
         l.items[i] = s
@@ -504,26 +509,24 @@ final class ClusterSummaries {
                     if v > s.vmax { s.vmax = v }
                 }
                 let x = points[i].x, y = points[i].y
-                if x < s.minX { s.minX = x }
-                if x > s.maxX { s.maxX = x }
-                if y < s.minY { s.minY = y }
-                if y > s.maxY { s.maxY = y }
+                if k == group[0] { s.anchorX = x; s.anchorY = y } else if x != s.anchorX || y != s.anchorY { s.off &+= 1 }
                 if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
             }
         } else {
-            let up = levels[z + 1]
-            up.items.withUnsafeBufferPointer { ui in
-                let c0 = ui[Int(group[0])].category
+            let above = levels[z + 1]
+            above.items.withUnsafeBufferPointer { aboveItems in
+                let c0 = aboveItems[Int(group[0])].category
                 s.category = c0
+                s.anchorX = aboveItems[Int(group[0])].anchorX; s.anchorY = aboveItems[Int(group[0])].anchorY
                 for k in group {
-                    let m = ui[Int(k)]
+                    let m = aboveItems[Int(k)]
+                    s.off &+= m.offPart(anchoredAt: s.anchorX, s.anchorY)
                     s.count &+= m.count; s.valued &+= m.valued
                     if m.valued > 0 {
                         Self.addSum(&s, m.sumHi, m.sumLo, 1)
                         if m.vmin < s.vmin { s.vmin = m.vmin }
                         if m.vmax > s.vmax { s.vmax = m.vmax }
                     }
-                    Self.grow(&s, m)
                     if m.category != c0 || c0 == PinAttributes.mixed { uniform = false }
                 }
             }
@@ -572,7 +575,7 @@ final class ClusterSummaries {
 
     func trim(_ z: Int) {
         let l = levels[z]
-        // With the levels' room to grow (`ClusterLevels.Level.trim`).
+        // With the levels' room to grow (`ClusterLevel.trim`).
         let room = l.items.count + l.items.count / 32 + 8
         var a = [ItemSummary](); a.reserveCapacity(room); a.append(contentsOf: l.items); l.items = a
         var g = [UInt32](); g.reserveCapacity(room); g.append(contentsOf: l.generations); l.generations = g
@@ -592,7 +595,12 @@ struct SummarySum {
 
     @inline(__always)
     mutating func pin(_ v: Double, _ c: UInt32, _ x: Double, _ y: Double) {
-        if s.count == 0 { s.category = c } else if c != s.category || counts != nil { category(c, 1) }
+        if s.count == 0 {
+            s.category = c; s.anchorX = x; s.anchorY = y
+        } else {
+            if c != s.category || counts != nil { category(c, 1) }
+            if x != s.anchorX || y != s.anchorY { s.off &+= 1 }
+        }
         s.count &+= 1
         if !v.isNaN {
             s.valued &+= 1
@@ -600,14 +608,15 @@ struct SummarySum {
             if v < s.vmin { s.vmin = v }
             if v > s.vmax { s.vmax = v }
         }
-        if x < s.minX { s.minX = x }
-        if x > s.maxX { s.maxX = x }
-        if y < s.minY { s.minY = y }
-        if y > s.maxY { s.maxY = y }
     }
 
     @inline(__always)
     mutating func item(_ m: ItemSummary, _ mixedCounts: () -> [CategoryCount]) {
+        if s.count == 0 {
+            s.anchorX = m.anchorX; s.anchorY = m.anchorY; s.off = m.off
+        } else {
+            s.off &+= m.offPart(anchoredAt: s.anchorX, s.anchorY)
+        }
         if s.count == 0 {
             s.category = m.category
             if m.category == PinAttributes.mixed { counts = mixedCounts() }
@@ -624,10 +633,6 @@ struct SummarySum {
             if m.vmin < s.vmin { s.vmin = m.vmin }
             if m.vmax > s.vmax { s.vmax = m.vmax }
         }
-        if m.minX < s.minX { s.minX = m.minX }
-        if m.minY < s.minY { s.minY = m.minY }
-        if m.maxX > s.maxX { s.maxX = m.maxX }
-        if m.maxY > s.maxY { s.maxY = m.maxY }
     }
 
     /// Adds n pins of category c to the counts (made from the members so far on the first call).
