@@ -61,7 +61,8 @@ test-install: build
 demo: build
 	$(PYTHON) examples/demo.py --out $(OUT)
 
-bench: build
+# bench_wasm.py runs the web module beside the native library, so the module is built first.
+bench: build wasm
 	$(PYTHON) benchmarks/run.py
 
 # The peers the benchmarks measure pindrop against, in the same run: scipy and shapely
