@@ -65,7 +65,12 @@ public final class GEOSPointIndex: SpatialIndex {
     private struct Leaf {
         var node: Int32
         var queued = false
+        /// The leaf's GEOS tree: all its built points, or those west of `eastFrom` when `east`
+        /// holds the others (see `Job`).
         var tree: OpaquePointer?
+        var east: OpaquePointer?
+        /// Every point of `tree` has lon <= eastFrom, every point of `east` lon >= eastFrom.
+        var eastFrom = 0.0
         /// The slots of a leaf whose tree is not built yet (current when home == leaf + 1).
         var entries: [Int32] = []
         /// Slots whose position changed into this leaf since its tree was built.
@@ -85,7 +90,28 @@ public final class GEOSPointIndex: SpatialIndex {
     /// are inserted, and whether all are (then the next slice makes GEOS build it).
     private var queue: [Int32] = []
     private var queueHead = 0
-    private var job: (leaf: Int, tree: OpaquePointer, slots: [Int32], next: Int, inserted: Int)?
+    private var job: Job?
+
+    /// A leaf's new trees being filled a slice at a time: `slots[..<eastAt]` go into `tree`, the
+    /// rest into `east` (`eastAt == slots.count` when there is one tree).
+    ///
+    /// GEOS 3.11 keeps a tree's nodes (48 bytes each) in one vector that grows by doubling as
+    /// points are inserted, and only grows it to the tree's exact size when that is larger: a
+    /// tree of n points holds room for max(2^ceil(log2 n), about 1.044 n) nodes, 1.5 times what it
+    /// needs on average and up to twice (513 points take the room of 1,024). So a leaf of n points
+    /// whose tree would keep that slack gets two: the 2^floor(log2 n) westernmost points in one
+    /// (built to its exact size) and the rest in `east`, split at a longitude so that a query
+    /// whose box lies on one side reads one tree (docs/index.md, "Bytes per pin").
+    private struct Job {
+        var leaf: Int
+        var tree: OpaquePointer
+        var east: OpaquePointer?
+        var eastFrom: Double
+        var slots: [Int32]
+        var eastAt: Int
+        var next = 0
+        var inserted = 0
+    }
     private static let maxDepth: Int32 = 40
 
     /// How many leaf trees were built (for the tests, benchmarks and docs), and splits made.
@@ -109,8 +135,8 @@ public final class GEOSPointIndex: SpatialIndex {
     }
 
     deinit {
-        for l in leaves { if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) } }
-        if let job { GEOSSTRtree_destroy_r(ctx, job.tree) }
+        for l in leaves { destroyTrees(l) }
+        if let job { destroyTrees(job) }
         if let trigger { GEOSGeom_destroy_r(ctx, trigger) }
         for e in envelopes { GEOSGeom_destroy_r(ctx, e.geometry) }
     }
@@ -120,14 +146,24 @@ public final class GEOSPointIndex: SpatialIndex {
         leaves = [Leaf(node: 0)]
         freeLeaves = []
         queue = []; queueHead = 0
-        if let job { GEOSSTRtree_destroy_r(ctx, job.tree) }
+        if let job { destroyTrees(job) }
         job = nil
+    }
+
+    private func destroyTrees(_ l: Leaf) {
+        if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) }
+        if let t = l.east { GEOSSTRtree_destroy_r(ctx, t) }
+    }
+
+    private func destroyTrees(_ j: Job) {
+        GEOSSTRtree_destroy_r(ctx, j.tree)
+        if let t = j.east { GEOSSTRtree_destroy_r(ctx, t) }
     }
 
     // MARK: - Changes
 
     public func removeAll() {
-        for l in leaves { if let t = l.tree { GEOSSTRtree_destroy_r(ctx, t) } }
+        for l in leaves { destroyTrees(l) }
         leaves = []
         resetNodes()
         home.removeAll(); live = 0
@@ -253,7 +289,7 @@ public final class GEOSPointIndex: SpatialIndex {
                 for i in j.next..<end {
                     let s = j.slots[i]
                     guard home[Int(s)] & GEOSPointIndex.jobBit != 0 else { continue }  // changed since
-                    guard insertPoint(j.tree, s) else {
+                    guard insertPoint(i < j.eastAt ? j.tree : j.east!, s) else {
                         job = j
                         abortJob()  // GEOS could not make the point: the old tree and lists stay
                         return done
@@ -288,6 +324,7 @@ public final class GEOSPointIndex: SpatialIndex {
         let mark = UInt32(l + 1)
         gather.removeAll(keepingCapacity: true)
         if let tree = leaves[l].tree { collectCurrent(tree, mark) }
+        if let tree = leaves[l].east { collectCurrent(tree, mark) }
         for s in leaves[l].entries where home[Int(s)] == mark { gather.append(s) }
         for s in leaves[l].pending where home[Int(s)] == mark | GEOSPointIndex.pendingBit { gather.append(s) }
         // Repeats in a long pending list: only the first copy of each slot is marked and kept.
@@ -304,27 +341,95 @@ public final class GEOSPointIndex: SpatialIndex {
         // filled near it is not split again by its first rebuilds.
         let most = leaves[l].tree == nil ? leafCapacity : 2 * leafCapacity
         if gather.count > most && nodes[n].depth < GEOSPointIndex.maxDepth && !allOnePosition() {
-            if let tree = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, tree) }
-            leaves[l].tree = nil
+            destroyTrees(leaves[l])
+            leaves[l].tree = nil; leaves[l].east = nil
             _ = split(n)  // re-homes every gathered slot (their job marks go)
             return
         }
+        let eastAt = GEOSPointIndex.westCount(gather.count)
+        let eastFrom = eastAt < gather.count ? partitionByLongitude(first: eastAt) : 0
+        // No tree (GEOS is out of memory): the leaf keeps answering from its old trees and lists.
         guard let tree = GEOSSTRtree_create_r(ctx, GEOSPointIndex.nodeCapacity) else {
-            // No tree (GEOS is out of memory): the leaf keeps answering from its old tree and lists.
             for s in gather { home[Int(s)] &= GEOSPointIndex.placeMask }
             return
         }
-        job = (l, tree, gather, 0, 0)
+        var east: OpaquePointer?
+        if eastAt < gather.count {
+            east = GEOSSTRtree_create_r(ctx, GEOSPointIndex.nodeCapacity)
+            guard east != nil else {
+                GEOSSTRtree_destroy_r(ctx, tree)
+                for s in gather { home[Int(s)] &= GEOSPointIndex.placeMask }
+                return
+            }
+        }
+        job = Job(leaf: l, tree: tree, east: east, eastFrom: eastFrom, slots: gather, eastAt: eastAt)
+    }
+
+    /// How many of a leaf's n points go into its west tree (n when one tree holds them all):
+    /// the largest power of two below n when its tree and the rest's hold fewer nodes than one
+    /// tree of n points would.
+    static func westCount(_ n: Int) -> Int {
+        guard n > 2 else { return n }
+        let west = 1 << (Int.bitWidth - 1 - n.leadingZeroBitCount)  // 2^floor(log2 n)
+        return west < n && nodeRoom(west) + nodeRoom(n - west) < nodeRoom(n) ? west : n
+    }
+
+    /// The nodes GEOS 3.11 keeps room for in a built tree of n points: its vector's room after
+    /// n inserts (doubling from 1: 2^ceil(log2 n)), or the tree's exact node count when that is
+    /// larger (it then reserves exactly that).
+    static func nodeRoom(_ n: Int) -> Int {
+        guard n > 0 else { return 0 }
+        let room = 1 << (Int.bitWidth - (n - 1).leadingZeroBitCount)
+        var size = n, level = n
+        while level > 1 { level = (level + nodeCapacity - 1) / nodeCapacity; size += level }
+        return max(room, size)
+    }
+
+    /// Reorders `gather` so that its first k slots are the k westernmost (ties anywhere), and
+    /// returns a longitude between them and the rest (a selection: linear time on average).
+    private func partitionByLongitude(first k: Int) -> Double {
+        coords.withBuffer { ll in
+            gather.withUnsafeMutableBufferPointer { g in
+                @inline(__always) func x(_ i: Int) -> Double { ll[2 * Int(g[i])] }
+                var lo = 0, hi = g.count - 1
+                while lo < hi {
+                    // Median of three as the pivot, then a three-way partition of lo...hi.
+                    let a = x(lo), b = x((lo + hi) / 2), c = x(hi)
+                    let pivot = max(min(a, b), min(max(a, b), c))
+                    var lt = lo, i = lo, gt = hi
+                    while i <= gt {
+                        let v = x(i)
+                        if v < pivot { g.swapAt(lt, i); lt += 1; i += 1 } else if v > pivot { g.swapAt(i, gt); gt -= 1 } else { i += 1 }
+                    }
+                    // lo..<lt below the pivot, lt...gt equal, gt+1...hi above.
+                    if k < lt { hi = lt - 1 } else if k > gt + 1 { lo = gt + 1 } else { break }
+                }
+                // The first k are now the k smallest: the boundary lies between the largest of
+                // them and the smallest of the rest.
+                var west = -Double.infinity
+                for i in 0..<k { west = max(west, x(i)) }
+                return west
+            }
+        }
     }
 
     /// The new tree of leaf l is complete: GEOS builds it now (a query does), and it replaces the
     /// old tree and lists in one step.
-    private func finish(_ j: (leaf: Int, tree: OpaquePointer, slots: [Int32], next: Int, inserted: Int)) {
+    private func finish(_ j: Job) {
         let l = j.leaf, mark = UInt32(l + 1)
-        if let t = buildTrigger { GEOSSTRtree_query_r(ctx, j.tree, t, { _, _ in }, nil) }
-        if let old = leaves[l].tree { GEOSSTRtree_destroy_r(ctx, old) }
-        leaves[l].tree = j.inserted > 0 ? j.tree : nil
-        if j.inserted == 0 { GEOSSTRtree_destroy_r(ctx, j.tree) }
+        if let t = buildTrigger {
+            GEOSSTRtree_query_r(ctx, j.tree, t, { _, _ in }, nil)
+            if let east = j.east { GEOSSTRtree_query_r(ctx, east, t, { _, _ in }, nil) }
+        }
+        destroyTrees(leaves[l])
+        // (A tree left with no point inserted, all its slots having changed since, answers
+        // nothing; it is kept rather than told apart, and goes at the leaf's next rebuild.)
+        if j.inserted > 0 {
+            leaves[l].tree = j.tree; leaves[l].east = j.east; leaves[l].eastFrom = j.eastFrom
+        } else {
+            destroyTrees(j)
+            leaves[l].tree = nil; leaves[l].east = nil
+        }
         var current = 0
         for s in j.slots where home[Int(s)] & GEOSPointIndex.jobBit != 0 {
             home[Int(s)] = mark
@@ -365,11 +470,10 @@ public final class GEOSPointIndex: SpatialIndex {
         if let j = job, j.leaf == l { abortJob() }
         let mark = UInt32(l + 1)
         gather.removeAll(keepingCapacity: true)
-        if let tree = leaves[l].tree {
-            collectCurrent(tree, mark)
-            GEOSSTRtree_destroy_r(ctx, tree)
-            leaves[l].tree = nil
-        }
+        if let tree = leaves[l].tree { collectCurrent(tree, mark) }
+        if let tree = leaves[l].east { collectCurrent(tree, mark) }
+        destroyTrees(leaves[l])
+        leaves[l].tree = nil; leaves[l].east = nil
         for s in leaves[l].entries where home[Int(s)] == mark { gather.append(s) }
         for s in leaves[l].pending where home[Int(s)] & GEOSPointIndex.placeMask == mark | GEOSPointIndex.pendingBit {
             home[Int(s)] = mark
@@ -397,7 +501,7 @@ public final class GEOSPointIndex: SpatialIndex {
     private func abortJob() {
         guard let j = job else { return }
         for s in j.slots { home[Int(s)] &= GEOSPointIndex.placeMask }
-        GEOSSTRtree_destroy_r(ctx, j.tree)
+        destroyTrees(j)
         job = nil
         leaves[j.leaf].queued = false
         enqueueIfNeeded(j.leaf)
@@ -548,6 +652,7 @@ public final class GEOSPointIndex: SpatialIndex {
     /// The leaves whose cells meet the box, in `visit` (a leaf with lists too long to scan is
     /// dealt out first, and the walk starts again).
     private func leavesMeeting(_ box: GeoBox) {
+        if inLastLeaf(box) { return }
         var st = stack
         stack = []
         defer { stack = st }
@@ -580,6 +685,7 @@ public final class GEOSPointIndex: SpatialIndex {
                         if (west && east) || (south && north) { break }
                         top = Int(p.child) + (east ? 1 : 0) + (north ? 2 : 0)
                     }
+                    if nd[top].child < 0 { lastLeafNode = top }
                     st.append(Int32(top))
                     while let n = st.popLast() {
                         let node = nd[Int(n)]
@@ -597,6 +703,32 @@ public final class GEOSPointIndex: SpatialIndex {
             }
             guard crowded >= 0 else { return }
             if !settle(Int(crowded)) { scanAll = true }
+        }
+    }
+
+    /// The node of the leaf the last query's box went down to alone (see `inLastLeaf`).
+    private var lastLeafNode = 0
+
+    /// Whether the box lies strictly inside the cell of `lastLeafNode`, still a leaf: it then
+    /// meets no other cell (a box touching a cell's edge meets the neighbour too), and `visit`
+    /// is set to that leaf without a walk down the quadtree. A host's taps on one view mostly
+    /// fall in one leaf. False when the leaf's lists need dealing out first (`settle`).
+    @inline(__always)
+    private func inLastLeaf(_ box: GeoBox) -> Bool {
+        guard lastLeafNode < nodes.count else { return false }
+        return nodes.withUnsafeBufferPointer { nd in
+            let node = nd[lastLeafNode]
+            // Cells on the world's edge reach to infinity.
+            guard node.child < 0, node.leaf >= 0,
+                  node.minX <= -180 || box.minLon > node.minX, node.maxX >= 180 || box.maxLon < node.maxX,
+                  node.minY <= -90 || box.minLat > node.minY, node.maxY >= 90 || box.maxLat < node.maxY else { return false }
+            return leaves.withUnsafeBufferPointer { lv in
+                let leaf = lv.baseAddress! + Int(node.leaf)
+                if leaf.pointee.entries.count + leaf.pointee.pending.count > scanLimit { return false }
+                if !visit.isEmpty { visit.removeAll(keepingCapacity: true) }
+                if leaf.pointee.count > 0 { visit.append(node.leaf) }
+                return true
+            }
         }
     }
 
@@ -629,7 +761,14 @@ public final class GEOSPointIndex: SpatialIndex {
                                     // Without a query geometry (GEOS out of memory) every entry is checked.
                                     var q = Query(want: UInt32(l + 1), home: h.baseAddress!, out: o, exact: rect != nil && exact,
                                                   box: box, coords: ll.baseAddress!)
-                                    if let rect { queryTree(tree, rect, &q) } else { scanTree(tree, &q) }
+                                    // A leaf with two trees: only those on the box's side(s) of their border.
+                                    let east = leaf.pointee.east, border = leaf.pointee.eastFrom
+                                    if east == nil || box.minLon <= border {
+                                        if let rect { queryTree(tree, rect, &q) } else { scanTree(tree, &q) }
+                                    }
+                                    if let east, box.maxLon >= border {
+                                        if let rect { queryTree(east, rect, &q) } else { scanTree(east, &q) }
+                                    }
                                 }
                                 let mask = GEOSPointIndex.placeMask, mark = UInt32(l + 1)
                                 // A leaf whose tree is not built yet: its slots are scanned.
@@ -740,4 +879,6 @@ public final class GEOSPointIndex: SpatialIndex {
     /// Leaves and trees, for the tests and the docs.
     public var leafCount: Int { leaves.count - freeLeaves.count }
     public var builtLeafCount: Int { leaves.reduce(0) { $0 + ($1.tree != nil ? 1 : 0) } }
+    /// Leaves whose points are in two trees (see `Job`).
+    public var twoTreeLeafCount: Int { leaves.reduce(0) { $0 + ($1.east != nil ? 1 : 0) } }
 }

@@ -17,6 +17,9 @@ static int failures = 0;
 
 /* Which GEOS calls fail now. */
 static int fail_init, fail_tree, fail_point, fail_seq;
+/* Every other tree fails: a leaf held in two trees gets its first and not its second. */
+static int fail_every_other_tree;
+static unsigned tree_calls;
 
 typedef void *(*init_fn)(void);
 typedef void *(*tree_fn)(void *, size_t);
@@ -35,6 +38,7 @@ void *GEOS_init_r(void) {
 }
 void *GEOSSTRtree_create_r(void *ctx, size_t capacity) {
   if (fail_tree) return NULL;
+  if (fail_every_other_tree && (tree_calls++ & 1)) return NULL;
   return ((tree_fn)next("GEOSSTRtree_create_r"))(ctx, capacity);
 }
 void *GEOSGeom_createPointFromXY_r(void *ctx, double x, double y) {
@@ -111,6 +115,7 @@ int main(void) {
   }
 
   drive(&fail_tree, "GEOSSTRtree_create_r");
+  drive(&fail_every_other_tree, "every other GEOSSTRtree_create_r");
   drive(&fail_point, "GEOSGeom_createPointFromXY_r");
   drive(&fail_seq, "GEOSCoordSeq_copyFromBuffer_r");
 

@@ -38,8 +38,9 @@ public final class SlotCoordinates {
         lonlat.append(contentsOf: repeatElement(0, count: n - lonlat.count))
     }
 
-    /// Runs body with the interleaved coordinates (no copy).
-    @inline(__always)
+    /// Runs body with the interleaved coordinates (no copy). Inlinable, so that the index (another
+    /// module) reads them without a call and a closure context per query.
+    @inlinable @inline(__always)
     public func withBuffer<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
         lonlat.withUnsafeBufferPointer(body)
     }
