@@ -1,16 +1,13 @@
 import Foundation
 import XCTest
 @testable import PindropCore
+import PindropTestSupport
 
 /// Real pins from the LA tree inventory (../shared/data/la_trees.csv next to the repository).
 enum LATrees {
     struct Tree { var id: Int64; var lon: Double; var lat: Double }
 
-    static let file: Data? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return try? Data(contentsOf: root.appendingPathComponent("../shared/data/la_trees.csv"))
-    }()
+    static var file: Data? { LATreesFile.data }
 
     /// One city's trees (the file is grouped by city). Ids are the line's byte offset: unique.
     static func city(_ name: String) throws -> [Tree] {

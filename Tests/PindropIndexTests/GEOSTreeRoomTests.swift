@@ -1,6 +1,7 @@
 import XCTest
 import PindropCore
 @testable import PindropIndex
+import PindropTestSupport
 
 /// A leaf's points go into one GEOS tree, or two split at a longitude when one would keep room
 /// for many more nodes than it has (GEOS 3.11 grows a tree's node vector by doubling). What the
@@ -11,7 +12,9 @@ final class GEOSTreeRoomTests: XCTestCase {
     /// and boxes of every size, many on a two-tree leaf's border, find what a scan finds, also
     /// after moves across borders and the rebuilds they cause.
     func testLATreesInTwoTreeLeavesAnswerAsAScan() throws {
-        let (_, lonlat) = try SwiftIndexParityLoader.laTrees(stride: 6)
+        guard let (_, lonlat) = LATreesFile.every(6) else {
+            throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
+        }
         let n = lonlat.count / 2
         let index = try GEOSFactory().makeIndex() as! GEOSPointIndex
         var positions = lonlat
@@ -57,27 +60,5 @@ final class GEOSTreeRoomTests: XCTestCase {
             }
             index.maintain(inserts: 2000)
         }
-    }
-}
-
-/// The LA tree inventory for the index tests (../shared/data/la_trees.csv).
-enum SwiftIndexParityLoader {
-    static func laTrees(stride: Int) throws -> (ids: [Int64], lonlat: [Double]) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("../shared/data/la_trees.csv")) else {
-            throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
-        }
-        var ids: [Int64] = [], lonlat: [Double] = []
-        var line = 0
-        for row in data.split(separator: 10).dropFirst() {
-            line += 1
-            guard line % stride == 0 else { continue }
-            let f = row.split(separator: UInt8(ascii: ","))
-            guard f.count == 4, let lat = Double(String(decoding: f[2], as: UTF8.self)),
-                  let lon = Double(String(decoding: f[3], as: UTF8.self)) else { continue }
-            ids.append(Int64(line)); lonlat.append(lon); lonlat.append(lat)
-        }
-        return (ids, lonlat)
     }
 }

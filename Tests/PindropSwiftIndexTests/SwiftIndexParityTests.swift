@@ -14,22 +14,10 @@ final class SwiftIndexParityTests: XCTestCase {
     /// The LA tree inventory (../shared/data/la_trees.csv), every `stride`-th tree; ids are the
     /// line numbers.
     static func laTrees(stride: Int = 1) throws -> (ids: [Int64], lonlat: [Double]) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("../shared/data/la_trees.csv")) else {
+        guard let trees = LATreesFile.every(stride) else {
             throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
         }
-        var ids: [Int64] = [], lonlat: [Double] = []
-        var line = 0
-        for row in data.split(separator: 10).dropFirst() {
-            line += 1
-            guard line % stride == 0 else { continue }
-            let f = row.split(separator: UInt8(ascii: ","))
-            guard f.count == 4, let lat = Double(String(decoding: f[2], as: UTF8.self)),
-                  let lon = Double(String(decoding: f[3], as: UTF8.self)) else { continue }
-            ids.append(Int64(line)); lonlat.append(lon); lonlat.append(lat)
-        }
-        return (ids, lonlat)
+        return trees
     }
 
     func sortedQuery(_ index: SpatialIndex, _ box: GeoBox) -> [Int32] {

@@ -17,6 +17,8 @@
 #endif
 #endif
 
+#include "../../benchmarks/la_trees.h"
+
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,37 +32,11 @@ static long held_bytes(void) {
   return (long)(mi.uordblks + mi.hblkhd);
 }
 
-/* Reads city,idx,lat,lon rows into interleaved lon,lat pairs; 0 when the file is not there. */
-static size_t load_trees(const char *path, double **out) {
-  FILE *f = fopen(path, "r");
-  size_t cap = (size_t)1 << 20, n = 0;
-  double *ll;
-  char line[512];
-  if (!f) return 0;
-  ll = (double *)malloc(2 * cap * sizeof *ll);
-  if (!ll || !fgets(line, sizeof line, f)) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
-  while (fgets(line, sizeof line, f)) {
-    char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
-    double lat, lon;
-    if (!c2) continue;
-    lat = strtod(c2 + 1, &end);
-    if (*end != ',') continue;
-    lon = strtod(end + 1, NULL);
-    if (n == cap) {
-      cap *= 2;
-      ll = (double *)realloc(ll, 2 * cap * sizeof *ll);
-      if (!ll) { fprintf(stderr, "out of memory\n"); exit(1); }
-    }
-    ll[2 * n] = lon; ll[2 * n + 1] = lat; n++;
-  }
-  fclose(f);
-  *out = ll;
-  return n;
-}
-
 int main(void) {
   double *lonlat = NULL, loaded, after_view;
-  size_t n = load_trees("../shared/data/la_trees.csv", &lonlat), i;
+  const char *path = "../shared/data/la_trees.csv";
+  FILE *probe = fopen(path, "r");
+  size_t n = probe ? (fclose(probe), load_trees(path, &lonlat)) : 0, i;
   pindrop_id *ids, hit;
   pindrop_options opt;
   pindrop_map *map;
