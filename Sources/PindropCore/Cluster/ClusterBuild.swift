@@ -37,113 +37,12 @@ struct ClusterBuild {
 
     /// Level z from the items of `above`, visited in `order` (all unplaced).
     private func buildLevel(_ z: Int, above: ClusterLevel, into level: ClusterLevel, _ order: [UInt32]) {
-        let r = ClusterLevels.radius(radius, level: z), r2 = r * r
-        let pins = above.isBase
-        let grid = above.grid
-        var group: [UInt32] = []
-        // Level z grows while the level above is read: the item of each seed is summed up
-        // locally and appended once.
-        above.sums.withUnsafeBufferPointer { aboveSums in
-        above.items.withUnsafeMutableBufferPointer { aboveItems in
-            // The walks read the cells' links and whether each item is placed from dense copies
-            // (4 bytes and 1 bit an item, where neighbouring slots share cache lines), and an
-            // item itself only when it is still unplaced.
-            let count = aboveItems.count
-            var links = [UInt32](unsafeUninitializedCapacity: count) { l, c in
-                for i in 0..<count { l[i] = aboveItems[i].next }
-                c = count
-            }
-            var placedBits = [UInt64](repeating: 0, count: (count + 63) >> 6)
-            for i in 0..<count where aboveItems[i].parent != ClusterLevel.unassigned {
-                placedBits[i >> 6] |= 1 << UInt64(i & 63)
-            }
-            links.withUnsafeMutableBufferPointer { links in
-            placedBits.withUnsafeMutableBufferPointer { placed in
-            summaries.attributes.withBuffers { values, categories in
-            // The summaries of the level above's items (none when it is the pins).
-            let aboveSummaries = pins ? [] : summaries.levels[z + 1].items
-            @inline(__always) func sums(_ i: Int) -> (Int64, Int64, UInt32) {
-                pins ? (ClusterLevels.fixed(aboveItems[i].x), ClusterLevels.fixed(aboveItems[i].y), 1)
-                    : (aboveSums[i].sx, aboveSums[i].sy, aboveSums[i].count)
-            }
-            @inline(__always) func isPlaced(_ i: Int) -> Bool { placed[i >> 6] & (1 << UInt64(i & 63)) != 0 }
-            @inline(__always) func place(_ i: Int, _ q: UInt32) {
-                aboveItems[i].parent = q; placed[i >> 6] |= 1 << UInt64(i & 63)
-            }
-            for seed in order where !isPlaced(Int(seed)) {
-                let si = Int(seed)
-                let sx0 = aboveItems[si].x, sy0 = aboveItems[si].y
-                let q = allocate(z, level, seed: seed, key: aboveItems[si].key, at: sx0, sy0)
-                place(si, q)
-                var (sx, sy, n) = sums(si)
-                let cat = byCategory ? summaries.category(z + 1, seed, pins: pins) : 0
-                // The group's summary, added up as the walk finds its members; the list of them
-                // only where a group may stay apart (minPoints).
-                var sum = SummarySum()
-                @inline(__always) func count(_ k: Int) {
-                    if pins {
-                        sum.pin(k < values.count ? values[k] : .nan, k < categories.count ? categories[k] : 0,
-                                aboveItems[k].x, aboveItems[k].y)
-                    } else {
-                        let m = aboveSummaries[k]
-                        sum.item(m) { summaries.counts(ofLevel: z + 1, UInt32(k), m) }
-                    }
-                }
-                count(si)
-                if minPoints > 2 { group.removeAll(keepingCapacity: true); group.append(seed) }
-                grid.forEachNear(sx0, sy0, next: { links[Int($0)] }) { k in
-                    let ki = Int(k)
-                    guard !isPlaced(ki) else { return }
-                    let dx = aboveItems[ki].x - sx0, dy = aboveItems[ki].y - sy0
-                    guard dx * dx + dy * dy <= r2 else { return }
-                    if byCategory && summaries.category(z + 1, k, pins: pins) != cat { return }
-                    place(ki, q)
-                    if minPoints > 2 { group.append(k) }
-                    count(ki)
-                    let (ax, ay, an) = sums(ki)
-                    sx &+= ax; sy &+= ay; n &+= an
-                }
-                if minPoints > 2 && group.count > 1 && Int(n) < minPoints {
-                    keepApart(z, group, seedItem: q, into: level, pins: pins, aboveItems, values, categories, sums)
-                    continue
-                }
-                summaries.store(z, q, sum)
-                let qi = Int(q)
-                level.sums[qi].sx = sx; level.sums[qi].sy = sy; level.sums[qi].count = n
-                // As `ClusterUpdate.point`: a single pin exactly at its point (an item of one pin is one).
-                let p = n == 1 ? (sx0, sy0) : (ClusterLevels.mean(sx, n), ClusterLevels.mean(sy, n))
-                level.place(q, at: p.0, p.1, placed: false)
-            }
-            }}}
-        }}
-    }
-
-    /// A group too small for a cluster (supercluster's minPoints): each of its items stays itself
-    /// at level z, the seed in `seedItem`, the others in items of their own (they are all single
-    /// pins: a group holding a cluster of level z + 1 has at least minPoints pins). Those name the
-    /// group's seed as their seed but are not seeds (`ClusterUpdate`: a group kept apart).
-    private func keepApart(_ z: Int, _ group: [UInt32], seedItem: UInt32, into level: ClusterLevel, pins: Bool,
-                           _ aboveItems: UnsafeMutableBufferPointer<ClusterItem>, _ values: UnsafeBufferPointer<Double>,
-                           _ categories: UnsafeBufferPointer<UInt32>, _ sums: (Int) -> (Int64, Int64, UInt32)) {
-        for k in group {
-            let ki = Int(k)
-            let kq = k == group[0] ? seedItem
-                : allocate(z, level, seed: group[0], key: aboveItems[ki].key, at: aboveItems[ki].x, aboveItems[ki].y)
-            if k != group[0] { level.seedAt[Int(kq)] = .gone }
-            aboveItems[ki].parent = kq
-            let (ax, ay, an) = sums(ki)
-            let kqi = Int(kq)
-            level.sums[kqi].sx = ax; level.sums[kqi].sy = ay; level.sums[kqi].count = an
-            level.place(kq, at: aboveItems[ki].x, aboveItems[ki].y, placed: false)
-            summaries.build(z, kq, [k], pins: pins, aboveItems, values, categories)
+        let r = ClusterLevels.radius(radius, level: z)
+        LevelBuffers.with(above, z, summaries) { buffers in
+            let build = LevelBuild(z: z, r2: r * r, byCategory: byCategory, minPoints: minPoints,
+                                   summaries: summaries, level: level, grid: above.grid, above: buffers)
+            build.seedInOrder(order)
         }
-    }
-
-    @inline(__always)
-    private func allocate(_ z: Int, _ level: ClusterLevel, seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
-        let slot = level.allocate(seed: seed, key: key, at: x, y)
-        summaries.allocate(z, slot)
-        return slot
     }
 
     /// Renumbers the items of level z, just built, by their cell, row after row, so that the
@@ -233,5 +132,182 @@ struct ClusterBuild {
             for (o, e) in run.enumerated() { k[i + o] = e.0; slots[i + o] = e.1 }
             i = j + 1
         }
+    }
+}
+
+/// What one level's build reads and writes of the level above, obtained once for the whole build
+/// of the level (`with`), so that the steps of `LevelBuild` index plain buffers: the items (whose
+/// parents the build sets), their sums and summaries (none when the level above is the pins), the
+/// pins' values and categories, and two dense copies made for the walks, which read the cells'
+/// links and whether each item is placed from them (4 bytes and 1 bit an item, where neighbouring
+/// slots share cache lines) and an item itself only when it is still unplaced.
+private struct LevelBuffers {
+    let pins: Bool
+    let items: UnsafeMutableBufferPointer<ClusterItem>
+    let sums: UnsafeBufferPointer<ClusterSums>
+    let summaries: UnsafeBufferPointer<ItemSummary>
+    let values: UnsafeBufferPointer<Double>
+    let categories: UnsafeBufferPointer<UInt32>
+    let links: UnsafeMutableBufferPointer<UInt32>
+    let placed: UnsafeMutableBufferPointer<UInt64>
+
+    /// Calls `body` with the buffers of `above` for a build of level z; they are valid only
+    /// during the call. The one place that holds the arrays: nothing else may touch `above`'s
+    /// items and sums, or level z + 1's summaries, meanwhile.
+    static func with(_ above: ClusterLevel, _ z: Int, _ summaries: ClusterSummaries, _ body: (LevelBuffers) -> Void) {
+        let pins = above.isBase
+        let aboveSummaries = pins ? [] : summaries.levels[z + 1].items
+        let count = above.items.count
+        let links = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let placed = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (count + 63) >> 6)
+        placed.initialize(repeating: 0)
+        defer { links.deallocate(); placed.deallocate() }
+        above.sums.withUnsafeBufferPointer { sums in
+        above.items.withUnsafeMutableBufferPointer { items in
+        aboveSummaries.withUnsafeBufferPointer { itemSummaries in
+        summaries.attributes.withBuffers { values, categories in
+            let buffers = LevelBuffers(pins: pins, items: items, sums: sums, summaries: itemSummaries, values: values,
+                                       categories: categories, links: links, placed: placed)
+            buffers.copyLinksAndPlaced()
+            body(buffers)
+        }}}}
+    }
+
+    private func copyLinksAndPlaced() {
+        for i in 0..<items.count {
+            links[i] = items[i].next
+            if items[i].parent != ClusterLevel.unassigned { placed[i >> 6] |= 1 << UInt64(i & 63) }
+        }
+    }
+
+    @inline(__always) func isPlaced(_ i: Int) -> Bool { placed[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+
+    /// Item i goes into item `parent` of the level being built.
+    @inline(__always)
+    func place(_ i: Int, in parent: UInt32) {
+        items[i].parent = parent; placed[i >> 6] |= 1 << UInt64(i & 63)
+    }
+
+    /// What item i adds to the sums of the item that takes it (`ClusterLevel.contribution`).
+    @inline(__always)
+    func contribution(_ i: Int) -> (x: Int64, y: Int64, n: UInt32) {
+        pins ? (ClusterLevels.fixed(items[i].x), ClusterLevels.fixed(items[i].y), 1) : (sums[i].sx, sums[i].sy, sums[i].count)
+    }
+}
+
+/// A group as the walk from its seed gathers it: the members' sums and their summary, added up as
+/// the walk finds them; the list of members only where a group may stay apart (minPoints).
+private struct Gathered {
+    var sx: Int64, sy: Int64, n: UInt32
+    var summary = SummarySum()
+}
+
+/// The build of one level: supercluster's loop over the items of the level above, in key order,
+/// in named steps (seed, gather the neighbours, keep apart or write). Level z grows while the level
+/// above is read: each item's sums and summary are added up locally and written once.
+private struct LevelBuild {
+    let z: Int
+    let r2: Double
+    let byCategory: Bool
+    let minPoints: Int
+    let summaries: ClusterSummaries
+    let level: ClusterLevel
+    /// The level above's grid.
+    let grid: ClusterGrid
+    let above: LevelBuffers
+
+    /// Each item of `order` still unplaced seeds an item of level z.
+    func seedInOrder(_ order: [UInt32]) {
+        // The members of the current group, where it may stay apart (minPoints > 2).
+        var group: [UInt32] = []
+        for seed in order where !above.isPlaced(Int(seed)) { buildItem(seed: seed, &group) }
+    }
+
+    /// The item of level z that `seed` starts: it takes the unplaced items near the seed, then is
+    /// written, or, too small to be a cluster, kept apart.
+    private func buildItem(seed: UInt32, _ group: inout [UInt32]) {
+        let si = Int(seed)
+        let x = above.items[si].x, y = above.items[si].y
+        let q = allocate(seed: seed, key: above.items[si].key, at: x, y)
+        above.place(si, in: q)
+        let s = above.contribution(si)
+        var gathered = Gathered(sx: s.x, sy: s.y, n: s.n)
+        count(si, into: &gathered.summary)
+        if minPoints > 2 { group.removeAll(keepingCapacity: true); group.append(seed) }
+        gatherNeighbours(of: seed, at: x, y, into: q, &gathered, &group)
+        if minPoints > 2 && group.count > 1 && Int(gathered.n) < minPoints {
+            keepApart(group, seedItem: q)
+        } else {
+            write(q, gathered, seedAt: x, y)
+        }
+    }
+
+    /// Every unplaced item within r of the seed at (x, y) (of its category, with `byCategory`)
+    /// joins item q.
+    private func gatherNeighbours(of seed: UInt32, at x: Double, _ y: Double, into q: UInt32,
+                                  _ gathered: inout Gathered, _ group: inout [UInt32]) {
+        let category = byCategory ? summaries.category(z + 1, seed, pins: above.pins) : 0
+        let links = above.links
+        grid.forEachNear(x, y, next: { links[Int($0)] }) { k in
+            let ki = Int(k)
+            guard !above.isPlaced(ki) else { return }
+            let dx = above.items[ki].x - x, dy = above.items[ki].y - y
+            guard dx * dx + dy * dy <= r2 else { return }
+            if byCategory && summaries.category(z + 1, k, pins: above.pins) != category { return }
+            above.place(ki, in: q)
+            if minPoints > 2 { group.append(k) }
+            count(ki, into: &gathered.summary)
+            let (ax, ay, an) = above.contribution(ki)
+            gathered.sx &+= ax; gathered.sy &+= ay; gathered.n &+= an
+        }
+    }
+
+    /// Item k of the level above's part of its group's summary.
+    @inline(__always)
+    private func count(_ k: Int, into sum: inout SummarySum) {
+        if above.pins {
+            sum.pin(k < above.values.count ? above.values[k] : .nan, k < above.categories.count ? above.categories[k] : 0,
+                    above.items[k].x, above.items[k].y)
+        } else {
+            let m = above.summaries[k]
+            sum.item(m) { summaries.counts(ofLevel: z + 1, UInt32(k), m) }
+        }
+    }
+
+    /// Item q of level z, its group gathered around the seed at (x, y): its summary, its sums, and
+    /// its point in the grid.
+    private func write(_ q: UInt32, _ gathered: Gathered, seedAt x: Double, _ y: Double) {
+        summaries.store(z, q, gathered.summary)
+        let qi = Int(q), n = gathered.n
+        level.sums[qi].sx = gathered.sx; level.sums[qi].sy = gathered.sy; level.sums[qi].count = n
+        // As `ClusterUpdate.point`: a single pin exactly at its point (an item of one pin is one).
+        let p = n == 1 ? (x, y) : (ClusterLevels.mean(gathered.sx, n), ClusterLevels.mean(gathered.sy, n))
+        level.place(q, at: p.0, p.1, placed: false)
+    }
+
+    /// A group too small for a cluster (supercluster's minPoints): each of its items stays itself
+    /// at level z, the seed in `seedItem`, the others in items of their own (they are all single
+    /// pins: a group holding a cluster of level z + 1 has at least minPoints pins). Those name the
+    /// group's seed as their seed but are not seeds (`ClusterUpdate`: a group kept apart).
+    private func keepApart(_ group: [UInt32], seedItem: UInt32) {
+        let seed = group[0]
+        for k in group {
+            let ki = Int(k), x = above.items[ki].x, y = above.items[ki].y
+            let kq = k == seed ? seedItem : allocate(seed: seed, key: above.items[ki].key, at: x, y)
+            if k != seed { level.seedAt[Int(kq)] = .gone }
+            above.items[ki].parent = kq
+            let (ax, ay, an) = above.contribution(ki)
+            let kqi = Int(kq)
+            level.sums[kqi].sx = ax; level.sums[kqi].sy = ay; level.sums[kqi].count = an
+            level.place(kq, at: x, y, placed: false)
+            summaries.build(z, kq, [k], pins: above.pins, above.items, above.values, above.categories)
+        }
+    }
+
+    @inline(__always)
+    private func allocate(seed: UInt32, key: UInt64, at x: Double, _ y: Double) -> UInt32 {
+        let slot = level.allocate(seed: seed, key: key, at: x, y)
+        summaries.allocate(z, slot)
+        return slot
     }
 }

@@ -338,9 +338,7 @@ final class ClusterSummaries {
         t.mark |= Self.members | Self.cats | Self.kept
         t.count &-= s.count
         if t.count == 0 {
-            let m = t.mark & ~(Self.dirty | Self.dirtySpot)
-            t = .empty; t.mark = m
-            l.mixed[p] = nil
+            emptied(&t, l, p)
             l.items[i] = t
             return
         }
@@ -368,52 +366,77 @@ final class ClusterSummaries {
     @inline(__always)
     func replace(_ z: Int, _ p: UInt32, old w: ItemSummary, new n: ItemSummary, flags: UInt32, isSeed: Bool) {
         if flags & Self.same != 0 { return }
+        if flags & Self.moved != 0 {
+            memberPinMoved(z, p, from: w, to: n, isSeed: isSeed)
+        } else {
+            memberChanged(z, p, from: w, to: n, flags: flags, isSeed: isSeed)
+        }
+    }
+
+    /// `replace` for a member pin whose point alone moved (w and n hold only its point): `off`
+    /// alone, and only if it changes. An item of one pin is where the pin is; the anchor pin
+    /// moving moves the anchor.
+    @inline(__always)
+    private func memberPinMoved(_ z: Int, _ p: UInt32, from w: ItemSummary, to n: ItemSummary, isSeed: Bool) {
         let l = levels[z], i = Int(p)
         var t = l.items[i]
-        if flags & Self.moved != 0 {
-            // A member pin's point moved: `off` alone, and only if it changes. An item of one pin
-            // is where the pin is; the anchor pin moving moves the anchor.
-            if t.count == 1 {
-                keep(p, t)
-                t.mark |= Self.kept
-                t.anchorX = n.anchorX; t.anchorY = n.anchorY; t.off = 0
-                l.items[i] = t
-                return
-            }
-            if t.mark & (Self.dirty | Self.dirtySpot) != 0 { return }
-            if isSeed {
-                keep(p, t)
-                t.mark |= Self.kept | Self.dirtySpot
-                l.items[i] = t
-                return
-            }
-            let wasOff: UInt32 = w.anchorX == t.anchorX && w.anchorY == t.anchorY ? 0 : 1
-            let isOff: UInt32 = n.anchorX == t.anchorX && n.anchorY == t.anchorY ? 0 : 1
-            guard wasOff != isOff else { return }
+        if t.count == 1 {
             keep(p, t)
             t.mark |= Self.kept
-            t.off = t.off &- wasOff &+ isOff
+            t.anchorX = n.anchorX; t.anchorY = n.anchorY; t.off = 0
             l.items[i] = t
             return
         }
+        if t.mark & (Self.dirty | Self.dirtySpot) != 0 { return }
+        if isSeed {
+            keep(p, t)
+            t.mark |= Self.kept | Self.dirtySpot
+            l.items[i] = t
+            return
+        }
+        let wasOff: UInt32 = w.anchorX == t.anchorX && w.anchorY == t.anchorY ? 0 : 1
+        let isOff: UInt32 = n.anchorX == t.anchorX && n.anchorY == t.anchorY ? 0 : 1
+        guard wasOff != isOff else { return }
         keep(p, t)
         t.mark |= Self.kept
-        do {
-            t.mark |= flags
-            let before = t.count
-            t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
-            if t.count == 0 {
-                let m = t.mark & ~(Self.dirty | Self.dirtySpot)
-                t = .empty; t.mark = m
-                l.mixed[p] = nil
-                l.items[i] = t
-                return
-            }
+        t.off = t.off &- wasOff &+ isOff
+        l.items[i] = t
+    }
+
+    /// `replace` for a member whose summary changed (not only its point): the count, the values
+    /// and counts per category (unless the item is computed again anyway), then the anchor.
+    @inline(__always)
+    private func memberChanged(_ z: Int, _ p: UInt32, from w: ItemSummary, to n: ItemSummary, flags: UInt32,
+                               isSeed: Bool) {
+        let l = levels[z], i = Int(p)
+        var t = l.items[i]
+        keep(p, t)
+        t.mark |= Self.kept | flags
+        let before = t.count
+        t.count = UInt32(truncatingIfNeeded: Int64(t.count) - Int64(w.count) + Int64(n.count))
+        if t.count == 0 {
+            emptied(&t, l, p)
+        } else {
             if t.mark & Self.dirty == 0 { replaceValues(&t, l, p, before, w, n, flags) }
+            replaceAnchor(&t, from: w, to: n, isSeed: isSeed)
         }
-        // The anchor: a member that is the whole item gives it its own; the anchor's member
-        // moving its anchor has `off` counted again; any other member's part is taken out and
-        // put back.
+        l.items[i] = t
+    }
+
+    /// Item t (slot p of level l) lost its last member: empty, the pass's marks but the ones that
+    /// ask for it to be computed again kept.
+    @inline(__always)
+    private func emptied(_ t: inout ItemSummary, _ l: Level, _ p: UInt32) {
+        let m = t.mark & ~(Self.dirty | Self.dirtySpot)
+        t = .empty; t.mark = m
+        l.mixed[p] = nil
+    }
+
+    /// `replace` for the anchor: a member that is the whole item gives it its own; the anchor's
+    /// member moving its anchor has `off` counted again; any other member's part is taken out and
+    /// put back.
+    @inline(__always)
+    private func replaceAnchor(_ t: inout ItemSummary, from w: ItemSummary, to n: ItemSummary, isSeed: Bool) {
         if n.count == t.count {
             t.anchorX = n.anchorX; t.anchorY = n.anchorY; t.off = n.off
             t.mark &= ~Self.dirtySpot
@@ -424,7 +447,6 @@ final class ClusterSummaries {
                 t.off = t.off &- w.offPart(anchoredAt: t.anchorX, t.anchorY) &+ n.offPart(anchoredAt: t.anchorX, t.anchorY)
             }
         }
-        l.items[i] = t
     }
 
     /// `replace` for the values and the counts per category.
@@ -494,58 +516,78 @@ final class ClusterSummaries {
     /// of level z + 1. The common case, members of one category, adds up in registers.
     func build(_ z: Int, _ p: UInt32, _ group: [UInt32], pins: Bool, _ points: UnsafeMutableBufferPointer<ClusterItem>,
                _ values: UnsafeBufferPointer<Double>, _ categories: UnsafeBufferPointer<UInt32>) {
-        var s = ItemSummary.empty
-        var uniform = true
-        if pins {
-            let c0 = Int(group[0]) < categories.count ? categories[Int(group[0])] : 0
-            s.count = UInt32(group.count); s.category = c0
-            for k in group {
-                let i = Int(k)
-                let v = i < values.count ? values[i] : .nan
-                if !v.isNaN {
-                    s.valued &+= 1
-                    Self.addSum(&s, v, 0, 1)
-                    if v < s.vmin { s.vmin = v }
-                    if v > s.vmax { s.vmax = v }
-                }
-                let x = points[i].x, y = points[i].y
-                if k == group[0] { s.anchorX = x; s.anchorY = y } else if x != s.anchorX || y != s.anchorY { s.off &+= 1 }
-                if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
-            }
-        } else {
-            let above = levels[z + 1]
-            above.items.withUnsafeBufferPointer { aboveItems in
-                let c0 = aboveItems[Int(group[0])].category
-                s.category = c0
-                s.anchorX = aboveItems[Int(group[0])].anchorX; s.anchorY = aboveItems[Int(group[0])].anchorY
-                for k in group {
-                    let m = aboveItems[Int(k)]
-                    s.off &+= m.offPart(anchoredAt: s.anchorX, s.anchorY)
-                    s.count &+= m.count; s.valued &+= m.valued
-                    if m.valued > 0 {
-                        Self.addSum(&s, m.sumHi, m.sumLo, 1)
-                        if m.vmin < s.vmin { s.vmin = m.vmin }
-                        if m.vmax > s.vmax { s.vmax = m.vmax }
-                    }
-                    if m.category != c0 || c0 == PinAttributes.mixed { uniform = false }
-                }
-            }
-        }
+        var (s, uniform) = pins ? Self.sumPins(group, points, values, categories) : sumItems(ofLevel: z + 1, group)
         let l = levels[z]
         if uniform { l.items[Int(p)] = s; return }
-        // Mixed: the counts per category, member by member.
+        let h = countsPerCategory(group, ofLevel: z + 1, pins: pins, categories)
+        s.category = h.count == 1 ? h[0].category : PinAttributes.mixed
+        l.items[Int(p)] = s
+        if h.count > 1 { l.mixed[p] = h }
+    }
+
+    /// The summary of the pins `group` (their points in `points`), and whether they share one
+    /// category (the summary's then).
+    private static func sumPins(_ group: [UInt32], _ points: UnsafeMutableBufferPointer<ClusterItem>,
+                                _ values: UnsafeBufferPointer<Double>,
+                                _ categories: UnsafeBufferPointer<UInt32>) -> (ItemSummary, uniform: Bool) {
+        var s = ItemSummary.empty
+        var uniform = true
+        let c0 = Int(group[0]) < categories.count ? categories[Int(group[0])] : 0
+        s.count = UInt32(group.count); s.category = c0
+        for k in group {
+            let i = Int(k)
+            let v = i < values.count ? values[i] : .nan
+            if !v.isNaN {
+                s.valued &+= 1
+                addSum(&s, v, 0, 1)
+                if v < s.vmin { s.vmin = v }
+                if v > s.vmax { s.vmax = v }
+            }
+            let x = points[i].x, y = points[i].y
+            if k == group[0] { s.anchorX = x; s.anchorY = y } else if x != s.anchorX || y != s.anchorY { s.off &+= 1 }
+            if (i < categories.count ? categories[i] : 0) != c0 { uniform = false }
+        }
+        return (s, uniform)
+    }
+
+    /// The summary of the items `group` of level z, and whether they share one category that is
+    /// not `mixed` (the summary's then).
+    private func sumItems(ofLevel z: Int, _ group: [UInt32]) -> (ItemSummary, uniform: Bool) {
+        var s = ItemSummary.empty
+        var uniform = true
+        levels[z].items.withUnsafeBufferPointer { items in
+            let c0 = items[Int(group[0])].category
+            s.category = c0
+            s.anchorX = items[Int(group[0])].anchorX; s.anchorY = items[Int(group[0])].anchorY
+            for k in group {
+                let m = items[Int(k)]
+                s.off &+= m.offPart(anchoredAt: s.anchorX, s.anchorY)
+                s.count &+= m.count; s.valued &+= m.valued
+                if m.valued > 0 {
+                    Self.addSum(&s, m.sumHi, m.sumLo, 1)
+                    if m.vmin < s.vmin { s.vmin = m.vmin }
+                    if m.vmax > s.vmax { s.vmax = m.vmax }
+                }
+                if m.category != c0 || c0 == PinAttributes.mixed { uniform = false }
+            }
+        }
+        return (s, uniform)
+    }
+
+    /// The counts per category of `group`, pins or items of level z, member by member (sorted by
+    /// category).
+    private func countsPerCategory(_ group: [UInt32], ofLevel z: Int, pins: Bool,
+                                   _ categories: UnsafeBufferPointer<UInt32>) -> [CategoryCount] {
         var h: [CategoryCount] = []
         for k in group {
             let i = Int(k)
             if pins {
                 Self.addCount(&h, i < categories.count ? categories[i] : 0, 1)
             } else {
-                for e in counts(z + 1, k, levels[z + 1].items[i]) { Self.addCount(&h, e.category, Int64(e.count)) }
+                for e in counts(z, k, levels[z].items[i]) { Self.addCount(&h, e.category, Int64(e.count)) }
             }
         }
-        s.category = h.count == 1 ? h[0].category : PinAttributes.mixed
-        l.items[Int(p)] = s
-        if h.count > 1 { l.mixed[p] = h }
+        return h
     }
 
     /// Item p of level z, just built, takes the summary its members added up to (`SummarySum`).
