@@ -13,7 +13,7 @@ static size_t load_trees(const char *path, double **out_lonlat) {
   double *ll;
   char line[512];
   if (!f) { perror(path); exit(2); }
-  ll = malloc(2 * cap * sizeof *ll);
+  ll = (double *)malloc(2 * cap * sizeof *ll);
   if (!ll || !fgets(line, sizeof line, f)) { fprintf(stderr, "cannot read %s\n", path); exit(2); }
   while (fgets(line, sizeof line, f)) {
     char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
@@ -24,7 +24,7 @@ static size_t load_trees(const char *path, double **out_lonlat) {
     lon = strtod(end + 1, NULL);
     if (n == cap) {
       cap *= 2;
-      ll = realloc(ll, 2 * cap * sizeof *ll);
+      ll = (double *)realloc(ll, 2 * cap * sizeof *ll);
       if (!ll) { fprintf(stderr, "out of memory\n"); exit(2); }
     }
     ll[2 * n] = lon; ll[2 * n + 1] = lat; n++;
