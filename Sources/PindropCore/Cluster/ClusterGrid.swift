@@ -46,7 +46,15 @@ struct ClusterGrid {
     /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
     @inline(__always)
     func coordinate(_ v: Double) -> Int64 {
-        let c = (v / cell).rounded(.down)
+        let q = v / cell
+        // floor(q) without a call to libm's floor (x86-64's baseline has no rounding
+        // instruction): inside the clamp, the truncation is exact, and one less for a negative
+        // non-integer. The same value as the general path below.
+        if q > -4.0e18 && q < 4.0e18 {
+            let t = Int64(q)
+            return Double(t) > q ? t - 1 : t
+        }
+        let c = q.rounded(.down)
         if c.isNaN { return 0 }
         return Int64(Swift.max(-4.0e18, Swift.min(4.0e18, c)))
     }
@@ -126,15 +134,20 @@ struct ClusterGrid {
     /// in the host's order, which is usually by place).
     mutating func refill(_ items: inout [ClusterItem], member: UInt32) {
         removeAll()
-        var last = Self.vacant, at = 0
+        // The head of the current run's list is kept here and written to the table once a run.
+        var last = Self.vacant, at = 0, head = Self.end
         items.withUnsafeMutableBufferPointer { it in
             for i in it.indices where it[i].parent == member {
                 let h = Self.hash(coordinate(it[i].x), coordinate(it[i].y))
-                if h != last { at = slot(h); last = h }
-                it[i].next = table[at].head
-                table[at].head = UInt32(i)
+                if h != last {
+                    if last != Self.vacant { table[at].head = head }
+                    at = slot(h); last = h; head = table[at].head
+                }
+                it[i].next = head
+                head = UInt32(i)
             }
         }
+        if last != Self.vacant { table[at].head = head }
     }
 
     mutating func removeAll() { table.removeAll() }

@@ -679,7 +679,10 @@ struct SummarySum {
 
     /// Adds n pins of category c to the counts (made from the members so far on the first call).
     private mutating func category(_ c: UInt32, _ n: UInt32) {
+        // Taken out of `counts` first, so that the insertion below changes the array in place
+        // instead of copying it (a second reference would make every call copy the list).
         var h = counts ?? [CategoryCount(category: s.category, count: s.count)]
+        counts = nil
         var lo = 0, hi = h.count
         while lo < hi { let m = (lo + hi) / 2; if h[m].category < c { lo = m + 1 } else { hi = m } }
         if lo < h.count && h[lo].category == c { h[lo].count &+= n } else { h.insert(CategoryCount(category: c, count: n), at: lo) }
