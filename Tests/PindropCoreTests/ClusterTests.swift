@@ -7,11 +7,9 @@ import PindropTestSupport
 enum LATrees {
     struct Tree { var id: Int64; var lon: Double; var lat: Double }
 
-    static var file: Data? { LATreesFile.data }
-
     /// One city's trees (the file is grouped by city). Ids are the line's byte offset: unique.
     static func city(_ name: String) throws -> [Tree] {
-        guard let data = file, let start = data.range(of: Data("\n\(name),".utf8))?.lowerBound else {
+        guard let data = LATreesFile.data, let start = data.range(of: Data("\n\(name),".utf8))?.lowerBound else {
             throw XCTSkip("the LA tree inventory is not at ../shared/data/la_trees.csv")
         }
         var out: [Tree] = []
