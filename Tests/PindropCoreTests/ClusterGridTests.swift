@@ -35,7 +35,7 @@ final class ClusterGridTests: XCTestCase {
                     items[i].x = nx; items[i].y = ny
                 }
             }
-            largest = max(largest, grid.bytes)
+            largest = max(largest, grid.slotCount)
             guard step % 500 == 0 else { continue }
             let qx = random(&rng), qy = random(&rng)
             var near: [Int] = []
@@ -58,8 +58,9 @@ final class ClusterGridTests: XCTestCase {
             XCTAssertEqual(boxed.sorted(), inBox, "box walk, step \(step)")
         }
         // 256 cells in the square at most, so at most 512 slots half full: the cells items left
-        // are given back, not carried until a growth.
-        XCTAssertLessThanOrEqual(largest, 512 * MemoryLayout<ClusterGrid.Slot>.stride)
+        // are given back, not carried until a growth. Slots, not bytes: the bytes follow the
+        // array's capacity, which malloc may round up by a slot or two depending on the heap.
+        XCTAssertLessThanOrEqual(largest, 512)
         grid.removeAll()
         var none = 0
         items.withUnsafeBufferPointer { it in grid.forEachNear(0, 0, it) { _ in none += 1 } }

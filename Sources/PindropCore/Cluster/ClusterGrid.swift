@@ -42,6 +42,8 @@ struct ClusterGrid {
     }
 
     var bytes: Int { table.bytes }
+    /// The number of slots in the table (a power of two), whatever malloc rounded its array up to.
+    var slotCount: Int { table.cellCount }
 
     /// The cell coordinate of a position, clamped so that no radius or position can overflow it.
     @inline(__always)
