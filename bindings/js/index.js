@@ -559,9 +559,9 @@ export class Map {
 
   /** A count-returning call: 0 with a last error set is a failure, of the kind the header
    *  gives for that function (an unknown cluster key: NotFound; anything else: InvalidArgument). */
-  #count(fn, a, b, c, d, e) {
+  #count(fn, a, b, c, d, e, f) {
     const l = this.#m();
-    return this.#counted(l, l.f[fn](this.#h, a, b, c, d, e) >>> 0, fn);
+    return this.#counted(l, l.f[fn](this.#h, a, b, c, d, e, f) >>> 0, fn);
   }
 
   /** A count fn returned: 0 with a last error set throws. */
