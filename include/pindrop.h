@@ -251,6 +251,11 @@ enum { PINDROP_PIN_SELECTED = 1, PINDROP_PIN_EDITING = 2, PINDROP_PIN_DRAGGING =
        PINDROP_PIN_SPREAD = 8, PINDROP_PIN_INVALID = 16 };
 enum { PINDROP_PIN_FOCUSED = 32 };  /* since 0.3.0: has the keyboard focus (pindrop_map_focus_step);
                                        drawn after the other unselected pins, so none hides it */
+enum { PINDROP_PIN_ANIMATING = 64 };  /* since 0.3.0: its drawing still changes at a later time_ms with
+                                         no input: a lift rising, a drop falling, or a glide (after a
+                                         cancel, a refused or snapped drop, a drop onto a spread ring,
+                                         a tap-to-move). Keep drawing frames while a drawn pin has it:
+                                         pindrop_map_next_deadline does not count animations. */
 
 /* The pins whose drawn position is inside the viewport grown by hit_radius, with their animation
    state at time_ms, in drawing order: by screen y (lower on screen drawn later, on top), then id;

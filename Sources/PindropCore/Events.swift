@@ -12,10 +12,13 @@ public struct PinFlags: OptionSet, Sendable, Equatable {
     public static let invalid = PinFlags(rawValue: 16)
     /// Has the keyboard focus (`Map.focusStep`; behaviour 20).
     public static let focused = PinFlags(rawValue: 32)
+    /// Its drawing still changes with no further input: a lift rising, a drop falling, a glide
+    /// under way. A host keeps drawing frames while any drawn pin has it.
+    public static let animating = PinFlags(rawValue: 64)
     /// Every flag, for the test that reads the header.
     public static let all: [(name: String, flag: PinFlags)] = [
         ("SELECTED", .selected), ("EDITING", .editing), ("DRAGGING", .dragging), ("SPREAD", .spread), ("INVALID", .invalid),
-        ("FOCUSED", .focused),
+        ("FOCUSED", .focused), ("ANIMATING", .animating),
     ]
 }
 

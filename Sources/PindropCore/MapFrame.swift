@@ -92,6 +92,7 @@ extension Map {
     func flags(_ slot: Int32) -> PinFlags {
         let id = pins.id(slot)
         var f = gesture.flags(slot)
+        if gesture.isAnimating(slot, at: now) { f.insert(.animating) }
         if id == selectedID { f.insert(.selected) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }

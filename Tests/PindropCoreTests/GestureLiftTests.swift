@@ -38,7 +38,8 @@ final class GestureLiftTests: XCTestCase {
         XCTAssertEqual(e.map(\.kind), [.lifted])
         XCTAssertEqual(e.first?.id, 1)
         XCTAssertEqual(s.map.nextDeadline, .infinity)
-        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? [], .dragging)
+        XCTAssertEqual(s.view(1, at: 1250)?.flags ?? [], [.dragging, .animating], "held, its lift rising")
+        XCTAssertEqual(s.view(1, at: 1450)?.flags ?? [], .dragging, "held, lifted")
     }
 
     func testATouchThatArrivesAfterAMissedTickStillLiftsFirst() {

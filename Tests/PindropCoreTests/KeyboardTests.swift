@@ -293,7 +293,7 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(lifted.x, startScreen.x, accuracy: 1e-9, "lift_height is not applied")
         XCTAssertEqual(lifted.y, startScreen.y, accuracy: 1e-9)
         XCTAssertEqual(lifted.lift, 0.875, accuracy: 1e-12)
-        XCTAssertEqual(lifted.flags, [.selected, .dragging, .focused])
+        XCTAssertEqual(lifted.flags, [.selected, .dragging, .focused, .animating], "its lift still rising")
         XCTAssertEqual(s.map.frameViews.last?.id, 1, "drawn last")
 
         // Ten arrow presses of 10 points: each a DRAGGED at the coordinate under the point the pin

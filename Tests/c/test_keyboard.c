@@ -125,7 +125,9 @@ int main(void) {
   CHECK(drain(map, PINDROP_EVENT_LIFTED, &e) == 1 && e.id == f.id && e.lon == lon0 && e.lat == lat0);
   n = pindrop_map_frame(map, 100, views, MAXV);
   CHECK(n > 0 && views[n - 1].id == f.id);
-  CHECK(views[n - 1].flags == (PINDROP_PIN_SELECTED | PINDROP_PIN_DRAGGING | PINDROP_PIN_FOCUSED | (views[n - 1].flags & PINDROP_PIN_SPREAD)));
+  /* Its lift is rising (ANIMATING until lift_duration_ms has passed). */
+  CHECK(views[n - 1].flags == (PINDROP_PIN_SELECTED | PINDROP_PIN_DRAGGING | PINDROP_PIN_FOCUSED | PINDROP_PIN_ANIMATING |
+                               (views[n - 1].flags & PINDROP_PIN_SPREAD)));
   x0 = views[n - 1].x; y0 = views[n - 1].y;
 
   /* Refused while the keyboard holds it: a second lift, a touch; nothing changes. */

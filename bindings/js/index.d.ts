@@ -18,6 +18,8 @@ export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP"
 export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16;
 /** Since 0.3: the pin with the keyboard focus. */
 export const PIN_FOCUSED: 32;
+/** Since 0.3: the pin's drawing still changes with no input (lift, drop, glide): keep drawing. */
+export const PIN_ANIMATING: 64;
 /** Since 0.3: Clusters.flags and ClusterSummary.flags. */
 export const CLUSTER_ONE_SPOT: 1, CLUSTER_STACK: 2;
 /** Since 0.3: ClusterSummary.category when the members' categories differ (UINT32_MAX). */

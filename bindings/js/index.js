@@ -22,6 +22,9 @@
 export const PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16;
 /** Since 0.3: pindrop_pin_view.flags of the pin with the keyboard focus (Map.focusStep). */
 export const PIN_FOCUSED = 32;
+/** Since 0.3: the pin's drawing still changes with no input (a lift rising, a drop falling, a
+ *  glide after a cancel, a snap or a tap-to-move): keep drawing frames while a drawn pin has it. */
+export const PIN_ANIMATING = 64;
 /** Since 0.3: clusters().flags and clusterSummary().flags. ONE_SPOT: every member shares one
  *  point (zooming in cannot separate them); STACK: a collapsed stack (spreadOnTap). */
 export const CLUSTER_ONE_SPOT = 1, CLUSTER_STACK = 2;

@@ -1082,7 +1082,8 @@ static void pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
   cairo_set_source_rgba(cr, 0.35, 0.35, 0.35, 0.8);
   for (i = 0; i < n; i++) {
     const pindrop_pin_view *v = &app->views[i];
-    if (v->lift != 0 && v->lift != 1) animating = TRUE;
+    /* A lift, a drop or a glide (a cancel, a tap-to-move) still under way: draw the next frame too. */
+    if (v->flags & PINDROP_PIN_ANIMATING) animating = TRUE;
     if (!(v->flags & PINDROP_PIN_SPREAD)) continue;
     cairo_move_to(cr, v->anchor_x, v->anchor_y);
     cairo_line_to(cr, v->x, v->y);

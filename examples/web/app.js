@@ -195,7 +195,8 @@ function draw(t) {
     const id = P.id(i), lift = P.lift(i), flags = P.flags(i);
     if (keep) drawnPins.push({ id, x: P.x(i), y: P.y(i), ax: P.ax(i), ay: P.ay(i), lift, flags });
     if (id === page.selected) calloutAt = [P.x(i), P.y(i), lift];
-    if (lift !== 0 || (flags & pd.PIN_DRAGGING)) animating = true;
+    // A lift, a drop or a glide (a cancel, a tap-to-move) still under way, or a held pin.
+    if (flags & (pd.PIN_ANIMATING | pd.PIN_DRAGGING)) animating = true;
   }
   page.drawnClusters = drawnClusters;
   if (focus && focus.kind === "cluster") {

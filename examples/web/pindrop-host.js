@@ -5,7 +5,7 @@
 
 let P = null;        // the package module
 
-export let PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16, PIN_FOCUSED = 32;
+export let PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16, PIN_FOCUSED = 32, PIN_ANIMATING = 64;
 export let CLUSTER_ONE_SPOT = 1, CLUSTER_STACK = 2;
 
 function entryOf(pkg) {
@@ -21,7 +21,7 @@ export async function init(base = "/pindrop/") {
   const pkg = await (await fetch(base + "package.json")).json();
   P = await import(base + entryOf(pkg).replace(/^\.\//, ""));
   await P.load();
-  ({ PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID, PIN_FOCUSED, CLUSTER_ONE_SPOT, CLUSTER_STACK } = P);
+  ({ PIN_SELECTED, PIN_EDITING, PIN_DRAGGING, PIN_SPREAD, PIN_INVALID, PIN_FOCUSED, PIN_ANIMATING, CLUSTER_ONE_SPOT, CLUSTER_STACK } = P);
   return P;
 }
 export const pkg = () => P;

@@ -439,6 +439,20 @@ final class GestureMachine {
         slot == heldSlot ? .dragging : []
     }
 
+    /// Whether the pin's drawing changes after time t with no input (`PinFlags.animating`): a held
+    /// pin's lift still rising, or a drop whose lift still falls or whose drawn point still glides.
+    func isAnimating(_ slot: Int32, at time: Double) -> Bool {
+        if slot == heldSlot {
+            if let k = keyHold { return liftProgress(from: k.liftStart, at: time) < 1 }
+            switch state {
+            case .lifted(let h), .dragging(let h): return liftProgress(from: h.liftStart, at: time) < 1
+            case .idle, .pressed, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished: return false
+            }
+        }
+        guard let d = drop, d.slot == slot else { return false }
+        return dropProgress(d, at: time) < 1 && (d.fromLift != 0 || d.offsetX != 0 || d.offsetY != 0)
+    }
+
     /// 0 at rest .. 1 fully lifted; below 0 during the drop bounce.
     func lift(_ slot: Int32, at time: Double) -> Double {
         if slot == heldSlot {

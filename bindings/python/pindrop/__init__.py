@@ -70,7 +70,7 @@ __all__ = ["Map", "Options", "Event", "PinView", "ClusterView", "Frame", "Cluste
            "SPREAD_OFF", "SPREAD_RING", "SPREAD_SPIRAL", "OUTSIDE_REVERT", "OUTSIDE_SNAP",
            "PIN_SELECTED", "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID",
            "TOUCH_DOWN", "TOUCH_MOVE", "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE",
-           "Focus", "PIN_FOCUSED", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance",
+           "Focus", "PIN_FOCUSED", "PIN_ANIMATING", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance",
            "ClusterSummary", "CLUSTER_ONE_SPOT", "CLUSTER_STACK", "CATEGORY_MIXED", "CATEGORY_COUNT_DTYPE"]
 
 # The constants of the C API under their C names (PINDROP_SPREAD_RING is SPREAD_RING), as enum members.
@@ -81,6 +81,7 @@ PIN_SPREAD, PIN_INVALID = PinFlag.SPREAD, PinFlag.INVALID
 TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, TOUCH_CANCEL = TouchPhase.DOWN, TouchPhase.MOVE, TouchPhase.UP, TouchPhase.CANCEL
 TITLE, SUBTITLE = Callout.TITLE, Callout.SUBTITLE
 PIN_FOCUSED = PinFlag.FOCUSED  # since 0.3.0: has the keyboard focus
+PIN_ANIMATING = PinFlag.ANIMATING  # since 0.3.0: still animating: keep drawing frames
 FOCUS_NONE, FOCUS_PIN, FOCUS_CLUSTER = 0, 1, 2  # since 0.3.0: pindrop_focus.kind (Focus.kind names them)
 CLUSTER_ONE_SPOT, CLUSTER_STACK = ClusterFlag.ONE_SPOT, ClusterFlag.STACK  # since 0.3.0
 CATEGORY_MIXED: int = _ffi.CATEGORY_MIXED  # a summary's category when its members' categories differ

@@ -39,6 +39,7 @@ class PinFlag(IntFlag):
     SPREAD = 8    #: drawn away from its true coordinate (a spread group)
     INVALID = 16  #: dragged over a point outside the allowed area: tint it
     FOCUSED = 32  #: has the keyboard focus (`Map.focus_step`; since 0.3)
+    ANIMATING = 64  #: its drawing still changes with no input (a lift, a drop, a glide): draw again (since 0.3)
 
 
 class ClusterFlag(IntFlag):

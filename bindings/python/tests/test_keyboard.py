@@ -103,7 +103,9 @@ def test_a_keyboard_drag_is_lifted_nudged_dropped_and_undone_in_one_step():
         m.key_lift(100)
         assert [e.type for e in m.events()] == ["SELECTED", "LIFTED"]
         v = next(v for v in m.frame(200) if v.id == 7)
-        assert v.flags == pindrop.PIN_SELECTED | pindrop.PIN_DRAGGING | pindrop.PIN_FOCUSED
+        # Its lift still rises at 200 (lift_duration_ms 200 from 100): ANIMATING until 300.
+        assert v.flags == pindrop.PIN_SELECTED | pindrop.PIN_DRAGGING | pindrop.PIN_FOCUSED | pindrop.PIN_ANIMATING
+        assert not next(v for v in m.frame(300) if v.id == 7).flags & pindrop.PIN_ANIMATING
         assert (v.x, v.y) == pytest.approx(m.to_screen(*start), abs=1e-9)   # lift_height not applied
         x, y = v.x, v.y
         # Arrows: five Shift+Right (10 points), one Up; DRAGGED each, nothing saved.

@@ -66,6 +66,7 @@ HAS_KEYBOARD = hasattr(pindrop.Map, "focus_step")         # pindrop 0.3: the key
 HAS_STACKS = hasattr(pindrop.Map, "open_stack")           # pindrop 0.3: stacks that open on tap
 CLUSTER_STACK = getattr(pindrop, "CLUSTER_STACK", 2)
 PIN_FOCUSED = getattr(pindrop, "PIN_FOCUSED", 32)
+PIN_ANIMATING = getattr(pindrop, "PIN_ANIMATING", 64)
 #: Category colours (Tableau 10), category 0 ("none") grey.
 PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac"]
@@ -308,6 +309,13 @@ class PindropMapTool(QgsMapTool):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.tick)
+        # While a drawn pin is flagged ANIMATING (a drop falling, a glide back after Esc or a
+        # refused drop), the overlay is drawn again every 16 ms: pindrop's next deadline does not
+        # count animations, and nothing else would redraw a glide that has no input behind it.
+        self._animation = QTimer(self)
+        self._animation.setSingleShot(True)
+        self._animation.setInterval(16)
+        self._animation.timeout.connect(self._redraw)
         # The spread display and the dragged pin: legs (lines) and markers (circles).
         self._legs = QgsRubberBand(canvas, QgsWkbTypes.LineGeometry)
         self._legs.setColor(QColor(176, 58, 46, 150))
@@ -864,7 +872,9 @@ class PindropMapTool(QgsMapTool):
         views = self.drawn()
         clustered = self.clustered_view()
         for v in views:
-            if v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING):
+            # Drawn by the tool, not the layer: spread points, the dragged one, and one still on
+            # its way (a glide back after Esc or a refused drop) or settling after its drop.
+            if v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING | PIN_ANIMATING):
                 a = self._canvas_point(v.anchor_x, v.anchor_y)
                 b = self._canvas_point(v.x, v.y)
                 legs.append([a, b])
@@ -877,8 +887,10 @@ class PindropMapTool(QgsMapTool):
             self._legs.setToGeometry(QgsGeometry.fromMultiPolylineXY(legs), crs)
             self._pins.setToGeometry(QgsGeometry.fromMultiPointXY(pins), crs)
         self.legs = legs  # in canvas coordinates: (true spot, drawn position)
+        if any(v.flags & PIN_ANIMATING for v in views):
+            self._animation.start()
         self.clusters = self.map.clusters(self._t)
-        self.singles = [v for v in views if not v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING)] \
+        self.singles = [v for v in views if not v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING | PIN_ANIMATING)] \
             if clustered else []
         items = []
         for c in self.clusters:
@@ -1076,6 +1088,7 @@ class PindropMapTool(QgsMapTool):
                 pass
         self.canvas.removeEventFilter(self)
         self._timer.stop()
+        self._animation.stop()
         self.canvas.scene().removeItem(self._legs)
         self.canvas.scene().removeItem(self._pins)
         self.canvas.scene().removeItem(self._clusters)

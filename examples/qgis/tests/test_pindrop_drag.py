@@ -208,7 +208,15 @@ class MouseDrag(CanvasCase):
         self.assertNotIn("MOVED", self.types(tool))
         self.assertEqual(self.point(layer, "b"), start)
         self.assertEqual(tool.map.position(self.fids["b"]), start)
+        # The point glides back with no input behind it: the overlay keeps being redrawn (its
+        # timer runs) while the frame flags the point ANIMATING, and stops once it is home.
+        self.assertTrue(tool._animation.isActive(), "the glide back is being drawn")
+        self.assertTrue(tool.legs, "drawn away from its spot, on its way back")
         self.clock.t = 1000  # once the way back is animated, it is drawn where it was
+        tool._animation.stop()
+        tool._animation.timeout.emit()  # the timer's redraw, now that the glide is over
+        self.assertFalse(tool._animation.isActive(), "not started again")
+        self.assertEqual(tool.legs, [], "drawn at its spot: no leg")
         tool.tick()
         self.assertEqual(tool.map.display_position(self.fids["b"]), start)
         self.assertEqual(layer.undoStack().count(), undo_before)

@@ -242,6 +242,10 @@ def test_tap_to_move_while_editing(browser, server):
     browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'MOVED' && e.cause === 'TAP')", timeout=5)
     after = position(browser, pin["id"])
     assert close(after, lonlat_of(browser, *tap), DEG), (after, lonlat_of(browser, *tap))
+    # and it is drawn there: the page keeps drawing while the glide (no lift) is under way, as the
+    # frame flags it ANIMATING; it used to stop at the glide's first frame, by the old spot
+    drawn = drawn_when(browser, pin["id"], f"Math.abs(q.x - {tap[0]}) < 0.5 && Math.abs(q.y - {tap[1]}) < 0.5")
+    assert not drawn["flags"] & 64, drawn
     browser.click(*button_centre(browser, '[data-act="commit"]'))        # "Done"
     browser.wait_for("pindropPage.editing === null", timeout=3)
     # a tap on the map now only deselects: nothing moves
