@@ -129,9 +129,9 @@ extension Map {
                 let continues = editing.nudgeContinues(id: id, time: time)
                 applyUserMove(s, lon: lon, lat: lat, cause: .nudge)
                 editing.nudged(id: id, time: time, continues: continues)
-            case .keyboardDrag(let x, let y):
+            case .keyboardDrag(let x, let y, let dx, let dy):
                 gesture.runTimeouts(self)
-                gesture.keyHandle(.nudge(x: x, y: y), self)
+                gesture.keyHandle(.nudge(x: x, y: y, dx: dx, dy: dy), self)
             }
         })
     }
@@ -141,7 +141,7 @@ extension Map {
     enum Nudge {
         case nothing
         case userMove(slot: Int32, lon: Double, lat: Double)
-        case keyboardDrag(x: Double, y: Double)
+        case keyboardDrag(x: Double, y: Double, dx: Double, dy: Double)
     }
 
     // MARK: - Selection

@@ -130,7 +130,7 @@ extension Map {
         guard p.x.isFinite, p.y.isFinite, let q = view.toLonLatUnwrapped(p.x, p.y), q.lon.isFinite, q.lat.isFinite else {
             throw .invalid("screen point (\(p.x), \(p.y)) is too far outside the view for a coordinate")
         }
-        return .keyboardDrag(x: p.x, y: p.y)
+        return .keyboardDrag(x: p.x, y: p.y, dx: dx, dy: dy)
     }
 
     /// A touch while the keyboard holds a pin is refused (STATE): one gesture at a time.

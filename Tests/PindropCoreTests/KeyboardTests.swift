@@ -31,11 +31,11 @@ final class KeyboardTests: XCTestCase {
         c.now = 200
         let first = g.keyNudgeTarget(dx: 10, dy: -5, c)!
         XCTAssertEqual(first.x, 610); XCTAssertEqual(first.y, 395)
-        g.keyHandle(.nudge(x: first.x, y: first.y), c)
+        g.keyHandle(.nudge(x: first.x, y: first.y, dx: 10, dy: -5), c)
         c.now = 220
         let second = g.keyNudgeTarget(dx: 10, dy: 0, c)!
         XCTAssertEqual(second.x, 620); XCTAssertEqual(second.y, 395)
-        g.keyHandle(.nudge(x: second.x, y: second.y), c)
+        g.keyHandle(.nudge(x: second.x, y: second.y, dx: 10, dy: 0), c)
         c.now = 300
         g.keyHandle(.keyDrop, c)
         let a = LonLat(lon: 610 / 1000.0, lat: -395 / 1000.0), b = LonLat(lon: 620 / 1000.0, lat: -395 / 1000.0)
@@ -73,7 +73,7 @@ final class KeyboardTests: XCTestCase {
         c.now = 1000
         g.keyLift(slot: 0, id: 7, c)
         c.now = 1200
-        g.keyHandle(.nudge(x: 1190, y: 400), c)
+        g.keyHandle(.nudge(x: 1190, y: 400, dx: 590, dy: 0), c)
         XCTAssertEqual(g.nextDeadline(c), 1200 + 1000.0 / 60)
         c.now = 1300
         g.tick(c)
@@ -350,6 +350,37 @@ final class KeyboardTests: XCTestCase {
         XCTAssertTrue(s.position(1) == (last.lon, last.lat))
         XCTAssertEqual(s.map.undoCount, 1)
         XCTAssertEqual(s.map.redoCount, 1, "the undone nudge can still be redone")
+    }
+
+    /// A pin lifted inside the top band (y = 9 of 800: Tab reaches the top of the view first) and
+    /// nudged along the edge does not set the map panning: one arrow press used to pan it 345 m in
+    /// a few seconds, until another key stopped it. A nudge toward the edge pans; one along it or
+    /// away stops that axis.
+    func testTheKeyboardPansOnlyTowardAnEdgeItPushesThePinTo() throws {
+        let s = Story()
+        s.addPin(1, atScreen: 600, 9)
+        try s.map.select(id: 1)
+        try s.map.keyLift(time: 0)
+        _ = s.events()
+        for k in 1...3 { try s.map.nudge(dx: 1, dy: 0, time: Double(k) * 100) }
+        s.tick(1000)
+        XCTAssertEqual(s.events().filter { $0.kind == .autopan }.count, 0, "nudged along the top edge")
+        XCTAssertEqual(s.map.nextDeadline, .infinity)
+        // Up, toward the edge (now 1 point deeper: 32 of 40): it pans up, 600 · 32/40 points a second.
+        try s.map.nudge(dx: 0, dy: -1, time: 1100)
+        XCTAssertEqual(s.map.nextDeadline, 1100 + 1000.0 / 60)
+        s.tick(1200)
+        let up = s.events().filter { $0.kind == .autopan }
+        XCTAssertEqual(up.count, 1)
+        XCTAssertEqual(up.first?.dy ?? 0, -600 * 32 / 40 * 0.1, accuracy: 1e-9)
+        XCTAssertEqual(up.first?.dx ?? 1, 0)
+        // Right again, along the edge: what is owed comes once, then the pan stops.
+        try s.map.nudge(dx: 1, dy: 0, time: 1250)
+        s.tick(1300)
+        XCTAssertEqual(s.events().filter { $0.kind == .autopan }.count, 1, "the 50 ms owed")
+        s.tick(2000)
+        XCTAssertEqual(s.events().filter { $0.kind == .autopan }.count, 0)
+        XCTAssertEqual(s.map.nextDeadline, .infinity)
     }
 
     func testAKeyboardDragAutoPansAndStaysAtItsScreenPointAsTheCameraMoves() throws {

@@ -40,8 +40,8 @@ extension GestureMachine {
     enum KeyInput {
         /// pindrop_map_key_lift on the selected pin.
         case keyLift(slot: Int32, id: Int64)
-        /// A nudge that moves the pin: (x, y) is the screen point it is to mark.
-        case nudge(x: Double, y: Double)
+        /// A nudge of (dx, dy) that moves the pin: (x, y) is the screen point it is to mark.
+        case nudge(x: Double, y: Double, dx: Double, dy: Double)
         /// pindrop_map_key_drop.
         case keyDrop
         /// A tick (auto-pan accounting).
@@ -78,6 +78,9 @@ extension GestureMachine {
         var landingLon = 0.0, landingLat = 0.0
         var dragged = false
         var autopan = Autopan()
+        /// The direction of the last nudge on each axis (-1, 0 or 1): auto-pan runs toward an edge
+        /// only while the last nudge pushed the pin toward it (`keyFollow`).
+        var pushX = 0.0, pushY = 0.0
     }
 
     /// The pin the keyboard holds, if any.
@@ -152,8 +155,10 @@ extension GestureMachine {
     func keyLiftedHandle<C: GestureContext>(_ hold: KeyHold, _ input: KeyInput, _ c: C) {
         var h = hold
         switch input {
-        case .nudge(let x, let y):
+        case .nudge(let x, let y, let dx, let dy):
             h.x = x; h.y = y
+            h.pushX = dx.sign == .minus ? -1 : dx == 0 ? 0 : 1
+            h.pushY = dy.sign == .minus ? -1 : dy == 0 ? 0 : 1
             h.autopan = Autopan(last: c.now)
             keyFollow(&h, c)
             keyboard = .keyDragging(h)
@@ -171,8 +176,10 @@ extension GestureMachine {
     func keyDraggingHandle<C: GestureContext>(_ hold: KeyHold, _ input: KeyInput, _ c: C) {
         var h = hold
         switch input {
-        case .nudge(let x, let y):
+        case .nudge(let x, let y, let dx, let dy):
             h.x = x; h.y = y
+            h.pushX = dx.sign == .minus ? -1 : dx == 0 ? 0 : 1
+            h.pushY = dy.sign == .minus ? -1 : dy == 0 ? 0 : 1
             keyFollow(&h, c)
             keyboard = .keyDragging(h)
         case .keyDrop:
@@ -208,7 +215,12 @@ extension GestureMachine {
         }
         accountAutopan(&h.autopan, now: c.now)
         let v = autopanVelocity(fingerX: h.x, fingerY: h.y, landingX: h.x, landingY: h.y, c)
-        h.autopan.vx = v.vx; h.autopan.vy = v.vy
+        // Unlike a finger, a key cannot be held still at the edge and then taken away: a pin
+        // focused inside the band (Tab reaches the top of the view first) and nudged along it
+        // would set the map panning until another key stopped it. So an axis pans only while
+        // the last nudge pushed the pin toward that edge; a nudge along it or away stops it.
+        h.autopan.vx = v.vx * h.pushX > 0 ? v.vx : 0
+        h.autopan.vy = v.vy * h.pushY > 0 ? v.vy : 0
     }
 
     /// Drops a pin the keyboard moved: DROPPED at its last landing point, then the user move
