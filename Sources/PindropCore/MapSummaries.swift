@@ -57,8 +57,10 @@ extension Map {
             let v = attributes.value(s)
             if !v.isNaN {
                 valued += 1
-                let sum = hi + v, bv = sum - hi  // TwoSum: hi + lo keeps what the addition rounds away
-                lo += (hi - (sum - bv)) + (v - bv)
+                // TwoSum: hi + lo keeps what the addition rounds away; scaled as the clusters' sums
+                // are (`ItemSummary.sumScale`), so that no sum of finite values overflows inside.
+                let w = v * ItemSummary.sumScale, sum = hi + w, bw = sum - hi
+                lo += (hi - (sum - bw)) + (w - bw)
                 hi = sum
                 vmin = min(vmin, v); vmax = max(vmax, v)
             }
@@ -67,7 +69,7 @@ extension Map {
             if p.lon != first.lon || p.lat != first.lat { oneSpot = false }
         }
         return ClusterSummary(count: UInt32(slots.count), valued: valued, category: mixed ? PinAttributes.mixed : category,
-                              flags: oneSpot ? ClusterSummary.oneSpot : 0, valueSum: valued == 0 ? .nan : hi + lo,
+                              flags: oneSpot ? ClusterSummary.oneSpot : 0, valueSum: valued == 0 ? .nan : (hi + lo) / ItemSummary.sumScale,
                               valueMin: valued == 0 ? .nan : vmin, valueMax: valued == 0 ? .nan : vmax)
     }
 

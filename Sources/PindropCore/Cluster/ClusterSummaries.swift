@@ -43,6 +43,7 @@ struct ItemSummary {
     var category: UInt32 = 0
     /// What happened to the item in the current update pass (`ClusterSummaries.dirty`, ...).
     var mark: UInt32 = 0
+    /// The values' sum (a double-double), scaled by `sumScale`.
     var sumHi = 0.0, sumLo = 0.0
     var vmin = Double.infinity, vmax = -Double.infinity
     /// The anchor pin's point (not a number while the item is empty).
@@ -66,9 +67,16 @@ struct ItemSummary {
     @inline(__always)
     func offPart(anchoredAt ax: Double, _ ay: Double) -> UInt32 { anchorX == ax && anchorY == ay ? off : count }
 
+    /// Values are added up scaled by 2^-33: a sum of at most 2^32 finite values then never
+    /// overflows inside the sum (two values of 1e308 made its error term ∞ − ∞, a NaN that no
+    /// later change could take out), and reads as ±∞ only when the true sum is out of range.
+    /// Scaling by a power of two is exact down to |v| = 2^-989; below that a value keeps 2^-1041
+    /// of absolute precision, far inside the 1e-12 of the sum of the absolute values promised.
+    static let sumScale = 0x1p-33
+
     var summary: ClusterSummary {
         ClusterSummary(count: count, valued: valued, category: category, flags: isOneSpot ? ClusterSummary.oneSpot : 0,
-                       valueSum: valued == 0 ? .nan : sumHi + sumLo,
+                       valueSum: valued == 0 ? .nan : (sumHi + sumLo) / Self.sumScale,
                        valueMin: valued == 0 ? .nan : vmin, valueMax: valued == 0 ? .nan : vmax)
     }
 }
@@ -173,7 +181,7 @@ final class ClusterSummaries {
     func pin(value v: Double, category c: UInt32, _ x: Double, _ y: Double) -> ItemSummary {
         var s = ItemSummary()
         s.count = 1; s.category = c
-        if !v.isNaN { s.valued = 1; s.sumHi = v; s.vmin = v; s.vmax = v }
+        if !v.isNaN { s.valued = 1; s.sumHi = v * ItemSummary.sumScale; s.vmin = v; s.vmax = v }
         s.anchorX = x; s.anchorY = y
         return s
     }
@@ -539,7 +547,7 @@ final class ClusterSummaries {
             let v = i < values.count ? values[i] : .nan
             if !v.isNaN {
                 s.valued &+= 1
-                addSum(&s, v, 0, 1)
+                addSum(&s, v * ItemSummary.sumScale, 0, 1)
                 if v < s.vmin { s.vmin = v }
                 if v > s.vmax { s.vmax = v }
             }
@@ -646,7 +654,7 @@ struct SummarySum {
         s.count &+= 1
         if !v.isNaN {
             s.valued &+= 1
-            add(v, 0)
+            add(v * ItemSummary.sumScale, 0)
             if v < s.vmin { s.vmin = v }
             if v > s.vmax { s.vmax = v }
         }
