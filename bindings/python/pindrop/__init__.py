@@ -19,7 +19,8 @@ Mercator sphere (radius 6378137 m).
 Errors: input that Python can judge is refused before the library sees it (`TypeError`,
 `ValueError`, `OverflowError`, naming the argument and what to pass); what the library refuses
 raises a `PindropError` subclass whose message is the map's last error. A call that fails changes
-nothing. Python's refusals of values are `InvalidArgument` too (a `ValueError`, status -1), so one
+nothing. Python's refusals of values are `InvalidArgument` too (a `ValueError`, status -1; an
+integer outside its C type's range is one that is also an `OverflowError`), so one
 ``except pindrop.InvalidArgument`` catches both. Using a closed map raises
 ``InvalidArgument("operation on a closed Map")``.
 
@@ -116,6 +117,13 @@ def version() -> str:
 __version__ = version()
 
 
+#: The C integer type of each integer field of pindrop_options, by name: `Options` checks every
+#: integer against its range, since ctypes would store 2**32 + 5 in a uint32 field as 5.
+_C_INTEGER_FIELDS = {field[0]: {ctypes.c_uint32: "uint32", ctypes.c_int32: "int32"}[field[1]]
+                     for field in _ffi.Options._fields_
+                     if field[1] in (ctypes.c_uint32, ctypes.c_int32)}
+
+
 @dataclass(frozen=True)
 class Options:
     """The options of a map, with the documented defaults; immutable (a map's options are fixed
@@ -160,7 +168,8 @@ class Options:
             elif isinstance(f.default, bool):
                 value = _check.flag(value, f.name)
             elif isinstance(f.default, int):
-                value = _check.integer(value, f.name)
+                value = _check.fits(_check.integer(value, f.name), f.name, _C_INTEGER_FIELDS[f.name],
+                                    " (the C options field it is passed as)")
             object.__setattr__(self, f.name, value)
 
     def replace(self, **changes: Any) -> "Options":
@@ -841,9 +850,7 @@ class Map:
         pindrop owns the gesture (the host must not pan or zoom with it), False when the host's map
         should handle it."""
         h = _check.open_handle(self)
-        p = _check.integer(pointer, "pointer")
-        if not -2 ** 31 <= p < 2 ** 31:
-            raise OverflowError(f"pointer {p} does not fit a 32-bit signed integer")
+        p = _check.fits(_check.integer(pointer, "pointer"), "pointer", "int32")
         ph = _check.enum(TouchPhase, phase, "phase")
         t = _check.time(time_ms)
         r = lib.pindrop_map_touch(h, p, ph, _check.real(x, "x"), _check.real(y, "y"), t)
@@ -1033,7 +1040,7 @@ class Map:
         InvalidArgument for any other step. The focused pin is flagged PIN_FOCUSED in frames."""
         h = _check.open_handle(self)
         out = _ffi.Focus()
-        lib.pindrop_map_focus_step(h, _check.integer(step, "step"), byref(out))
+        lib.pindrop_map_focus_step(h, _check.fits(_check.integer(step, "step"), "step", "int32"), byref(out))
         return Focus._from_c(out)
 
     @property

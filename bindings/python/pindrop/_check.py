@@ -2,15 +2,16 @@
 
 Every public method of `pindrop.Map` runs its arguments through these plain functions, so that a
 misread value (a float id truncated, a 2**64 id wrapped, an (n, 3) array re-cut into pairs) never
-reaches the library: wrong types are `TypeError`, values out of range `OverflowError` or
-`ValueError`, and every message names the argument, the value and what to pass instead.
+reaches the library: wrong types are `TypeError`, values `InvalidArgument` (a `ValueError`), an
+integer outside its C type's range `OutOfRange` (an `InvalidArgument` that is also an
+`OverflowError`), and every message names the argument, the value and what to pass instead.
 """
 from __future__ import annotations
 
 import numbers
 import operator
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Optional, Type, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Type, TypeVar, cast
 
 from ._ffi import NO_ID, InvalidArgument
 
@@ -21,7 +22,18 @@ INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 UINT64_MAX = 2 ** 64 - 1
 SIZE_MAX = 2 ** 63 - 1  # SPEC: a count of 2**63 and above is no buffer's
 
+#: The range of each C integer type an argument or an options field is passed as: ctypes wraps
+#: a Python int that does not fit (an int32 of 2**32 + 5 reaches C as 5), so none may reach it.
+C_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "uint32": (0, 2 ** 32 - 1),
+            "int64": (INT64_MIN, INT64_MAX), "uint64": (0, UINT64_MAX), "size_t": (0, SIZE_MAX)}
+
 CLOSED = "operation on a closed Map"
+
+
+class OutOfRange(InvalidArgument, OverflowError):
+    """An integer that does not fit the C type it is passed as. An `OverflowError`, as Python's
+    own refusal of such a number, and an `InvalidArgument`, so that ``except
+    pindrop.InvalidArgument`` catches every value pindrop refuses."""
 
 E = TypeVar("E", bound=Enum)
 
@@ -38,6 +50,23 @@ def invalid(message: str) -> InvalidArgument:
     """The error for a value Python refuses before the library sees it: an `InvalidArgument`
     (a ValueError, status -1, as the library's own refusals), so one ``except`` catches both."""
     return InvalidArgument(-1, message)
+
+
+def out_of_range(message: str) -> OutOfRange:
+    """The error for an integer outside its C type's range (see `OutOfRange`)."""
+    return OutOfRange(-1, message)
+
+
+def fits(value: int, name: str, ctype: str, what: str = "") -> int:
+    """`value` if it lies in the range of the C integer type `ctype` (a key of `C_RANGES`),
+    else OutOfRange naming `name`, the value and the range."""
+    low, high = C_RANGES[ctype]
+    if not low <= value <= high:
+        kind = {"int32": "a 32-bit signed integer", "uint32": "a 32-bit unsigned integer",
+                "int64": "a 64-bit signed integer", "uint64": "a 64-bit unsigned integer",
+                "size_t": "a count (at most 2**63 - 1)"}[ctype]
+        raise out_of_range(f"{name} {value} does not fit {kind} [{low}, {high}]{what}")
+    return value
 
 
 def open_handle(m: Any) -> Any:
@@ -61,10 +90,7 @@ def integer(value: object, name: str) -> int:
 def pin_id(value: object, name: str = "id") -> int:
     """A pin id: an integer that fits int64. NO_ID fits and goes on to the library, which refuses
     it as a new pin's id (InvalidArgument) and finds no pin by it (NotFound), as for any host."""
-    v = integer(value, name)
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise OverflowError(f"{name} {v} does not fit a 64-bit signed integer (ids are int64)")
-    return v
+    return fits(integer(value, name), name, "int64", " (ids are int64)")
 
 
 def optional_pin_id(value: object, name: str = "id") -> int:
@@ -74,10 +100,7 @@ def optional_pin_id(value: object, name: str = "id") -> int:
 
 def key(value: object, name: str = "key") -> int:
     """A cluster or stack key: an integer in [0, 2**64)."""
-    v = integer(value, name)
-    if not 0 <= v <= UINT64_MAX:
-        raise OverflowError(f"{name} {v} does not fit a 64-bit unsigned integer (keys are uint64)")
-    return v
+    return fits(integer(value, name), name, "uint64", " (keys are uint64)")
 
 
 def count(value: object, name: str, minimum: int = 0) -> int:
@@ -85,9 +108,7 @@ def count(value: object, name: str, minimum: int = 0) -> int:
     v = integer(value, name)
     if v < minimum:
         raise invalid(f"{name} must be >= {minimum}, not {v}")
-    if v > SIZE_MAX:
-        raise OverflowError(f"{name} {v} is more than any buffer holds (at most 2**63 - 1)")
-    return v
+    return fits(v, name, "size_t", ": more than any buffer holds")
 
 
 def real(value: object, name: str) -> float:
@@ -145,6 +166,7 @@ def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
     import numpy as np
     if values is None or isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence or array of integers, not {_show(values)}")
+    values = unmasked(values, name)
     if isinstance(values, np.ndarray):
         a = values
     else:
@@ -162,7 +184,7 @@ def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
         raise TypeError(f"{name} must hold integers, not bool values")
     if a.dtype.kind == "u":
         if a.size and int(a.max()) > INT64_MAX:
-            raise OverflowError(f"{name} value {int(a.max())} does not fit a 64-bit signed integer")
+            fits(int(a.max()), f"{name} value", "int64")
     elif a.dtype.kind != "i":
         if a.size == 0 and a.dtype.kind == "f":  # [] is read as float64 by NumPy
             return np.empty(0, dtype=np.int64)
@@ -188,15 +210,14 @@ def uint32s(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarra
     import numpy as np
     if values is None or isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence or array of integers, not {_show(values)}")
+    values = unmasked(values, name)
     try:
         a = np.asarray(values)
     except (TypeError, ValueError, OverflowError) as e:
         raise TypeError(f"{name} must be a sequence or array of integers ({e})") from None
     if a.dtype == object:
         for v in a.reshape(-1):
-            i = integer(v, f"{name} value")
-            if not 0 <= i < 2 ** 32:
-                raise OverflowError(f"{name} value {i} does not fit a 32-bit unsigned integer")
+            fits(integer(v, f"{name} value"), f"{name} value", "uint32")
         a = a.astype(np.int64)
     if a.size == 0 and a.dtype.kind == "f":
         a = a.astype(np.int64)
@@ -206,8 +227,7 @@ def uint32s(values: object, name: str, n: Optional[int] = None) -> "numpy.ndarra
         want = f"({n},)" if n is not None else "(n,)"
         raise invalid(f"{name} must be of shape {want}, not {a.shape}")
     if a.size and (int(a.min()) < 0 or int(a.max()) >= 2 ** 32):
-        bad = int(a.min()) if int(a.min()) < 0 else int(a.max())
-        raise OverflowError(f"{name} value {bad} does not fit a 32-bit unsigned integer")
+        fits(int(a.min()) if int(a.min()) < 0 else int(a.max()), f"{name} value", "uint32")
     return np.ascontiguousarray(a, dtype=np.uint32)
 
 
@@ -218,6 +238,9 @@ def pairs(values: object, second: object = None, name: str = "lonlat", what: str
     import numpy as np
     if values is None:
         raise TypeError(f"{name} must be {what}: an (n, 2) array of ({columns}) rows, not None")
+    if second is None and is_data_frame(values):
+        names = LONLAT_NAMES if columns == "lon, lat" else (cast(Any, tuple(columns.split(", "))),)
+        values, second = named_columns(values, name, columns, names)
     a = _floats(values, name, what, columns)
     if second is not None:
         b = _floats(second, name, what, columns)
@@ -231,17 +254,99 @@ def pairs(values: object, second: object = None, name: str = "lonlat", what: str
         return np.empty((0, 2), dtype=np.float64)
     if a.ndim != 2 or a.shape[1] != 2:
         hint = " (a single point is [[x, y]])" if a.shape == (2,) else ""
+        if a.ndim == 2 and a.shape[1] == 3 and what == "coordinates":
+            hint = f" (a z is not taken from any input: drop it first, {name}[:, :2])"
         raise invalid(f"{name} must be of shape (n, 2), ({columns}) rows, not {a.shape}: pass an "
                          f"(n, 2) array, or the two columns as two 1-D arrays{hint}")
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
+def unmasked(values: object, name: str) -> object:
+    """`values` itself, or the data of a NumPy masked array that masks nothing. NumPy reads a
+    masked array as the data under its mask, so a masked entry would reach the library as
+    whatever number the array happens to hold there: an array that masks anything is refused."""
+    import numpy as np
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    masked = int(np.count_nonzero(np.ma.getmaskarray(values)))
+    if masked:
+        entries = "entry" if masked == 1 else "entries"
+        raise invalid(f"{name} is a masked array with {masked} masked {entries} (of {values.size}): "
+                      f"pindrop has no value to use for them; drop those entries or fill them first "
+                      f"(a.filled(...))")
+    return np.ma.getdata(values)
+
+
+def as_array(values: object, name: str, what: str, columns: str) -> "numpy.ndarray":
+    """`values` as a NumPy array (of any dtype), a masked array only if nothing is masked. Rows
+    of different lengths, which NumPy refuses in its own words ("inhomogeneous shape"), are an
+    InvalidArgument naming the first row whose length differs."""
+    import numpy as np
+    values = unmasked(values, name)
+    try:
+        return np.asarray(values)
+    except ValueError:  # NumPy's only ValueError here: nested sequences of different lengths
+        raise _ragged(values, name, what, columns) from None
+    except TypeError as e:
+        raise TypeError(f"{name} must be {what}, ({columns}) rows ({e})") from None
+
+
+def _ragged(values: Any, name: str, what: str, columns: str) -> InvalidArgument:
+    def size(item: object) -> str:
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__"):
+            return "one value"
+        n = len(cast(Any, item))
+        return f"{n} value" + ("" if n == 1 else "s")
+    try:
+        items = list(values)
+    except TypeError:
+        items = []
+    sizes = [size(v) for v in items]
+    bad = next((i for i, k in enumerate(sizes) if k != sizes[0]), None)
+    if bad is None:  # the rows agree: the difference is deeper inside them
+        return invalid(f"{name} must be {what}, ({columns}) rows of one shape, but its rows hold "
+                       f"sequences of different lengths")
+    return invalid(f"{name} must be {what}, ({columns}) rows of one length, but row 0 has "
+                   f"{sizes[0]} and row {bad} has {sizes[bad]}")
+
+
+#: The column names a DataFrame of coordinates may give its longitude and latitude (any case).
+LONLAT_NAMES = (("lon", "lat"), ("longitude", "latitude"), ("x", "y"))
+
+
+def is_data_frame(value: object) -> bool:
+    """A pandas DataFrame (pandas is not imported to tell)."""
+    return type(value).__module__.split(".")[0] == "pandas" and type(value).__name__ == "DataFrame"
+
+
+def named_columns(frame: Any, name: str, columns: str, names: Any) -> Tuple[Any, Any]:
+    """The two columns of a DataFrame of coordinates, found by name (one pair of `names`, any
+    case, in any order; other columns are left alone). A DataFrame is never read by position:
+    ``DataFrame({"lat": ..., "lon": ...})`` would put every point at (lat, lon)."""
+    labels = [c.lower() if isinstance(c, str) else None for c in frame.columns]
+    found = [pair for pair in names if pair[0] in labels and pair[1] in labels]
+    shown = ", ".join(repr(c) for c in list(frame.columns)[:6]) + (", ..." if len(frame.columns) > 6 else "")
+    if not found:
+        wanted = ", ".join(f"{a}/{b}" for a, b in names)
+        first, second = names[0]
+        raise invalid(f"{name} is a DataFrame with columns {shown}, none of them named as its "
+                      f"{columns} ({wanted}, any case), and a DataFrame's columns are not read by "
+                      f"position: pass df[[\"{first}\", \"{second}\"]] with the columns so named")
+    if len(found) > 1:
+        both = " and ".join(f"{a}/{b}" for a, b in found)
+        raise invalid(f"{name} is a DataFrame with columns {shown}: both {both} could be its "
+                      f"{columns}; pass the two columns it means, df[[...]]")
+    first, second = found[0]
+    for label in (first, second):
+        if labels.count(label) > 1:
+            raise invalid(f"{name} is a DataFrame with {labels.count(label)} columns named {label} "
+                          f"(in some case): keep one")
+    return frame.iloc[:, labels.index(first)], frame.iloc[:, labels.index(second)]
+
+
 def _floats(values: object, name: str, what: str, columns: str) -> "numpy.ndarray":
     import numpy as np
-    try:
-        a = np.asarray(values)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{name} must be {what}, ({columns}) rows ({e})") from None
+    a = as_array(values, name, what, columns)
     if a.dtype.kind not in "fiu":
         if a.dtype.kind == "b":
             raise TypeError(f"{name} must hold numbers, not bool values")

@@ -1,13 +1,14 @@
-"""GIS objects in: shapely geometries and arrays of them, GeoPandas GeoSeries and GeoDataFrames
-(their active geometry, CRS checked), anything with ``__geo_interface__``, GeoJSON mappings and
-WKT or GeoJSON text. shapely and GeoPandas stay optional: nothing here imports them unless the
-object given is theirs (or is text that needs a WKT reader).
+"""GIS objects in: shapely geometries and arrays of them, GeoPandas GeoSeries, GeoDataFrames and
+GeometryArrays (their active geometry, CRS checked), anything with ``__geo_interface__``, GeoJSON
+mappings and WKT or GeoJSON text. shapely and GeoPandas stay optional: nothing here imports them
+unless the object given is theirs (or is text that needs a WKT reader).
 """
 from __future__ import annotations
 
 import importlib
 import json
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
+import numbers
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 
 from . import _check
 from ._check import invalid
@@ -51,10 +52,22 @@ def check_crs(obj: Any, name: str) -> None:
                      f"latitude: convert it first with .to_crs(4326)")
 
 
-def _geoseries(obj: Any, name: str) -> Any:
-    """The active geometry column of a GeoDataFrame, or the GeoSeries itself, CRS checked."""
+def geometries(obj: Any, name: str) -> "numpy.ndarray":
+    """The geometries of a GeoDataFrame (its active geometry column), a GeoSeries or a
+    GeometryArray (``GeoSeries.values``), as an object array, after checking the CRS."""
+    import numpy as np
+    kind = type(obj).__name__
+    if kind not in ("GeoDataFrame", "GeoSeries", "GeometryArray"):
+        raise TypeError(f"{name} must be a GeoSeries, GeoDataFrame or GeometryArray of GeoPandas, "
+                        f"not a {kind}")
     check_crs(obj, name)
-    return obj.geometry if type(obj).__name__ == "GeoDataFrame" or not hasattr(obj, "values") else obj
+    if kind == "GeoDataFrame":
+        try:
+            obj = obj.geometry
+        except AttributeError:  # GeoPandas' word for a frame without an active geometry column
+            raise TypeError(f"{name} is a GeoDataFrame without an active geometry column: "
+                            f"set one with .set_geometry(...)") from None
+    return np.asarray(obj, dtype=object)
 
 
 def lonlat(values: object, second: object = None, name: str = "lonlat") -> "numpy.ndarray":
@@ -62,9 +75,13 @@ def lonlat(values: object, second: object = None, name: str = "lonlat") -> "nump
 
     - an (n, 2) array or sequence of (lon, lat) rows, or two 1-D arrays (lon, then lat);
     - shapely Points or MultiPoints, alone or in a list or array;
-    - a GeoPandas GeoSeries or GeoDataFrame of points (in EPSG:4326, or without a CRS);
+    - a pandas DataFrame with lon and lat columns (by name: longitude/latitude and x/y too);
+    - a GeoPandas GeoSeries, GeoDataFrame or GeometryArray of points (in EPSG:4326, or without a
+      CRS);
     - anything with ``__geo_interface__``, a GeoJSON mapping (Point, MultiPoint, Feature,
       FeatureCollection, GeometryCollection) or GeoJSON or WKT text of points.
+
+    A z is refused wherever it comes from (docs/python-gis.md, section 1): pindrop takes (lon, lat).
     """
     import numpy as np
     if second is not None:
@@ -73,7 +90,9 @@ def lonlat(values: object, second: object = None, name: str = "lonlat") -> "nump
         raise TypeError(f"{name} must be coordinates: an (n, 2) array of (lon, lat) rows, shapely "
                         "points, a GeoSeries or GeoDataFrame of points, GeoJSON or WKT; not None")
     if is_geopandas(values):
-        return _shapely_points(np.asarray(_geoseries(values, name).values), name)
+        return _shapely_points(geometries(values, name), name)
+    if _check.is_data_frame(values) or isinstance(values, np.ma.MaskedArray):
+        return _check.pairs(values, name=name)
     if is_geometry(values):
         return _shapely_points(np.asarray([values], dtype=object), name)
     if isinstance(values, str):
@@ -85,13 +104,14 @@ def lonlat(values: object, second: object = None, name: str = "lonlat") -> "nump
     if not isinstance(values, np.ndarray) and isinstance(values, (list, tuple)) and values and \
             all(is_geometry(v) for v in values):
         return _shapely_points(np.asarray(values, dtype=object), name)
-    a = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    a = values if isinstance(values, np.ndarray) else \
+        _check.as_array(values, name, "coordinates", "lon, lat")
     if a.dtype == object and a.size and (is_geometry(a.reshape(-1)[0]) or hasattr(a.reshape(-1)[0], "__geo_interface__")):
         if a.ndim != 1:
             raise invalid(f"{name}: an array of geometries must be 1-D, not of shape {a.shape}")
         if all(is_geometry(v) for v in a):
             return _shapely_points(a, name)
-        return _rows([p for v in a for p in _points(_mapping(v), name)])
+        return _rows([p for k, v in enumerate(a) for p in _points(_mapping(v), name, f"[{k}]")])
     return _check.pairs(values, name=name)
 
 
@@ -100,6 +120,8 @@ def point(value: object, name: str = "point") -> Tuple[float, float]:
     or WKT text, or a (lon, lat) pair."""
     if isinstance(value, (tuple, list)) and len(value) == 2 and not any(is_geometry(v) for v in value):
         return _check.real(value[0], f"{name}'s lon"), _check.real(value[1], f"{name}'s lat")
+    if isinstance(value, (tuple, list)) and len(value) == 3 and all(_is_number(v) for v in value):
+        raise invalid(f"{name} {tuple(value)!r} has a z: pindrop takes (lon, lat) only, drop the z first")
     a = lonlat(value, name=name)
     if a.shape[0] != 1:
         raise invalid(f"{name} must be one point, not {a.shape[0]}")
@@ -129,6 +151,11 @@ def _shapely_points(geoms: "numpy.ndarray", name: str) -> "numpy.ndarray":
     empty = np.flatnonzero(shapely.is_empty(geoms))
     if empty.size:
         raise invalid(f"{name} holds an empty point at item {int(empty[0])}")
+    with_z = np.flatnonzero(shapely.has_z(geoms))
+    if with_z.size:
+        raise invalid(f"{name} holds {with_z.size} point{'s' if with_z.size > 1 else ''} with a z (the "
+                      f"first at item {int(with_z[0])}): pindrop takes (lon, lat) only; drop the z first "
+                      f"with shapely.force_2d(...) (a GeoSeries: .force_2d())")
     return np.ascontiguousarray(shapely.get_coordinates(geoms), dtype=np.float64)
 
 
@@ -141,31 +168,82 @@ def _mapping(obj: Any) -> Any:
     return gi
 
 
-def _points(m: Any, name: str) -> Iterator[Sequence[float]]:
+def _is_number(v: object) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def _member(m: Any, key: str, name: str, path: str) -> Any:
+    """A member a GeoJSON object must have: missing (or null), it is an InvalidArgument."""
+    value = m.get(key)
+    if value is None:
+        where = f" at {path}" if path else ""
+        raise invalid(f"{name}: the GeoJSON {m.get('type')}{where} has no {key!r}")
+    return value
+
+
+def _sequence(value: Any, name: str, path: str, what: str) -> Any:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name}: {path} must be {what}, not {_check._show(value)}")
+    return value
+
+
+def _position(p: Any, name: str, path: str) -> Tuple[float, float]:
+    """A GeoJSON position [lon, lat] as two floats. A z (a third number) is refused like an
+    (n, 3) array's; anything else that is not two numbers is refused naming where it is."""
+    p = _sequence(p, name, path, "a position [lon, lat]")
+    items = list(p)
+    if any(not _is_number(v) for v in items):
+        if any(hasattr(v, "__len__") and not isinstance(v, (str, bytes)) for v in items):
+            raise invalid(f"{name}: {path} must be a position [lon, lat], not nested lists {_short(p)}")
+        bad = next(v for v in items if not _is_number(v))
+        raise TypeError(f"{name}: {path} must hold numbers, not {_check._show(bad)}")
+    if len(items) == 3:
+        raise invalid(f"{name}: {path} {_short(p)} has a z: pindrop takes (lon, lat) only, drop the "
+                      f"z first")
+    if len(items) != 2:
+        raise invalid(f"{name}: {path} must be a position [lon, lat] of two numbers, not "
+                      f"{len(items)} ({_short(p)})")
+    return float(items[0]), float(items[1])
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, (list, tuple)) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _points(m: Any, name: str, path: str = "") -> Iterator[Tuple[float, float]]:
+    """The (lon, lat) of every point of a GeoJSON mapping; `path` names it in messages."""
     kind = m.get("type") if isinstance(m, dict) else None
+    dot = f"{path}." if path else ""
     if kind == "Point":
-        yield m["coordinates"]
+        yield _position(_member(m, "coordinates", name, path), name, f"{dot}coordinates")
     elif kind == "MultiPoint":
-        yield from m["coordinates"]
+        where = f"{dot}coordinates"
+        for k, p in enumerate(_sequence(_member(m, "coordinates", name, path), name, where,
+                                        "a list of positions")):
+            yield _position(p, name, f"{where}[{k}]")
     elif kind == "Feature":
         if m.get("geometry") is None:
-            raise invalid(f"{name} holds a Feature without a geometry")
-        yield from _points(m["geometry"], name)
+            raise invalid(f"{name} holds a Feature without a geometry" + (f" at {path}" if path else ""))
+        yield from _points(m["geometry"], name, f"{dot}geometry")
     elif kind == "FeatureCollection":
-        for f in m["features"]:
-            yield from _points(f, name)
+        where = f"{dot}features"
+        for k, f in enumerate(_sequence(_member(m, "features", name, path), name, where, "a list")):
+            yield from _points(f, name, f"{where}[{k}]")
     elif kind == "GeometryCollection":
-        for g in m["geometries"]:
-            yield from _points(g, name)
+        where = f"{dot}geometries"
+        for k, g in enumerate(_sequence(_member(m, "geometries", name, path), name, where, "a list")):
+            yield from _points(g, name, f"{where}[{k}]")
     else:
-        raise TypeError(f"{name} must hold points, not a {kind or type(m).__name__}")
+        where = f" at {path}" if path else ""
+        raise TypeError(f"{name} must hold points, not a {kind or type(m).__name__}{where}")
 
 
-def _rows(points: List[Sequence[float]]) -> "numpy.ndarray":
+def _rows(points: List[Tuple[float, float]]) -> "numpy.ndarray":
     import numpy as np
     out = np.empty((len(points), 2), dtype=np.float64)
-    for i, p in enumerate(points):
-        out[i, 0], out[i, 1] = float(p[0]), float(p[1])  # a z is dropped
+    if points:
+        out[:] = points
     return out
 
 
@@ -198,28 +276,30 @@ def _points_from_text(text: str, name: str) -> "numpy.ndarray":
 def _polygons(m: Any, name: str) -> Iterator[Any]:
     kind = m.get("type") if isinstance(m, dict) else None
     if kind == "Polygon":
-        yield m["coordinates"]
+        yield _member(m, "coordinates", name, "")
     elif kind == "MultiPolygon":
-        yield from m["coordinates"]
+        yield from _sequence(_member(m, "coordinates", name, ""), name, "coordinates", "a list of polygons")
     elif kind == "Feature":
         if m.get("geometry") is not None:
             yield from _polygons(m["geometry"], name)
     elif kind == "FeatureCollection":
-        for f in m["features"]:
+        for f in _sequence(_member(m, "features", name, ""), name, "features", "a list"):
             yield from _polygons(f, name)
     elif kind == "GeometryCollection":
-        for g in m["geometries"]:
+        for g in _sequence(_member(m, "geometries", name, ""), name, "geometries", "a list"):
             yield from _polygons(g, name)
     else:
         raise TypeError(f"an allowed area must be polygons, not a {kind or type(m).__name__} ({name})")
 
 
-def _plain(rings: Any) -> Any:
+def _plain(rings: Any, name: str) -> Any:
     """Nested tuples and arrays as nested lists of floats, for json."""
     if hasattr(rings, "tolist"):
         rings = rings.tolist()
     if isinstance(rings, (list, tuple)):
-        return [_plain(r) for r in rings]
+        return [_plain(r, name) for r in rings]
+    if not _is_number(rings):
+        raise TypeError(f"{name}: polygon coordinates must be numbers, not {_check._show(rings)}")
     return float(rings)
 
 
@@ -235,7 +315,7 @@ def area_text(value: object, name: str = "area") -> Optional[bytes]:
     if isinstance(value, bytes):
         raise TypeError(f"{name} must be a str, not bytes: decode it first")
     if is_geopandas(value):
-        series = _geoseries(value, name)
+        series = geometries(value, name)
         polys = [p for g in series if g is not None for p in _polygons(_mapping(g), name)]
     elif isinstance(value, dict) or hasattr(value, "__geo_interface__"):
         polys = list(_polygons(_mapping(value), name))
@@ -245,6 +325,6 @@ def area_text(value: object, name: str = "area") -> Optional[bytes]:
                         f"{value!r}")
     if not polys:
         raise invalid(f"{name} holds no polygon (to clear the allowed area, pass None)")
-    doc = {"type": "MultiPolygon", "coordinates": [_plain(p) for p in polys]}
+    doc = {"type": "MultiPolygon", "coordinates": [_plain(p, name) for p in polys]}
     return json.dumps(doc, allow_nan=True).encode("utf-8")
 

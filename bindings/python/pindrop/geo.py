@@ -51,7 +51,8 @@ def spread(points: Any, tolerance_m: float = 0.0, layout: "Literal['ring', 'spir
 
     A CRS other than WGS84 is converted for the rule and back (a GeoDataFrame without a CRS is
     taken as lon/lat). The layout and its arguments are those of `pindrop.spread`. Every
-    geometry must be a non-empty Point (a MultiPoint is refused: explode it first).
+    geometry must be a non-empty Point without a z (a MultiPoint is refused: explode it first;
+    a Point Z too: ``.force_2d()`` it first).
     """
     gpd = _geopandas()
     shapely: Any = importlib.import_module("shapely")
@@ -72,6 +73,11 @@ def spread(points: Any, tolerance_m: float = 0.0, layout: "Literal['ring', 'spir
         g = values[bad]
         what = "a missing geometry" if g is None else ("an empty point" if g.geom_type == "Point" else f"a {g.geom_type}")
         raise TypeError(f"row {bad} ({frame.index[bad]!r}) holds {what}: every geometry must be a Point")
+    with_z = np.flatnonzero(shapely.has_z(values)) if values.size else np.empty(0, dtype=np.intp)
+    if with_z.size:  # refused as every other input's z is (docs/python-gis.md, section 1)
+        bad = int(with_z[0])
+        raise _check.invalid(f"row {bad} ({frame.index[bad]!r}) holds a point with a z ({with_z.size} rows "
+                             f"do): pindrop takes (lon, lat) only; drop the z first with .force_2d()")
     lonlat = np.ascontiguousarray(shapely.get_coordinates(values), dtype=np.float64)
     result = _spread(lonlat, _check.real(tolerance_m, "tolerance_m"), layout, spacing, zoom)
     drawn = np.asarray(result)

@@ -50,7 +50,7 @@ def test_every_kind_of_points_adds_the_same_pins():
         "GeoJSON mapping": json.loads(gs.to_json()),
         "GeoJSON text": gs.to_json(),
         "WKT text": MultiPoint(p).wkt if False else shapely.to_wkt(MultiPoint(p), rounding_precision=-1),
-        "points with z": [Point(x, y, 12.5) for x, y in p],
+        "GeometryArray": gs.values,
     }
     for name, value in inputs.items():
         with pindrop.Map() as m:
@@ -73,6 +73,40 @@ def test_a_geoseries_in_another_crs_is_refused_with_how_to_convert():
         assert np.allclose(m.positions(np.arange(5)), p, atol=1e-9)
     with pytest.raises(ValueError, match="EPSG:3857"):
         pindrop.spread(gpd.GeoDataFrame(geometry=gs.to_crs(3857)))
+
+
+def test_a_geometry_array_is_taken_like_its_geoseries_crs_and_all():
+    p = points()
+    gs = gpd.GeoSeries(gpd.points_from_xy(p[:, 0], p[:, 1]), crs=4326)
+    with pindrop.Map() as m:
+        m.add_many(np.arange(5), gs.values)           # was: 'GeometryArray' object has no attribute 'geometry'
+        assert np.array_equal(m.positions(np.arange(5)), p)
+        with pytest.raises(pindrop.InvalidArgument, match=r"EPSG:2229.*\.to_crs\(4326\)"):
+            m.add_many(np.arange(5, 10), gs.to_crs(2229).values)
+        assert len(m) == 5
+        m.add(9, gs.iloc[:1].values)
+        assert m.position(9) == tuple(p[0])
+    assert np.array_equal(pindrop.spread(gpd.GeoSeries(gs.values, crs=None).values).true_positions, p)
+    assert np.array_equal(pindrop.spread(gs.values), pindrop.spread(gs))
+    with pindrop.Map() as m:
+        m.set_allowed_area(gpd.GeoSeries([box(-1, -1, 1, 1)], crs=4326).values)
+        with pytest.raises(pindrop.InvalidArgument, match="EPSG:3857"):
+            m.set_allowed_area(gpd.GeoSeries([box(-1, -1, 1, 1)], crs=3857).values)
+
+
+def test_points_with_z_are_refused_like_lon_lat_z_rows():
+    p = points()
+    with pindrop.Map() as m:
+        for value in ([Point(x, y, 12.5) for x, y in p],
+                      gpd.GeoSeries(gpd.points_from_xy(p[:, 0], p[:, 1], np.full(5, 12.5)), crs=4326),
+                      MultiPoint([(x, y, 12.5) for x, y in p])):
+            with pytest.raises(pindrop.InvalidArgument, match=r"with a z .*force_2d"):
+                m.add_many(np.arange(5), value)
+        with pytest.raises(pindrop.InvalidArgument, match="with a z"):
+            m.add(1, Point(LON0, LAT0, 12.5))
+        assert len(m) == 0
+        m.add_many(np.arange(5), shapely.force_2d([Point(x, y, 12.5) for x, y in p]))  # the way out
+        assert np.array_equal(m.positions(np.arange(5)), p)
 
 
 def test_geometries_that_are_not_points_are_refused_by_item():
@@ -362,6 +396,8 @@ def test_geo_spread_refuses_what_is_not_points(lawndale):
     bad.loc[bad.index[1], "geometry"] = LineString([(0, 0), (1, 1)])
     with pytest.raises(TypeError, match="row 1 .* LineString"):
         pindrop.geo.spread(bad)
+    with pytest.raises(pindrop.InvalidArgument, match=r"row 0 .* with a z .*force_2d"):
+        pindrop.geo.spread(gpd.GeoDataFrame(geometry=[Point(LON0, LAT0, 3.0), Point(LON0, LAT0)], crs=4326))
 
 
 @pytest.mark.parametrize("where", ["antimeridian", "far north"])

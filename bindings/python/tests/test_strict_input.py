@@ -132,6 +132,163 @@ def test_options_take_enum_names():
         pindrop.Options(spread_mode="spirale")
 
 
+@pytest.mark.parametrize("value", [-3, -1, 2 ** 32, 2 ** 32 + 5, 2 ** 40, -(2 ** 31) - 1])
+def test_an_integer_option_outside_its_c_field_is_refused_not_wrapped(value):
+    # ctypes stores a Python int in a uint32 field modulo 2**32: -3 became 4294967293 (clustering
+    # silently off), 2**32 + 5 became 5, 2**40 became 0 ("got 0" from the library)
+    for make in (lambda: pindrop.Map(cluster_radius=60, cluster_min_points=value),
+                 lambda: pindrop.Options(cluster_min_points=value),
+                 lambda: pindrop.Options().replace(cluster_min_points=value)):
+        with pytest.raises(pindrop.InvalidArgument, match=rf"cluster_min_points {value} .*32-bit unsigned") as e:
+            make()
+        assert isinstance(e.value, OverflowError)  # as an id past int64 is
+    assert pindrop.Options(cluster_min_points=2 ** 32 - 1).cluster_min_points == 2 ** 32 - 1
+
+
+def test_every_integer_field_of_the_c_options_is_range_checked():
+    from pindrop import _ffi
+    import ctypes
+    defaults = pindrop.Options()
+    for name, ctype in _ffi.Options._fields_:
+        if name == "struct_size" or ctype not in (ctypes.c_uint32, ctypes.c_int32):
+            continue
+        base = int(getattr(defaults, name))
+        for wrapped in (base + 2 ** 32, base - 2 ** 32):  # what the C field would read as `base`
+            with pytest.raises((ValueError, TypeError), match=name):
+                pindrop.Options(**{name: wrapped})
+
+
+def test_an_int32_argument_outside_its_range_is_refused_not_wrapped(m):
+    m.set_camera(0, 0, zoom=10, width=400, height=400)
+    m.add(1, 0, 0)
+    m.frame(0)
+    with pytest.raises(pindrop.InvalidArgument, match=f"step {2 ** 32 + 1}"):
+        m.focus_step(2 ** 32 + 1)  # wrapped, this was a Tab
+    assert m.focus.kind == "none"
+    with pytest.raises(pindrop.InvalidArgument, match=f"pointer {2 ** 31}"):
+        m.touch(2 ** 31, "down", 200, 200, 0)
+    assert m.time_ms == 0
+
+
+# -- GeoJSON and nested sequences: refused in pindrop's words ------------------------------------
+
+@pytest.mark.parametrize("value, error, words", [
+    ('{"type": "Point"}', pindrop.InvalidArgument, "Point has no 'coordinates'"),
+    ({"type": "Point"}, pindrop.InvalidArgument, "Point has no 'coordinates'"),
+    ({"type": "Point", "coordinates": None}, pindrop.InvalidArgument, "Point has no 'coordinates'"),
+    ({"type": "Point", "coordinates": [1]}, pindrop.InvalidArgument, r"coordinates must be a position \[lon, lat\] of two numbers, not 1"),
+    ({"type": "Point", "coordinates": [1, 2, 3, 4]}, pindrop.InvalidArgument, "of two numbers, not 4"),
+    ({"type": "Point", "coordinates": [[[[1]]]]}, pindrop.InvalidArgument, "not nested lists"),
+    ({"type": "Point", "coordinates": "1 2"}, TypeError, "coordinates must be a position"),
+    ({"type": "Point", "coordinates": [1, "2"]}, TypeError, "must hold numbers, not str '2'"),
+    ({"type": "MultiPoint"}, pindrop.InvalidArgument, "MultiPoint has no 'coordinates'"),
+    ({"type": "MultiPoint", "coordinates": [[1, 2], [3]]}, pindrop.InvalidArgument, r"coordinates\[1\] .*not 1"),
+    ({"type": "FeatureCollection"}, pindrop.InvalidArgument, "FeatureCollection has no 'features'"),
+    ({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point"}}]},
+     pindrop.InvalidArgument, r"Point at features\[0\].geometry has no 'coordinates'"),
+    ({"type": "GeometryCollection"}, pindrop.InvalidArgument, "GeometryCollection has no 'geometries'"),
+])
+def test_malformed_geojson_is_refused_in_pindrops_words_and_changes_nothing(m, value, error, words):
+    m.add(7, 2.35, 48.85)
+    for call in (lambda: m.add(1, value), lambda: m.add_many([1], value), lambda: pindrop.spread(value)):
+        with pytest.raises(error, match=words) as e:
+            call()
+        assert not isinstance(e.value, (KeyError, IndexError))  # pindrop.NotFound is a KeyError
+    assert len(m) == 1 and m.position(7) == (2.35, 48.85)
+
+
+def test_malformed_geojson_areas_are_refused_in_pindrops_words(m):
+    with pytest.raises(pindrop.InvalidArgument, match="Polygon has no 'coordinates'"):
+        m.set_allowed_area({"type": "Polygon"})
+    with pytest.raises(TypeError, match="numbers, not str 'a'"):
+        m.set_allowed_area({"type": "Polygon", "coordinates": [[[0, 0], [1, "a"], [1, 1], [0, 0]]]})
+
+
+def test_ragged_rows_are_refused_naming_the_row_and_change_nothing(m):
+    for call in (lambda: m.add_many([1, 2], [(1, 2), (3,)]), lambda: pindrop.spread([(1, 2), (3,)])):
+        with pytest.raises(pindrop.InvalidArgument, match="row 0 has 2 values and row 1 has 1 value"):
+            call()
+    with pytest.raises(pindrop.InvalidArgument, match="row 2 has 3 values"):
+        m.add_many([1, 2, 3], [(1, 2), (3, 4), (5, 6, 7)])
+    with pytest.raises(pindrop.InvalidArgument, match="row 1 has 1 value"):
+        m.hit_test_many([(1, 2), (3,)])
+    assert len(m) == 0
+
+
+# -- pandas DataFrames: read by column name ------------------------------------------------------
+
+PARIS, LONDON = (2.3522, 48.8566), (-0.1276, 51.5072)
+
+
+def test_a_dataframe_is_read_by_its_column_names_whatever_their_order(m):
+    pd = pytest.importorskip("pandas")
+    # read by position, this frame put Paris at lon 48.86, lat 2.35
+    m.add_many([1, 2], pd.DataFrame({"lat": [PARIS[1], LONDON[1]], "lon": [PARIS[0], LONDON[0]]}))
+    assert m.position(1) == PARIS and m.position(2) == LONDON
+    expected = np.array([PARIS, LONDON])
+    for columns in ({"Latitude": [PARIS[1], LONDON[1]], "LONGITUDE": [PARIS[0], LONDON[0]]},
+                    {"y": [PARIS[1], LONDON[1]], "X": [PARIS[0], LONDON[0]]},
+                    {"city": ["Paris", "London"], "idx": [3, 4], "lat": [PARIS[1], LONDON[1]],
+                     "lon": [PARIS[0], LONDON[0]]}):
+        assert np.array_equal(pindrop.spread(pd.DataFrame(columns)).true_positions, expected), columns
+
+
+def test_a_dataframe_without_named_columns_is_refused_not_read_by_position(m):
+    pd = pytest.importorskip("pandas")
+    unnamed = pd.DataFrame({"a": [PARIS[1]], "b": [PARIS[0]]})
+    for call in (lambda: m.add_many([1], unnamed), lambda: pindrop.spread(unnamed)):
+        with pytest.raises(pindrop.InvalidArgument, match=r"'a', 'b'.*not read by position.*df\[\[\"lon\", \"lat\"\]\]"):
+            call()
+    both = pd.DataFrame({"lon": [1.0], "lat": [2.0], "x": [3.0], "y": [4.0]})
+    with pytest.raises(pindrop.InvalidArgument, match="both lon/lat and x/y"):
+        pindrop.spread(both)
+    assert len(m) == 0
+
+
+def test_screen_points_in_a_dataframe_are_read_as_x_and_y(m):
+    pd = pytest.importorskip("pandas")
+    m.set_camera(0, 0, zoom=10, width=400, height=400)
+    m.add(5, 0.2, 0)
+    x, y = m.to_screen(0.2, 0)
+    assert abs(x - y) > 50  # read by position, (y, x) would miss the pin
+    hits = m.hit_test_many(pd.DataFrame({"y": [y, y + 300], "x": [x, x]}))
+    assert hits.tolist() == [5, pindrop.NO_ID]
+
+
+# -- NumPy masked arrays ----------------------------------------------------------------------------
+
+def test_a_masked_array_with_masked_entries_is_refused_by_count(m):
+    lonlat = np.ma.masked_array([PARIS, LONDON, PARIS], mask=[[0, 0], [1, 1], [0, 0]])
+    for call in (lambda: m.add_many([1, 2, 3], lonlat), lambda: pindrop.spread(lonlat),
+                 lambda: m.add_many(np.ma.masked_array([1, 2, 3], mask=[0, 0, 1]), np.array([PARIS] * 3))):
+        with pytest.raises(pindrop.InvalidArgument, match=r"masked array with \d masked entr"):
+            call()
+    with pytest.raises(pindrop.InvalidArgument, match="2 masked entries"):
+        pindrop.spread(lonlat)
+    assert len(m) == 0
+
+
+def test_a_masked_array_that_masks_nothing_is_taken(m):
+    lonlat = np.ma.masked_array([PARIS, LONDON], mask=False)
+    m.add_many([1, 2], lonlat)
+    assert m.position(1) == PARIS and m.position(2) == LONDON
+    assert np.array_equal(pindrop.spread(lonlat).true_positions, [PARIS, LONDON])
+
+
+# -- z: refused wherever it comes from (docs/python-gis.md, section 1) -------------------------------
+
+def test_a_z_is_refused_from_a_tuple_an_array_and_geojson_alike(m):
+    m.add(7, *PARIS)
+    for call in (lambda: m.add(1, (2.35, 48.85, 35.0)),
+                 lambda: m.add_many([1], np.array([[2.35, 48.85, 35.0]])),
+                 lambda: m.add(1, {"type": "Point", "coordinates": [2.35, 48.85, 35.0]}),
+                 lambda: m.add(1, '{"type": "Point", "coordinates": [2.35, 48.85, 35.0]}'),
+                 lambda: pindrop.spread({"type": "MultiPoint", "coordinates": [[2.35, 48.85], [2.35, 48.85, 35.0]]})):
+        with pytest.raises(pindrop.InvalidArgument, match="z"):
+            call()
+    assert len(m) == 1 and m.position(7) == PARIS
+
+
 # -- a closed map --------------------------------------------------------------------------------
 
 def test_every_use_of_a_closed_map_is_a_value_error():
