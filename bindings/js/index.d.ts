@@ -27,14 +27,18 @@ export const CATEGORY_MIXED: 4294967295;
 export const EVENT_TYPES: readonly EventType[];
 export const CAUSES: readonly Cause[];
 
+/** A URL: the platform's URL (DOM, Node) or any object with an href. Declared here rather than
+ *  as the DOM's `URL`, so that a program type-checks without the DOM's or Node's declarations. */
+export interface URLLike { readonly href: string; }
 export interface LoadOptions {
   /** The module: a URL, a path (Node) or its bytes. Default: pindrop.wasm beside index.js. */
-  source?: string | URL | ArrayBuffer | ArrayBufferView;
+  source?: string | URLLike | ArrayBuffer | ArrayBufferView;
   /** Load a new module even if one is loaded (after an InternalError). */
-  fresh?: boolean;
+  fresh?: boolean | 0 | 1;
 }
-/** Loads the WebAssembly module once; resolves to its version. */
-export function load(options?: LoadOptions | string | URL | ArrayBuffer | ArrayBufferView): Promise<string>;
+/** Loads the WebAssembly module once; resolves to its version. Rejects with a TypeError for an
+ *  unknown option or a value of the wrong type. */
+export function load(options?: LoadOptions | string | URLLike | ArrayBuffer | ArrayBufferView): Promise<string>;
 export function version(): string;
 
 export interface MapOptions {
@@ -49,8 +53,9 @@ export interface MapOptions {
   clusterByCategory?: boolean | 0 | 1;
   /** Since 0.3: groups are drawn collapsed, one stack item, until tapped open (default false). */
   spreadOnTap?: boolean | 0 | 1;
-  /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). */
-  bigintIds?: boolean;
+  /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). Without it, ids are
+   *  numbers (frame().id a Float64Array) and a new pin's id beyond ±(2^53 − 1) is a TypeError. */
+  bigintIds?: boolean | 0 | 1;
 }
 
 export interface Camera {
@@ -209,9 +214,9 @@ export function spread(lonlat: Float64Array | ArrayLike<number>, options?: Sprea
 
 export class PindropError extends Error {
   constructor(message: string, status?: number, fn?: string);
-  /** The pindrop_status (negative). */
+  /** The pindrop_status (negative): -5, PINDROP_ERR_STATE, for a disposed map too. */
   status: number;
-  /** The C function that failed. */
+  /** The C function that failed; for a disposed map, the Map method called. */
   function: string;
 }
 export class InvalidArgument extends PindropError {}

@@ -54,6 +54,9 @@ const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" | enum t
   ["clusterMaxZoom", 136, "f64"], ["spreadSpacing", 144, "f64"],
   ["clusterMinPoints", 152, "u32"], ["clusterByCategory", 156, "bool"], ["spreadOnTap", 160, "bool"],  // 0.3
 ];
+const MAP_OPTIONS = [...OPTION_FIELDS.map((f) => f[0]), "bigintIds"];
+const CAMERA_FIELDS = ["centerLon", "centerLat", "zoom", "width", "height", "bearingDeg"];
+const SPREAD_OPTIONS = ["toleranceM", "layout", "spacing", "zoom"];
 const OPTIONS_SIZE = 168;     // sizeof(pindrop_options) of 0.3: 152 bytes in 0.2, three uint32 and padding
 const PIN_VIEW_SIZE = 56;     // id i64, x, y, anchor_x, anchor_y, lift f64, flags u32
 const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u32
@@ -90,6 +93,10 @@ export class NoMemory extends PindropError {}
 /** The WebAssembly module stopped (a trap): a defect in pindrop, reported rather than thrown raw.
  *  The module is not used again; load() a fresh one (load({ fresh: true })). */
 export class InternalError extends PindropError {}
+
+/** PINDROP_ERR_STATE: also the status of the package's own state errors (a disposed map, no
+ *  module loaded), as docs/web.md promises that `status` is the C status. */
+const STATUS_STATE = -5;
 
 const ERRORS = { [-1]: InvalidArgument, [-2]: NotFound, [-3]: DuplicateId, [-4]: ParseError,
   [-5]: StateError, [-6]: GeosError, [-7]: NoMemory };
@@ -140,8 +147,22 @@ function wasiShim(getMemory) {
   };
 }
 
+const LOAD_OPTIONS = ["source", "fresh"];
+
+/** A URL: the platform's, or any object with an href (index.d.ts declares no DOM type, so that a
+ *  Node program type-checks without the DOM's or Node's declarations). */
+function isUrl(v) {
+  return v !== null && typeof v === "object" && (v instanceof URL || typeof v.href === "string");
+}
+
+/** What load() takes as the module: a URL, a path or its bytes. */
+function isSource(v) {
+  return typeof v === "string" || isUrl(v) || v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+}
+
 /** The compiled module: streamed from a fetch where the server says application/wasm. */
 async function compile(source) {
+  if (isUrl(source) && !(source instanceof URL)) source = new URL(source.href);
   const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
   if (!isNode && !(source instanceof ArrayBuffer || ArrayBuffer.isView(source)) && WebAssembly.compileStreaming) {
     const response = await fetch(source ?? new URL("./pindrop.wasm", import.meta.url));
@@ -174,9 +195,19 @@ async function wasmBytes(source) {
  */
 export function load(options = {}) {
   options ??= {};
-  if (typeof options === "string" || options instanceof URL || options instanceof ArrayBuffer || ArrayBuffer.isView(options)) {
-    options = { source: options };
-  }
+  if (isSource(options)) options = { source: options };
+  // Checked before anything happens (a failed load leaves the loaded module as it was), and
+  // reported as the promise's rejection, as every failure of an asynchronous call is.
+  try {
+    if (typeof options !== "object" || Array.isArray(options)) {
+      throw new TypeError(`load takes the module's URL, path or bytes, or options { source, fresh }, not ${describe(options)}`);
+    }
+    knownKeys(options, LOAD_OPTIONS, "load");
+    if (options.source !== undefined && !isSource(options.source)) {
+      throw new TypeError(`options.source must be a URL, a path or the module's bytes, not ${describe(options.source)}`);
+    }
+    if (options.fresh !== undefined) bool(options.fresh, "options.fresh");
+  } catch (e) { return Promise.reject(e); }
   if (options.fresh) { lib = null; loading = null; }
   if (!loading) {
     loading = (async () => {
@@ -200,10 +231,10 @@ export function load(options = {}) {
 }
 
 /** The size in bytes of the module's linear memory (it only grows): for tests and monitoring. */
-export function __memoryBytes() { return need().memory.buffer.byteLength; }
+export function __memoryBytes() { return need("__memoryBytes").memory.buffer.byteLength; }
 
 /** The version ("MAJOR.MINOR.PATCH") of the loaded module. */
-export function version() { return need().version; }
+export function version() { return need("version").version; }
 
 /** An export behind a guard: a trap becomes an InternalError, and the memory views are renewed
  *  when the call grew the memory. One closure per arity, so that calls pass no argument array. */
@@ -221,8 +252,8 @@ function guard(l, name, fn) {
   }
 }
 
-function need() {
-  if (!lib) throw new StateError("pindrop is not loaded: await load() first");
+function need(fn) {
+  if (!lib) throw new StateError(`pindrop is not loaded: await load() before ${fn}`, STATUS_STATE, fn);
   if (lib.broken) throw new InternalError(`the pindrop module stopped after an internal error (${lib.broken}); load({ fresh: true }) a new one`);
   return lib;
 }
@@ -280,8 +311,13 @@ class Library {
     return new TextDecoder().decode(u8.subarray(p, end));
   }
 
-  /** A NUL-terminated UTF-8 copy of s in the module's memory (free it after use). */
-  cString(s) {
+  /** A NUL-terminated UTF-8 copy of s in the module's memory (free it after use). A string with
+   *  a NUL is refused before anything is allocated: C would read it only up to the NUL, so the
+   *  map would silently keep a cut text (bindings/python/pindrop/_check.py `text` refuses it so). */
+  cString(s, name, fn) {
+    if (s.includes("\0")) {
+      throw new InvalidArgument(`${name} contains a NUL character (at ${s.indexOf("\0")}): C would cut the text there`, -1, fn);
+    }
     const bytes = new TextEncoder().encode(s);
     const p = this.malloc(bytes.length + 1);
     this.u8.set(bytes, p);
@@ -344,6 +380,34 @@ function count(v, name, infinite = false) {
   return v;
 }
 
+/** A yes/no option or argument: true or false, or 0 or 1 as the C int and the Python package's
+ *  flags take them (Tests/web/replay.mjs passes a recording's 0 and 1 through). Anything else,
+ *  "yes" or 2 or null, is a TypeError rather than a truthiness guess. */
+function bool(v, name) {
+  if (v === true || v === false) return v;
+  if (v === 0 || v === 1) return v === 1;
+  throw new TypeError(`${name} must be a boolean (or 0 or 1), not ${typeof v === "number" ? v : describe(v)}`);
+}
+
+/** Refuses a key an options object does not know: a misspelt option (bearing for bearingDeg)
+ *  would otherwise be ignored and its default used without a word. */
+function knownKeys(options, accepted, what) {
+  for (const key of Object.keys(options)) {
+    if (!accepted.includes(key)) {
+      throw new TypeError(`${what}: unknown option "${key}" (options: ${accepted.join(", ")})`);
+    }
+  }
+}
+
+/** An options argument: an object (undefined: none), or a TypeError. */
+function optionsObject(v, what) {
+  if (v === undefined) return {};
+  if (v === null || typeof v !== "object" || Array.isArray(v)) {
+    throw new TypeError(`the options of ${what} must be an object, not ${describe(v)}`);
+  }
+  return v;
+}
+
 function describe(v) {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
@@ -366,6 +430,41 @@ function toId(v, name = "id") {
     return BigInt(v);
   }
   throw new TypeError(`${name} must be a number (safe integer) or a BigInt, not ${describe(v)}`);
+}
+
+const MAX_SAFE = 9007199254740991;
+
+/** The TypeError for a new pin's id beyond ±(2^53 − 1) on a map without bigintIds. Such a map
+ *  returns ids as numbers, and frame().id as a Float64Array, where 2^62 + 1 would read 2^62: the
+ *  pin is refused rather than given an id it could not be told by (docs/web.md, "Ids"). */
+function unsafeId(id, name) {
+  return new TypeError(`${name} ${id} is beyond 2^53, which a map without bigintIds cannot return exactly ` +
+    "(its ids, frame().id included, are float64): create the map with { bigintIds: true }");
+}
+
+/** A new pin's id on a map without bigintIds (toId, then unsafeId beyond 2^53). NO_ID goes on to
+ *  the library, which refuses it with its own message. */
+function safeId(v, name = "id") {
+  const id = toId(v, name);
+  if ((id > 9007199254740991n || id < -9007199254740991n) && id !== NO_ID) throw unsafeId(id, name);
+  return id;
+}
+
+/** safeId over the ids of an addMany, before anything is allocated: a BigInt64Array read as
+ *  32-bit halves (no BigInt per id), an array's BigInts one by one; numbers are checked as they
+ *  are written (writeIds). */
+function checkSafeIds(ids) {
+  const n = ids.length;
+  if (ids instanceof BigInt64Array) {
+    const halves = new Int32Array(ids.buffer, ids.byteOffset, 2 * n);
+    for (let i = 0; i < n; i++) {
+      const hi = halves[2 * i + 1], lo = halves[2 * i] >>> 0;
+      const v = hi * 4294967296 + lo;  // exact up to 2^53; beyond, rounding keeps it beyond
+      if ((v > MAX_SAFE || v < -MAX_SAFE) && !(hi === -2147483648 && lo === 0)) throw unsafeId(ids[i], `ids[${i}]`);
+    }
+  } else if (!ArrayBuffer.isView(ids) || ids instanceof BigUint64Array) {
+    for (let i = 0; i < n; i++) if (typeof ids[i] === "bigint") safeId(ids[i], `ids[${i}]`);
+  }
 }
 
 /** An id from the module: null for PINDROP_NO_ID, a number when safe, else a BigInt. */
@@ -461,6 +560,17 @@ function float64Array(v, name) {
 // Maps
 // ---------------------------------------------------------------------------------------------
 
+/** The Map method that calls C function `fn` (pindrop_map_key_lift: keyLift), for the errors of
+ *  a disposed map; a method's own name as it is. */
+function methodOf(fn) {
+  if (!fn.startsWith("pindrop_map_")) return fn;
+  const name = fn.slice(12);
+  return METHOD_NAMES[name] ?? name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+}
+/** The methods whose names are not their C function's in camelCase. */
+const METHOD_NAMES = { to_lonlat: "toLonLat", cluster_members_from: "clusterMembers", focused: "focus",
+  frame_clusters: "clusters" };
+
 /** Count-returning calls whose failure (0 with a last error) is an unknown or stale key. */
 const KEYED_COUNTS = new Set(["pindrop_map_cluster_members", "pindrop_map_cluster_members_from",
   "pindrop_map_cluster_categories"]);
@@ -477,7 +587,9 @@ const registry = typeof FinalizationRegistry !== "undefined"
  * A map: its pins, the camera, the gesture in progress, spread layouts, clusters, the edit and
  * its history. Options are pindrop_options in camelCase, with string enums:
  * `new Map({ liftDelayMs: 0, spreadMode: "spiral", clusterRadius: 60, outsidePolicy: "snap" })`.
- * `bigintIds: true` returns ids as BigInt everywhere (frame().id is then a BigInt64Array).
+ * `bigintIds: true` returns ids as BigInt everywhere (frame().id is then a BigInt64Array); a map
+ * whose ids go beyond 2^53 needs it (without it, ids are numbers and such an id is refused).
+ * Unknown option keys and yes/no options that are not booleans (or 0 or 1) are TypeErrors.
  */
 export class Map {
   #lib; #h; #bigint;
@@ -486,29 +598,19 @@ export class Map {
   #idsBuf = 0; #idsCap = 0;
 
   constructor(options = {}) {
-    const l = need();
+    const l = need("new Map");
     if (options === null || typeof options !== "object") throw new TypeError(`options must be an object, not ${describe(options)}`);
-    this.#bigint = false;
+    knownKeys(options, MAP_OPTIONS, "new Map");
+    this.#bigint = options.bigintIds === undefined ? false : bool(options.bigintIds, "options.bigintIds");
     const o = l.malloc(OPTIONS_SIZE);
     try {
       check(l, l.call("pindrop_options_init", o, OPTIONS_SIZE), "pindrop_options_init");
-      const known = new Set(OPTION_FIELDS.map((f) => f[0]));
-      for (const key of Object.keys(options)) {
-        if (key === "bigintIds") { this.#bigint = Boolean(options.bigintIds); continue; }
-        if (!known.has(key)) throw new TypeError(`unknown option "${key}" (options: ${[...known].join(", ")}, bigintIds)`);
-      }
       for (const [name, offset, kind] of OPTION_FIELDS) {
         const v = options[name];
         if (v === undefined) continue;
         if (kind === "f64") { l.dv.setFloat64(o + offset, num(v, `options.${name}`), true); continue; }
         if (kind === "u32") { l.dv.setUint32(o + offset, uint32(v, `options.${name}`), true); continue; }
-        if (kind === "bool") {
-          if (v !== true && v !== false && v !== 0 && v !== 1) {
-            throw new TypeError(`options.${name} must be a boolean (or 0 or 1), not ${typeof v === "number" ? v : describe(v)}`);
-          }
-          l.dv.setUint32(o + offset, v ? 1 : 0, true);
-          continue;
-        }
+        if (kind === "bool") { l.dv.setUint32(o + offset, bool(v, `options.${name}`) ? 1 : 0, true); continue; }
         if (typeof v !== "string" || !(v in kind)) {
           throw new TypeError(`options.${name} must be one of ${Object.keys(kind).map((k) => `"${k}"`).join(", ")}, not ${describe(v)}`);
         }
@@ -540,9 +642,14 @@ export class Map {
 
   get disposed() { return !this.#h; }
 
-  /** The library and the map handle, or a StateError for a disposed map. */
-  #m() {
-    if (!this.#h) throw new StateError("the map has been disposed");
+  /** The library, or a StateError for a disposed map (status PINDROP_ERR_STATE, `function` the
+   *  method called). `fn`: the method's name, or the C function it calls (pindrop_map_key_lift
+   *  is keyLift). */
+  #m(fn) {
+    if (!this.#h) {
+      const method = methodOf(fn);
+      throw new StateError(`the map has been disposed: ${method}() cannot be called on it`, STATUS_STATE, method);
+    }
     if (this.#lib.broken) throw new InternalError(`the pindrop module stopped after an internal error (${this.#lib.broken})`);
     return this.#lib;
   }
@@ -556,14 +663,14 @@ export class Map {
   }
 
   #call(fn, a, b, c, d, e) {
-    const l = this.#m();
+    const l = this.#m(fn);
     return this.#status(l, l.f[fn](this.#h, a, b, c, d, e), fn);
   }
 
   /** A count-returning call: 0 with a last error set is a failure, of the kind the header
    *  gives for that function (an unknown cluster key: NotFound; anything else: InvalidArgument). */
   #count(fn, a, b, c, d, e, f) {
-    const l = this.#m();
+    const l = this.#m(fn);
     return this.#counted(l, l.f[fn](this.#h, a, b, c, d, e, f) >>> 0, fn);
   }
 
@@ -591,17 +698,19 @@ export class Map {
   }
 
   /** The message of the last failed call on this map ("" if none). */
-  lastError() { const l = this.#m(); return l.string(l.call("pindrop_map_last_error", this.#h)); }
+  lastError() { const l = this.#m("lastError"); return l.string(l.call("pindrop_map_last_error", this.#h)); }
 
   // -- view ----------------------------------------------------------------------------------
 
   /** The built-in Web Mercator camera (256-point tiles): centre, zoom, viewport in points,
    *  bearing clockwise. Also takes one object {centerLon, centerLat, zoom, width, height, bearingDeg}. */
   setCamera(centerLon, centerLat, zoom, width, height, bearingDeg = 0) {
+    const l = this.#m("setCamera");
     if (centerLon !== null && typeof centerLon === "object") {
+      knownKeys(centerLon, CAMERA_FIELDS, "setCamera");
       ({ centerLon, centerLat, zoom, width, height, bearingDeg = 0 } = centerLon);
     }
-    const l = this.#m(), c = l.scratch, dv = l.dv;
+    const c = l.scratch, dv = l.dv;
     dv.setFloat64(c, num(centerLon, "centerLon"), true);
     dv.setFloat64(c + 8, num(centerLat, "centerLat"), true);
     dv.setFloat64(c + 16, num(zoom, "zoom"), true);
@@ -613,27 +722,33 @@ export class Map {
 
   /** The screen point [x, y] of (lon, lat). */
   toScreen(lon, lat) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("toScreen"), s = l.scratch;
     this.#call("pindrop_map_to_screen", num(lon, "lon"), num(lat, "lat"), s, s + 8);
     return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
   }
 
   /** The coordinate [lon, lat] under screen point (x, y). */
   toLonLat(x, y) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("toLonLat"), s = l.scratch;
     this.#call("pindrop_map_to_lonlat", num(x, "x"), num(y, "y"), s, s + 8);
     return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
   }
 
   // -- pins ----------------------------------------------------------------------------------
 
-  add(id, lon, lat) { this.#call("pindrop_map_add", toId(id), num(lon, "lon"), num(lat, "lat")); }
+  /** Adds pin `id` at (lon, lat). Without bigintIds, an id beyond ±(2^53 − 1) is a TypeError. */
+  add(id, lon, lat) { this.#call("pindrop_map_add", this.#newId(id), num(lon, "lon"), num(lat, "lat")); }
 
-  /** Adds n pins: ids (numbers, BigInts, a BigInt64Array or a Float64Array of safe integers) and
-   *  lonlat, a Float64Array [lon0, lat0, lon1, lat1, ...]. All or nothing. */
+  /** A new pin's id: any int64 on a map with bigintIds, within ±(2^53 − 1) on one without. */
+  #newId(v, name) { return this.#bigint ? toId(v, name) : safeId(v, name); }
+
+  /** Adds n pins: ids (numbers, BigInts, a BigInt64Array or a Float64Array of safe integers; as
+   *  add, within ±(2^53 − 1) unless bigintIds) and lonlat, a Float64Array [lon0, lat0, lon1, lat1,
+   *  ...]. All or nothing. */
   addMany(ids, lonlat) {
-    const l = this.#m();
+    const l = this.#m("addMany");
     const n = arrayLength(ids, "ids");
+    if (!this.#bigint) checkSafeIds(ids);
     const ll = float64Array(lonlat, "lonlat");
     if (ll.length !== 2 * n) {
       throw new InvalidArgument(`lonlat has ${ll.length} numbers for ${n} ids (it needs 2 per id: lon, lat)`, -1, "pindrop_map_add_many");
@@ -656,7 +771,7 @@ export class Map {
 
   /** Moves a pin as the host: no MOVED event, no undo entry. */
   setPosition(id, lon, lat) {
-    const l = this.#m(), i = toId(id);
+    const l = this.#m("setPosition"), i = toId(id);
     this.#status(l, l.f.pindrop_map_set_position(this.#h, i, num(lon, "lon"), num(lat, "lat")), "pindrop_map_set_position");
   }
 
@@ -667,7 +782,7 @@ export class Map {
   displayPosition(id) { return this.#pair("pindrop_map_display_position", id); }
 
   #pair(fn, id) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m(fn), s = l.scratch;
     this.#call(fn, toId(id), s, s + 8);
     return [l.f64[s >> 3], l.f64[(s >> 3) + 1]];
   }
@@ -678,14 +793,14 @@ export class Map {
   }
 
   /** Number of pins. */
-  get count() { const l = this.#m(); return l.call("pindrop_map_count", this.#h) >>> 0; }
-  get size() { return this.count; }
+  get count() { const l = this.#m("count"); return l.call("pindrop_map_count", this.#h) >>> 0; }
+  get size() { this.#m("size"); return this.count; }
 
   // -- queries -------------------------------------------------------------------------------
 
   /** The pin drawn nearest to (x, y) within hitRadius, or null. */
   hitTest(x, y) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("hitTest"), s = l.scratch;
     const r = l.f.pindrop_map_hit_test(this.#h, num(x, "x"), num(y, "y"), s);
     if (r === -2) return null;
     if (r < 0) this.#status(l, r, "pindrop_map_hit_test");
@@ -694,7 +809,7 @@ export class Map {
 
   /** hitTest for many points xy = [x0, y0, x1, y1, ...]: an array of ids (null for a miss). */
   hitTestMany(xy) {
-    const l = this.#m(), a = float64Array(xy, "xy");
+    const l = this.#m("hitTestMany"), a = float64Array(xy, "xy");
     if (a.length % 2) throw new InvalidArgument(`xy has an odd length ${a.length}`, -1, "pindrop_map_hit_test_many");
     const n = a.length / 2;
     if (n === 0) return [];
@@ -711,7 +826,7 @@ export class Map {
   /** Pins whose true coordinate lies within radiusM metres of (lon, lat), nearest first:
    *  [{id, distanceM}]; at most `limit` of them when given. */
   nearby(lon, lat, radiusM, limit = Infinity) {
-    const l = this.#m();
+    const l = this.#m("nearby");
     num(lon, "lon"); num(lat, "lat"); num(radiusM, "radiusM");
     if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
       throw new TypeError(`limit must be a non-negative integer or Infinity, not ${typeof limit === "number" ? limit : describe(limit)}`);
@@ -741,7 +856,7 @@ export class Map {
    * what you keep): {count, id, x, y, anchorX, anchorY, lift, flags}, each array `count` long.
    */
   frame(timeMs) {
-    const l = this.#m();
+    const l = this.#m("frame");
     num(timeMs, "timeMs");
     let n = this.#counted(l, l.f.pindrop_map_frame(this.#h, timeMs, this.#frameBuf, this.#frameCap) >>> 0, "pindrop_map_frame");
     if (n > this.#frameCap) {
@@ -785,7 +900,7 @@ export class Map {
    * stay the same; `flags`: CLUSTER_ONE_SPOT, CLUSTER_STACK for a collapsed stack).
    */
   clusters(timeMs) {
-    const l = this.#m();
+    const l = this.#m("clusters");
     num(timeMs, "timeMs");
     let n = this.#counted(l, l.f.pindrop_map_frame_clusters(this.#h, timeMs, this.#clusterBuf, this.#clusterCap) >>> 0,
       "pindrop_map_frame_clusters");
@@ -815,7 +930,7 @@ export class Map {
    *  `offset` on, at most `limit` of them (default: all): a page, as supercluster's getLeaves.
    *  NotFound for an unknown or stale key (a key goes stale once its members change). */
   clusterMembers(key, offset = 0, limit = Infinity) {
-    const l = this.#m(), k = u64(key, "key");
+    const l = this.#m("clusterMembers"), k = u64(key, "key");
     count(offset, "offset"); count(limit, "limit", true);
     // size_t is 32 bits here and the module refuses 2^31 and above as no buffer's size: no
     // cluster has that many members, so a larger offset is past every member all the same.
@@ -836,7 +951,7 @@ export class Map {
 
   /** The zoom where a tap on the cluster should take the camera. */
   clusterExpansionZoom(key) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("clusterExpansionZoom"), s = l.scratch;
     this.#call("pindrop_map_cluster_expansion_zoom", u64(key, "key"), s);
     return l.f64[s >> 3];
   }
@@ -851,7 +966,7 @@ export class Map {
    * CATEGORY_MIXED, and nothing changes. Summaries follow at once (clusterSummary, clusterCategories).
    */
   setAttributes(ids, values = null, categories = null) {
-    const l = this.#m();
+    const l = this.#m("setAttributes");
     const n = arrayLength(ids, "ids");
     const vals = values === null || values === undefined ? null
       : typeof values === "number" ? new Float64Array(n).fill(values) : float64Array(values, "values");
@@ -889,7 +1004,7 @@ export class Map {
    * unknown or stale key.
    */
   clusterSummary(key) {
-    const l = this.#m(), k = u64(key, "key"), s = l.scratch;
+    const l = this.#m("clusterSummary"), k = u64(key, "key"), s = l.scratch;
     this.#call("pindrop_map_cluster_summary", k, s);
     const u32 = l.u32, f64 = l.f64, b = s >> 2, d = s >> 3;
     const valued = u32[b + 1], valueSum = f64[d + 2];
@@ -900,7 +1015,7 @@ export class Map {
   /** A cluster's categories with their pin counts, most pins first, ties by lower category:
    *  {category: Uint32Array, count: Uint32Array} (new arrays). NotFound for an unknown or stale key. */
   clusterCategories(key) {
-    const l = this.#m(), k = u64(key, "key");
+    const l = this.#m("clusterCategories"), k = u64(key, "key");
     let cap = 16;
     for (;;) {
       const p = l.malloc(8 * cap);
@@ -921,7 +1036,7 @@ export class Map {
    *  the last frame() drew inside the viewport, in reading order, wrapping; returns the new focus
    *  {kind: "none" | "pin" | "cluster", id, key, x, y}. InvalidArgument for another step. */
   focusStep(step) {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("focusStep"), s = l.scratch;
     this.#call("pindrop_map_focus_step", int32(step, "step"), s);
     return this.#focus(l, s);
   }
@@ -929,7 +1044,7 @@ export class Map {
   /** The keyboard focus as the last frame left it: {kind, id, key, x, y} (id: the pin or null;
    *  key: the cluster's key, a BigInt, or null; x, y: its drawn screen point). */
   get focus() {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("focus"), s = l.scratch;
     this.#call("pindrop_map_focused", s);
     return this.#focus(l, s);
   }
@@ -945,7 +1060,7 @@ export class Map {
   /** Where the focus stands among the items focusStep moves through, for "4 of 27":
    *  {index, total} (index from 0; null when none of them has the focus). */
   get focusRank() {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("focusRank"), s = l.scratch;
     this.#call("pindrop_map_focus_rank", s, s + 4);
     const index = l.u32[s >> 2], total = l.u32[(s >> 2) + 1];
     return { index: index === total ? null : index, total };
@@ -979,7 +1094,7 @@ export class Map {
     if (typeof phase !== "string" || p === undefined) {
       throw new TypeError(`phase must be "down", "move", "up" or "cancel", not ${describe(phase)}`);
     }
-    const l = this.#m();
+    const l = this.#m("touch");
     const r = l.f.pindrop_map_touch(this.#h, pointer, p, num(x, "x"), num(y, "y"), num(timeMs, "timeMs"));
     if (r < 0) this.#status(l, r, "pindrop_map_touch");
     return r === 1;
@@ -987,16 +1102,17 @@ export class Map {
 
   /** Resolves timeouts due at timeMs (lift delay, double-tap window, auto-pan). */
   tick(timeMs) {
-    const l = this.#m();
+    const l = this.#m("tick");
     const r = l.f.pindrop_map_tick(this.#h, num(timeMs, "timeMs"));
     if (r < 0) this.#status(l, r, "pindrop_map_tick");
   }
 
   /** When the next tick is due (ms), Infinity when nothing is pending. */
-  nextDeadline() { const l = this.#m(); return l.f.pindrop_map_next_deadline(this.#h); }
+  nextDeadline() { const l = this.#m("nextDeadline"); return l.f.pindrop_map_next_deadline(this.#h); }
 
   /** Ticks at every deadline up to timeMs, then at timeMs: what a host's timer would do. */
   advance(timeMs) {
+    this.#m("advance");
     num(timeMs, "timeMs");
     let deadline = this.nextDeadline();
     while (deadline <= timeMs) {
@@ -1013,14 +1129,14 @@ export class Map {
 
   /** The oldest pending event, or null. */
   pollEvent() {
-    const l = this.#m(), e = l.scratch;
+    const l = this.#m("pollEvent"), e = l.scratch;
     if (l.f.pindrop_map_poll_event(this.#h, e) !== 1) return null;
     return readEvent(l, e, this.#bigint);
   }
 
   /** Drains the pending events, oldest first, into an array of plain objects. */
   events() {
-    const l = this.#m(), e = l.scratch, poll = l.f.pindrop_map_poll_event, h = this.#h, out = [];
+    const l = this.#m("events"), e = l.scratch, poll = l.f.pindrop_map_poll_event, h = this.#h, out = [];
     while (poll(h, e) === 1) out.push(readEvent(l, e, this.#bigint));
     return out;
   }
@@ -1028,7 +1144,7 @@ export class Map {
   // -- editing -------------------------------------------------------------------------------
 
   /** Adds pin `id` and starts editing it (tap-to-move until commit / cancelEdit). */
-  place(id, lon, lat, timeMs) { this.#call("pindrop_map_place", toId(id), num(lon, "lon"), num(lat, "lat"), num(timeMs, "timeMs")); }
+  place(id, lon, lat, timeMs) { this.#call("pindrop_map_place", this.#newId(id), num(lon, "lon"), num(lat, "lat"), num(timeMs, "timeMs")); }
   /** Starts editing an existing pin. */
   edit(id, timeMs) { this.#call("pindrop_map_edit", toId(id), num(timeMs, "timeMs")); }
   /** Ends the edit, keeping the pin where it is (StateError when nothing is edited). */
@@ -1039,7 +1155,7 @@ export class Map {
   select(id) { this.#call("pindrop_map_select", id === null ? NO_ID : toId(id)); }
   /** The selected pin, or null. */
   selected() {
-    const l = this.#m(), s = l.scratch;
+    const l = this.#m("selected"), s = l.scratch;
     this.#call("pindrop_map_selected", s);
     return idAt(l, s, this.#bigint);
   }
@@ -1051,18 +1167,18 @@ export class Map {
 
   /** Sets the pin's callout title (null clears it). */
   setTitle(id, title) {
-    const l = this.#m(), i = toId(id);
+    const l = this.#m("setTitle"), i = toId(id);
     if (title === null) { this.#call("pindrop_map_set_title", i, 0); return; }
     if (typeof title !== "string") throw new TypeError(`title must be a string or null, not ${describe(title)}`);
-    const p = l.cString(title);
+    const p = l.cString(title, "title", "pindrop_map_set_title");
     try { this.#call("pindrop_map_set_title", i, p); } finally { l.free(p); }
   }
 
   /** Answers a GEOCODE_REQUEST: true if shown, false if stale (the pin moved since). */
   answerGeocode(request, subtitle) {
-    const l = this.#m(), r = u64(request, "request");
+    const l = this.#m("answerGeocode"), r = u64(request, "request");
     if (typeof subtitle !== "string") throw new TypeError(`subtitle must be a string, not ${describe(subtitle)}`);
-    const p = l.cString(subtitle);
+    const p = l.cString(subtitle, "subtitle", "pindrop_map_answer_geocode");
     try { return this.#call("pindrop_map_answer_geocode", r, p) === 0; } finally { l.free(p); }
   }
 
@@ -1070,7 +1186,7 @@ export class Map {
   callout(id, which = "subtitle") {
     const w = { title: 0, subtitle: 1 }[which];
     if (w === undefined || typeof which !== "string") throw new TypeError(`which must be "title" or "subtitle", not ${describe(which)}`);
-    const l = this.#m(), i = toId(id), s = l.scratch;
+    const l = this.#m("callout"), i = toId(id), s = l.scratch;
     this.#call("pindrop_map_callout", i, w, 0, 0, s);
     const n = l.u32[s >> 2];
     const buf = l.malloc(n + 1);
@@ -1079,18 +1195,18 @@ export class Map {
       return new TextDecoder().decode(l.u8.slice(buf, buf + n));
     } finally { l.free(buf); }
   }
-  title(id) { return this.callout(id, "title"); }
-  subtitle(id) { return this.callout(id, "subtitle"); }
+  title(id) { this.#m("title"); return this.callout(id, "title"); }
+  subtitle(id) { this.#m("subtitle"); return this.callout(id, "subtitle"); }
 
   // -- area, history -------------------------------------------------------------------------
 
   /** The area pins may be dropped in: WKT or GeoJSON (text, or a GeoJSON object); null clears it. */
   setAllowedArea(area) {
-    const l = this.#m();
+    const l = this.#m("setAllowedArea");
     if (area === null) { this.#call("pindrop_map_set_allowed_area", 0); return; }
     if (typeof area === "object") area = JSON.stringify(area);
     if (typeof area !== "string") throw new TypeError(`area must be WKT or GeoJSON text, a GeoJSON object or null, not ${describe(area)}`);
-    const p = l.cString(area);
+    const p = l.cString(area, "area", "pindrop_map_set_allowed_area");
     try { this.#call("pindrop_map_set_allowed_area", p); } finally { l.free(p); }
   }
 
@@ -1152,7 +1268,7 @@ function readEvent(l, e, bigint) {
  * north in [0, 360). InvalidArgument for a coordinate that is not finite or out of range. Since 0.3.
  */
 export function distance(fromLon, fromLat, toLon, toLat) {
-  const l = need(), s = l.scratch;
+  const l = need("distance"), s = l.scratch;
   check(l, l.call("pindrop_distance", num(fromLon, "fromLon"), num(fromLat, "fromLat"), num(toLon, "toLon"),
     num(toLat, "toLat"), s, s + 8), "pindrop_distance");
   return { metres: l.f64[s >> 3], bearing: l.f64[(s >> 3) + 1] };
@@ -1166,8 +1282,10 @@ export function distance(fromLon, fromLat, toLon, toLat) {
  * The drawn positions of n points lonlat = [lon0, lat0, ...] after the spreading rule (a new
  * Float64Array). layout "ring" (metres) or "spiral" (screen points at `zoom`, `spacing` apart).
  */
-export function spread(lonlat, { toleranceM = 0, layout = "ring", spacing = 25, zoom = undefined } = {}) {
-  const l = need();
+export function spread(lonlat, options = {}) {
+  const l = need("spread");
+  knownKeys(optionsObject(options, "spread"), SPREAD_OPTIONS, "spread");
+  const { toleranceM = 0, layout = "ring", spacing = 25, zoom = undefined } = options;
   const a = float64Array(lonlat, "lonlat");
   num(toleranceM, "toleranceM"); num(spacing, "spacing");
   if (layout !== "ring" && layout !== "spiral") throw new TypeError(`layout must be "ring" or "spiral", not ${describe(layout)}`);

@@ -8,7 +8,7 @@
 // ?lat=&lon=&zoom= (the first view).
 
 import * as pd from "./pindrop-host.js";
-import { paintClusters, paintPins, focusRing, clusterRadius, makeOverlay, cameraOf } from "./draw.js";
+import { paintFrame, focusRing, clusterRadius, makeOverlay, cameraOf } from "./draw.js";
 
 const params = new URLSearchParams(location.search);
 const mapEl = document.getElementById("map");
@@ -33,6 +33,7 @@ const page = {
   drawn: { pins: 0, clusters: 0, clusterMembers: 0, ms: 0, at: 0 },
   drawnClusters: [],    // [{ key, x, y, lon, lat, count, flags }] of the last drawing
   drawnPins: [],        // [{ id, x, y, ax, ay, lift, flags }] of the last drawing (up to 5000)
+  drawnStacks: [],      // [{ key, x, y, count, label, font, radius, textWidth }]: collapsed stacks' badges as drawn
   camera: null,
   pointers: new Map(),  // pointerId -> { owned, leaflet, x, y }
   added: new Map(),     // id -> [lon, lat] of the trees placed on the page
@@ -178,8 +179,9 @@ function draw(t) {
   const ctx = overlay.begin();
   const C = pd.clusters(m, t);
   const P = pd.frame(m, t);
-  paintClusters(ctx, C, pd, clusterColour(C));
-  paintPins(ctx, P, pd);
+  const badges = paintFrame(ctx, C, P, pd, clusterColour(C));
+  page.drawnStacks = badges.map((b) => ({ key: C.key(b.i), x: C.x(b.i), y: C.y(b.i), count: C.count(b.i),
+    label: b.label, font: b.font, radius: b.radius, textWidth: b.textWidth }));
 
   const drawnClusters = [];
   let members = 0;

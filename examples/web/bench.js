@@ -4,7 +4,7 @@
 // of its own, so that one's heap is not the other's.
 
 import * as pd from "./pindrop-host.js";
-import { paintClusters, paintPins, makeOverlay, cameraOf } from "./draw.js";
+import { paintFrame, makeOverlay, cameraOf } from "./draw.js";
 
 const mapEl = document.getElementById("map");
 const OPTIONS = {
@@ -52,8 +52,7 @@ function drawPindrop() {
   const t = tnow();
   const ctx = overlay.begin();
   const C = pd.clusters(m, t), P = pd.frame(m, t);
-  paintClusters(ctx, C, pd);
-  paintPins(ctx, P, pd);
+  paintFrame(ctx, C, P, pd);
   return [C.n, P.n];
 }
 

@@ -1,6 +1,7 @@
-// Painting pindrop's frame into one 2D canvas: clusters (and collapsed stacks), the legs of spread
-// pins, pins at rest, lifted pins as a teardrop whose tip is where they will land. Shared by the
-// page and the benchmark, so that the benchmark's "including drawing" is the page's drawing.
+// Painting pindrop's frame into one 2D canvas, bottom to top: clusters, the legs of spread pins,
+// pins at rest, collapsed stacks, lifted pins as a teardrop whose tip is where they will land
+// (paintFrame). Shared by the page and the benchmark, so that the benchmark's "including drawing"
+// is the page's drawing.
 //
 // C and P are the accessors of pindrop-host.js (n, x(i), y(i), ...); flags are the package's.
 
@@ -24,20 +25,51 @@ export function shortCount(n) {
   return (n / 1e6).toFixed(1) + "M";
 }
 
+// The whole frame, bottom to top. A collapsed stack comes after the pins at rest: a tree a few
+// points from a stack of 305 would otherwise cover its count (the Lawndale stacks sit among
+// single trees). Lifted pins come last, above everything, as the one the user holds should.
+// Returns the stacks' badges as paintStacks drew them.
+export function paintFrame(ctx, C, P, f, colour = null) {
+  paintClusters(ctx, C, f, colour);
+  paintPins(ctx, P, f, false);
+  const badges = paintStacks(ctx, C, f);
+  paintPins(ctx, P, f, true);
+  return badges;
+}
+
+export const STACK_FONT = "600 11px system-ui, sans-serif";
+const STACK_MIN_RADIUS = 9, STACK_PADDING = 3;   // points: a pin's disc and a little
+
+// Collapsed stacks (CLUSTER_STACK): three discs, the front one sized to its count's measured text
+// with STACK_PADDING either side ("305" is about 20 points wide in system-ui at 11 px, more than
+// the 18 of a pin-sized disc, and white text beyond the disc is lost on the pale map). Returns
+// [{ i, label, font, radius, textWidth }], one per stack drawn.
+export function paintStacks(ctx, C, flagsOf) {
+  const badges = [];
+  ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.font = STACK_FONT;
+  for (let i = 0; i < C.n; i++) {
+    if (!(C.flags(i) & flagsOf.CLUSTER_STACK)) continue;
+    const x = C.x(i), y = C.y(i), label = shortCount(C.count(i));
+    const textWidth = ctx.measureText(label).width;
+    const radius = Math.max(STACK_MIN_RADIUS, textWidth / 2 + STACK_PADDING);
+    for (let k = 2; k >= 0; k--) {
+      ctx.beginPath(); ctx.arc(x + 3 * k, y - 3 * k, radius, 0, 2 * Math.PI);
+      ctx.fillStyle = COLORS.pin; ctx.fill(); ctx.strokeStyle = "#fff"; ctx.lineWidth = 1.5; ctx.stroke();
+    }
+    ctx.fillStyle = "#fff";
+    ctx.fillText(label, x, y);
+    badges.push({ i, label, font: STACK_FONT, radius, textWidth });
+  }
+  return badges;
+}
+
+// Clusters other than collapsed stacks (paintStacks draws those, above the pins).
 // colour(i) may give a cluster's fill (e.g. by its dominant category); null = by size
 export function paintClusters(ctx, C, flagsOf, colour = null) {
   ctx.textAlign = "center"; ctx.textBaseline = "middle";
   for (let i = 0; i < C.n; i++) {
     const x = C.x(i), y = C.y(i), count = C.count(i), flags = C.flags(i);
-    if (flags & flagsOf.CLUSTER_STACK) {
-      for (let k = 2; k >= 0; k--) {
-        ctx.beginPath(); ctx.arc(x + 3 * k, y - 3 * k, 9, 0, 2 * Math.PI);
-        ctx.fillStyle = COLORS.pin; ctx.fill(); ctx.strokeStyle = "#fff"; ctx.lineWidth = 1.5; ctx.stroke();
-      }
-      ctx.fillStyle = "#fff"; ctx.font = "600 11px system-ui, sans-serif";
-      ctx.fillText(shortCount(count), x, y);
-      continue;
-    }
+    if (flags & flagsOf.CLUSTER_STACK) continue;
     const r = clusterRadius(count);
     let [outer, inner] = clusterStyle(count);
     const own = colour && colour(i);
@@ -56,21 +88,26 @@ export function paintClusters(ctx, C, flagsOf, colour = null) {
   }
 }
 
-export function paintPins(ctx, P, f) {
-  // legs of spread pins, under every pin
-  ctx.strokeStyle = COLORS.leg; ctx.lineWidth = 1.2;
-  ctx.beginPath();
-  for (let i = 0; i < P.n; i++) {
-    if (P.flags(i) & f.PIN_SPREAD) { ctx.moveTo(P.ax(i), P.ay(i)); ctx.lineTo(P.x(i), P.y(i)); }
+// The pins at rest with the legs of spread pins under them (lifted = false), or the lifted and
+// dragged ones (lifted = true), each in the frame's drawing order.
+export function paintPins(ctx, P, f, lifted) {
+  const isLifted = (i) => P.lift(i) > 0.001 || (P.flags(i) & f.PIN_DRAGGING) !== 0;
+  if (!lifted) {
+    ctx.strokeStyle = COLORS.leg; ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    for (let i = 0; i < P.n; i++) {
+      if (P.flags(i) & f.PIN_SPREAD) { ctx.moveTo(P.ax(i), P.ay(i)); ctx.lineTo(P.x(i), P.y(i)); }
+    }
+    ctx.stroke();
   }
-  ctx.stroke();
   for (let i = 0; i < P.n; i++) {
+    if (isLifted(i) !== lifted) continue;
     const x = P.x(i), y = P.y(i), lift = P.lift(i), flags = P.flags(i);
     let fill = COLORS.pin;
     if (flags & f.PIN_EDITING) fill = COLORS.editing;
     else if (flags & f.PIN_SELECTED) fill = COLORS.selected;
     if (flags & f.PIN_INVALID) fill = COLORS.invalid;
-    if (lift > 0.001 || (flags & f.PIN_DRAGGING)) paintLifted(ctx, x, y, Math.max(0, Math.min(1, lift)), fill);
+    if (lifted) paintLifted(ctx, x, y, Math.max(0, Math.min(1, lift)), fill);
     else {
       const bounce = lift < 0 ? -lift : 0;      // below 0 during the drop's bounce
       const r = (flags & (f.PIN_SELECTED | f.PIN_EDITING)) ? 7 : 5;

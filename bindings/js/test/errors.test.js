@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pindrop from "../index.js";
 import { Map, PindropError, InvalidArgument, StateError } from "../index.js";
+import { spawnSync } from "node:child_process";
 import { ready, mouseMap } from "./common.js";
 
 test("wrong JavaScript types are TypeErrors naming the argument", async () => {
@@ -68,21 +69,115 @@ test("a disposed map refuses every call with a StateError; dispose is idempotent
   }
 });
 
-test("ids: BigInt in and out, unsafe ids come back as BigInt, bigintIds gives BigInt64Array frames", async () => {
+// Valid arguments for every method of Map (the disposal, not a bad argument, must be what fails).
+const VALID_ARGS = {
+  setCamera: [0, 0, 1, 100, 100], toScreen: [0, 0], toLonLat: [1, 1], add: [1, 0, 0], addMany: [[1], [0, 0]],
+  remove: [1], setPosition: [1, 0, 0], position: [1], displayPosition: [1], setDraggable: [1, true],
+  hitTest: [1, 1], hitTestMany: [[1, 1]], nearby: [0, 0, 10], frame: [0], clusters: [0], clusterMembers: [1n],
+  clusterExpansionZoom: [1n], setAttributes: [[1], [1]], clusterSummary: [1n], clusterCategories: [1n],
+  focusStep: [1], keyLift: [0], keyDrop: [0], openStack: [1n, 0], closeStack: [0], touch: [0, "down", 1, 1, 0],
+  tick: [0], nextDeadline: [], advance: [0], cancelGesture: [0], pollEvent: [], events: [], place: [1, 0, 0, 0],
+  edit: [1, 0], commit: [0], cancelEdit: [0], select: [1], selected: [], nudge: [1, 0, 0], setTitle: [1, "a"],
+  answerGeocode: [1, "a"], callout: [1], title: [1], subtitle: [1], setAllowedArea: [null], undo: [0], redo: [0],
+  lastError: [],
+};
+
+test("a disposed map's StateError has status -5 (PINDROP_ERR_STATE) and names the method called", async () => {
   const m = await mouseMap();
-  const big = 2n ** 62n + 1n;
-  m.add(big, -118.35, 33.9);
+  m.dispose();
+  const names = Object.getOwnPropertyNames(Map.prototype).filter((n) => n !== "constructor" && n !== "dispose" && n !== "disposed");
+  for (const name of names) {
+    const getter = Object.getOwnPropertyDescriptor(Map.prototype, name).get;
+    if (!getter) assert.ok(VALID_ARGS[name], `VALID_ARGS has arguments for ${name}`);
+    const call = getter ? () => m[name] : () => m[name](...VALID_ARGS[name]);
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof StateError, `${name}: ${e}`);
+      assert.equal(e.status, -5, name);
+      assert.equal(e.function, name);
+      assert.match(e.message, new RegExp(`disposed: ${name}\\(\\)`));
+      return true;
+    });
+  }
+});
+
+test("without a loaded module the StateError has status -5 and names the call", () => {
+  const index = new URL("../index.js", import.meta.url).href;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", `import { Map, version } from ${JSON.stringify(index)};
+    for (const f of [() => new Map(), () => version()]) {
+      try { f(); } catch (e) { console.log(e.name, e.status, e.function); }
+    }`], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split("\n"), ["StateError -5 new Map", "StateError -5 version"]);
+});
+
+test("a text with a NUL is refused (InvalidArgument, as the Python package does), not cut short", async () => {
+  const m = await mouseMap();
+  m.add(1, -118.35, 33.9);
+  m.setTitle(1, "Oak");
+  const nul = (name) => (e) => e instanceof InvalidArgument && e.status === -1 && new RegExp(`${name} contains a NUL`).test(e.message);
+  assert.throws(() => m.setTitle(1, "a\0b"), nul("title"));
+  assert.equal(m.title(1), "Oak", "the title is as it was");
+  assert.throws(() => m.setTitle(1, "\0"), nul("title"));
+  assert.equal(m.title(1), "Oak");
+  // A geocode answer: the request of a move's GEOCODE_REQUEST, answered with a NUL, then properly.
+  m.touch(0, "down", 400, 300, 0);
+  m.touch(0, "move", 450, 300, 20);
+  m.touch(0, "up", 450, 300, 40);
+  const request = m.events().find((e) => e.type === "GEOCODE_REQUEST").request;
+  const before = m.subtitle(1);
+  assert.throws(() => m.answerGeocode(request, "Main St\0 12"), nul("subtitle"));
+  assert.equal(m.subtitle(1), before, "the subtitle is as it was");
+  assert.equal(m.answerGeocode(request, "Main St 12"), true, "the request is still open");
+  assert.equal(m.subtitle(1), "Main St 12");
+  // An allowed area's text: refused before the parser sees a cut text.
+  m.setAllowedArea("POLYGON((-119 33, -117 33, -117 35, -119 35, -119 33))");
+  assert.throws(() => m.setAllowedArea("POLYGON((0 0, 1 0, 1 1, 0 0))\0garbage"), nul("area"));
+  m.setPosition(1, -118.35, 33.9);
+  m.touch(0, "down", 400, 300, 100);
+  m.touch(0, "move", 400, 300 + 600, 120);
+  m.touch(0, "up", 400, 300 + 600, 140);   // 33.89° is inside the first area: the drop stays
+  assert.ok(m.events().some((e) => e.type === "MOVED"), "the first area is still the one in force");
+  m.dispose();
+});
+
+test("ids: BigInt in and out, bigintIds gives BigInt64Array frames", async () => {
+  const m = await mouseMap();
+  m.add(2n ** 53n - 1n, -118.35, 33.9);
   m.add(-5, -118.351, 33.9);
-  assert.equal(m.hitTest(400, 300), big);
+  assert.equal(m.hitTest(400, 300), 2 ** 53 - 1);
   const f = m.frame(0);
   assert.ok(f.id instanceof Float64Array);
-  assert.ok([...f.id].includes(-5));
+  assert.deepEqual([...f.id].sort((a, b) => a - b), [-5, 2 ** 53 - 1]);
   m.dispose();
   const b = await mouseMap({ bigintIds: true });
   b.add(3, -118.35, 33.9);
   assert.equal(b.hitTest(400, 300), 3n);
   assert.ok(b.frame(0).id instanceof BigInt64Array);
   assert.equal(b.frame(1).id[0], 3n);
+  b.dispose();
+});
+
+test("an id beyond 2^53 needs bigintIds: refused on a map without (frame().id is float64), kept exact with", async () => {
+  const big = 2n ** 62n + 1n;   // 2^62 as a float64: the + 1 would be lost
+  const m = await mouseMap();
+  m.add(1, -118.35, 33.9);
+  const refused = (name) => ({ name: "TypeError", message: new RegExp(`${name.replace(/[[\]]/g, "\\$&")} .* beyond 2\\^53.*bigintIds: true`) });
+  assert.throws(() => m.add(big, -118.35, 33.9), refused("id"));
+  assert.throws(() => m.add(-(2n ** 53n), -118.35, 33.9), refused("id"));
+  assert.throws(() => m.place(big, -118.35, 33.9, 0), refused("id"));
+  assert.throws(() => m.addMany([2, big], [-118.35, 33.9, -118.35, 33.9]), refused("ids[1]"));
+  assert.throws(() => m.addMany(new BigInt64Array([2n, 3n, -big]), new Float64Array(6)), refused("ids[2]"));
+  assert.throws(() => m.addMany(new BigUint64Array([2n ** 62n]), [0, 0]), refused("ids[0]"));
+  assert.equal(m.count, 1, "nothing added by the refused calls");
+  assert.equal(m.frame(0).count, 1);
+  m.addMany(new BigInt64Array([2n ** 53n - 1n, -(2n ** 53n) + 1n]), [-118.3, 33.9, -118.3, 33.9]);  // the largest that fit
+  assert.equal(m.count, 3);
+  m.dispose();
+  const b = await mouseMap({ bigintIds: true });
+  b.add(big, -118.35, 33.9);
+  b.addMany(new BigInt64Array([big + 1n, -big]), [-118.349, 33.9, -118.351, 33.9]);
+  assert.equal(b.hitTest(400, 300), big);
+  assert.deepEqual([...b.frame(0).id].sort(), [-big, big, big + 1n].sort());
   b.dispose();
 });
 
@@ -149,7 +244,7 @@ test("the wasm heap does not grow over 10,000 maps created and disposed", async 
 
 test("addMany takes ids as numbers (negative and large safe ones), BigInts or a BigInt64Array", async () => {
   const m = await mouseMap();
-  const ids = [-(2 ** 53 - 1), -1, 0, 2 ** 32, 2 ** 53 - 1, 5n, -(2n ** 62n)];
+  const ids = [-(2 ** 53 - 1), -1, 0, 2 ** 32, 2 ** 53 - 1, 5n, -(2n ** 40n)];
   const ll = new Float64Array(2 * ids.length).map((_, i) => (i % 2 ? 33.9 : -118.35 + i * 1e-4));
   m.addMany(ids, ll);
   for (let i = 0; i < ids.length; i++) assert.deepEqual(m.position(ids[i]), [ll[2 * i], ll[2 * i + 1]]);

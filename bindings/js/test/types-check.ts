@@ -5,6 +5,10 @@ import { load, Map, distance, spread, PindropEvent, Clusters, ClusterSummary, Fo
 
 export async function use(): Promise<number> {
   const version: string = await load();
+  await load({ source: { href: "file:///srv/pindrop.wasm" }, fresh: true });
+  await load(new Uint8Array(8));
+  // @ts-expect-error an unknown load option
+  await load({ sauce: 1 });
   const m = new Map({ clusterRadius: 60, clusterMinPoints: 3, clusterByCategory: true, spreadOnTap: 1 });
   m.setCamera(-118.2, 33.8, 18, 1200, 800);
   m.addMany([1, 2n], Float64Array.of(-118.2, 33.8, -118.2, 33.8));
@@ -38,6 +42,12 @@ export async function use(): Promise<number> {
   m.focus = f;
   // @ts-expect-error an unknown option
   new Map({ spreadOnTab: true });
+  // @ts-expect-error bearingDeg, not bearing
+  m.setCamera({ centerLon: 0, centerLat: 0, zoom: 1, width: 10, height: 10, bearing: 30 });
+  // @ts-expect-error toleranceM, not tolerance
+  spread([0, 0], { tolerance: 3 });
+  // @ts-expect-error a yes/no option is not a string
+  new Map({ bigintIds: "yes" });
   m.dispose();
   return version.length + page.length + first + d.metres + out.length + opened.length + (rank ?? 0) + Number(k ?? 0n) +
     (stack ? 1 : 0) + (mixed ? 1 : 0) + PIN_FOCUSED + wrong.length + (NotFound.name.length);

@@ -381,6 +381,55 @@ def test_screenshots(browser, server):
     assert browser.exceptions == [], browser.exceptions
 
 
+STACK_305 = (-118.34600679066747, 33.88355188855412)   # Lawndale's largest stacks: 305 trees, and
+STACK_261 = (-118.346006790645, 33.8832777746211)     # 261 some 30 m south
+
+
+def canvas_pixels(browser, x0, y0, x1, y1):
+    """The overlay canvas's RGBA bytes over the CSS-pixel box [x0, x1) x [y0, y1) (device scale 1)."""
+    return state(browser, f"Array.from(document.querySelector('.pindrop-canvas').getContext('2d')"
+                          f".getImageData({x0}, {y0}, {x1 - x0}, {y1 - y0}).data)")
+
+
+def test_a_stack_badge_holds_its_count_above_its_neighbours(browser, server):
+    """A collapsed stack's badge is as wide as its count ("305" is wider than a pin), and a tree
+    drawn beside it does not cover the count: the stacks are painted after the single pins."""
+    lon, lat = (STACK_305[0] + STACK_261[0]) / 2, (STACK_305[1] + STACK_261[1]) / 2
+    open_page(browser, server, f"data=lawndale&input=mouse&zoom=18&lat={lat}&lon={lon}")
+    stacks = {s["count"]: s for s in state(browser, "p.drawnStacks")}
+    assert 305 in stacks and 261 in stacks, stacks
+    for count in (305, 261):
+        s = stacks[count]
+        assert s["label"] == str(count)
+        # the page's measure is the canvas's own (measured again here, apart from draw.js)
+        width = state(browser, f"(() => {{ const c = document.createElement('canvas').getContext('2d'); "
+                               f"c.font = {json.dumps(s['font'])}; return c.measureText({json.dumps(s['label'])}).width; }})()")
+        assert abs(width - s["textWidth"]) < 1e-6, (width, s)
+        assert width > 18, "a three-digit count is wider than a pin-sized badge (radius 9)"
+        assert s["textWidth"] + 4 <= 2 * s["radius"], s
+        # Every pixel across the text's width, through the middle of its glyphs, is opaque: the
+        # badge is under all of it (white text past the badge leaves transparent gaps).
+        x, y = round(s["x"]), round(s["y"])
+        half = math.ceil(width / 2) + 1
+        rgba = canvas_pixels(browser, x - half, y - 4, x + half, y + 4)
+        transparent = sum(1 for a in rgba[3::4] if a < 255)
+        assert transparent == 0, f"{transparent} pixels of the {count} stack's count are off its badge: {s}"
+    # A tree 8 points right of the 305's centre, under the count's last digit, changes no pixel of
+    # the badge's inner box.
+    s = stacks[305]
+    x, y, inner = round(s["x"]), round(s["y"]), math.floor(s["radius"] / math.sqrt(2)) - 1
+    box = (x - inner, y - inner, x + inner, y + inner)
+    before = canvas_pixels(browser, *box)
+    at = state(browser, f"p.pd.toLonLat(p.map, {s['x'] + 8}, {s['y']})")
+    drawn_at = state(browser, "p.drawn.at")
+    browser.eval(f"pindropPage.map.add(999999, {at[0]!r}, {at[1]!r}); pindropPage.leaflet.fire('move'); 1")
+    browser.wait_for(f"pindropPage.drawn.at > {drawn_at} && pindropPage.drawnPins.some(q => q.id === 999999)", timeout=5)
+    pin = next(q for q in state(browser, "p.drawnPins") if q["id"] == 999999)
+    assert math.hypot(pin["x"] - s["x"], pin["y"] - s["y"]) < s["radius"], (pin, s)   # under the badge
+    assert canvas_pixels(browser, *box) == before, "the tree beside the stack covers its count"
+    assert browser.exceptions == [], browser.exceptions
+
+
 def test_keyboard_focus_lift_and_drop(browser, server):
     """Tab walks the drawn trees and clusters in reading order, Alt+Space lifts the focused tree,
     arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys); Enter on a
