@@ -2,7 +2,7 @@
 // arrows, Space, Esc, Ctrl+Z) with explicit times, and distance().
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Map, distance, PIN_FOCUSED, PIN_SELECTED, PIN_DRAGGING, StateError } from "../index.js";
+import { Map, distance, PIN_FOCUSED, PIN_SELECTED, PIN_DRAGGING, PIN_ANIMATING, StateError } from "../index.js";
 import { ready, types } from "./common.js";
 
 const W = 1200, H = 800, R = 22;
@@ -103,9 +103,12 @@ test("a keyboard drag: Tab, Alt+Space lifts, arrows drag, Space drops (MOVED, ca
   assert.deepEqual(types(lifted), ["SELECTED", "LIFTED"]);
   assert.deepEqual([lifted[1].lon, lifted[1].lat, lifted[1].timeMs], [...start, 100]);
   const f = m.frame(200), i7 = [...f.id].indexOf(7);
-  assert.equal(f.flags[i7], PIN_SELECTED | PIN_DRAGGING | PIN_FOCUSED);
+  // Its lift still rises at 200 (lift_duration_ms 200 from 100): ANIMATING until then.
+  assert.equal(f.flags[i7], PIN_SELECTED | PIN_DRAGGING | PIN_FOCUSED | PIN_ANIMATING);
   const [x0, y0] = m.toScreen(...start);
   assert.ok(Math.abs(f.x[i7] - x0) < 1e-9 && Math.abs(f.y[i7] - y0) < 1e-9, "lift_height is not applied");
+  const up = m.frame(300);
+  assert.equal(up.flags[[...up.id].indexOf(7)], PIN_SELECTED | PIN_DRAGGING | PIN_FOCUSED, "lifted: no longer animating");
   // Five Shift+Right (10 points each) and one Up: DRAGGED each, nothing saved yet.
   for (let k = 0; k < 5; k++) m.nudge(10, 0, 300 + k);
   m.nudge(0, -1, 310);
