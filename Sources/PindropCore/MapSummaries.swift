@@ -50,27 +50,14 @@ extension Map {
     /// an item of the cluster levels: it is summed when asked, in O(its pins)). ONE_SPOT when its
     /// pins share one true coordinate (a group within spread_tolerance_m may not).
     private func stackSummary(_ slots: [Int32]) -> ClusterSummary {
-        var valued: UInt32 = 0, hi = 0.0, lo = 0.0, vmin = Double.infinity, vmax = -Double.infinity
-        let first = pins.position(slots[0]), category = attributes.category(slots[0])
-        var mixed = false, oneSpot = true
+        // Added up as a cluster build adds up its pins (the same double-double sum, scaled alike),
+        // with the true coordinate as the point the anchor is compared with.
+        var sum = SummarySum()
         for s in slots {
-            let v = attributes.value(s)
-            if !v.isNaN {
-                valued += 1
-                // TwoSum: hi + lo keeps what the addition rounds away; scaled as the clusters' sums
-                // are (`ItemSummary.sumScale`), so that no sum of finite values overflows inside.
-                let w = v * ItemSummary.sumScale, sum = hi + w, bw = sum - hi
-                lo += (hi - (sum - bw)) + (w - bw)
-                hi = sum
-                vmin = min(vmin, v); vmax = max(vmax, v)
-            }
-            if attributes.category(s) != category { mixed = true }
             let p = pins.position(s)
-            if p.lon != first.lon || p.lat != first.lat { oneSpot = false }
+            sum.pin(attributes.value(s), attributes.category(s), p.lon, p.lat)
         }
-        return ClusterSummary(count: UInt32(slots.count), valued: valued, category: mixed ? PinAttributes.mixed : category,
-                              flags: oneSpot ? ClusterSummary.oneSpot : 0, valueSum: valued == 0 ? .nan : (hi + lo) / ItemSummary.sumScale,
-                              valueMin: valued == 0 ? .nan : vmin, valueMax: valued == 0 ? .nan : vmax)
+        return sum.s.summary
     }
 
     /// A collapsed stack's categories with their counts, most pins first, ties by lower category.
