@@ -78,8 +78,8 @@ extension GestureMachine {
         var landingLon = 0.0, landingLat = 0.0
         var dragged = false
         var autopan = Autopan()
-        /// The direction of the last nudge on each axis (-1, 0 or 1): auto-pan runs toward an edge
-        /// only while the last nudge pushed the pin toward it (`keyFollow`).
+        /// The last nudge (points): auto-pan runs toward an edge only while it pushed the pin
+        /// toward that edge (`keyFollow`).
         var pushX = 0.0, pushY = 0.0
     }
 
@@ -157,8 +157,7 @@ extension GestureMachine {
         switch input {
         case .nudge(let x, let y, let dx, let dy):
             h.x = x; h.y = y
-            h.pushX = dx.sign == .minus ? -1 : dx == 0 ? 0 : 1
-            h.pushY = dy.sign == .minus ? -1 : dy == 0 ? 0 : 1
+            h.pushX = dx; h.pushY = dy
             h.autopan = Autopan(last: c.now)
             keyFollow(&h, c)
             keyboard = .keyDragging(h)
@@ -178,8 +177,7 @@ extension GestureMachine {
         switch input {
         case .nudge(let x, let y, let dx, let dy):
             h.x = x; h.y = y
-            h.pushX = dx.sign == .minus ? -1 : dx == 0 ? 0 : 1
-            h.pushY = dy.sign == .minus ? -1 : dy == 0 ? 0 : 1
+            h.pushX = dx; h.pushY = dy
             keyFollow(&h, c)
             keyboard = .keyDragging(h)
         case .keyDrop:
@@ -219,8 +217,13 @@ extension GestureMachine {
         // focused inside the band (Tab reaches the top of the view first) and nudged along it
         // would set the map panning until another key stopped it. So an axis pans only while
         // the last nudge pushed the pin toward that edge; a nudge along it or away stops it.
-        h.autopan.vx = v.vx * h.pushX > 0 ? v.vx : 0
-        h.autopan.vy = v.vy * h.pushY > 0 ? v.vy : 0
+        h.autopan.vx = Self.toward(v.vx, h.pushX)
+        h.autopan.vy = Self.toward(v.vy, h.pushY)
+    }
+
+    /// An auto-pan velocity on one axis, kept when the last nudge on that axis went its way.
+    private static func toward(_ v: Double, _ push: Double) -> Double {
+        (v > 0 && push > 0) || (v < 0 && push < 0) ? v : 0
     }
 
     /// Drops a pin the keyboard moved: DROPPED at its last landing point, then the user move
