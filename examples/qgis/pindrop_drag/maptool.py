@@ -67,6 +67,9 @@ HAS_STACKS = hasattr(pindrop.Map, "open_stack")           # pindrop 0.3: stacks 
 CLUSTER_STACK = getattr(pindrop, "CLUSTER_STACK", 2)
 PIN_FOCUSED = getattr(pindrop, "PIN_FOCUSED", 32)
 PIN_ANIMATING = getattr(pindrop, "PIN_ANIMATING", 64)
+#: The points the tool draws itself, not the layer: spread ones, the dragged one, and one still on
+#: its way (a glide back after Esc or a refused drop) or settling after its drop.
+TOOL_DRAWN = pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING | PIN_ANIMATING
 #: Category colours (Tableau 10), category 0 ("none") grey.
 PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac"]
@@ -872,9 +875,7 @@ class PindropMapTool(QgsMapTool):
         views = self.drawn()
         clustered = self.clustered_view()
         for v in views:
-            # Drawn by the tool, not the layer: spread points, the dragged one, and one still on
-            # its way (a glide back after Esc or a refused drop) or settling after its drop.
-            if v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING | PIN_ANIMATING):
+            if v.flags & TOOL_DRAWN:
                 a = self._canvas_point(v.anchor_x, v.anchor_y)
                 b = self._canvas_point(v.x, v.y)
                 legs.append([a, b])
@@ -890,7 +891,7 @@ class PindropMapTool(QgsMapTool):
         if any(v.flags & PIN_ANIMATING for v in views):
             self._animation.start()
         self.clusters = self.map.clusters(self._t)
-        self.singles = [v for v in views if not v.flags & (pindrop.PIN_SPREAD | pindrop.PIN_DRAGGING | PIN_ANIMATING)] \
+        self.singles = [v for v in views if not v.flags & TOOL_DRAWN] \
             if clustered else []
         items = []
         for c in self.clusters:
