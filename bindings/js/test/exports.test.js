@@ -144,3 +144,47 @@ test("on wasm32 a size_t of 2^31 or more is a buffer no one could hold: refused,
   assert.equal(text(x.pindrop_map_last_error(map)), "");
   x.pindrop_map_destroy(map);
 });
+
+/** The parameters the header gives a function (void: none), comments removed. */
+function headerArity(text, name) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "");
+  const m = new RegExp(`\\b${name}\\s*\\(([^)]*)\\)`).exec(code);
+  if (!m) return null;
+  const params = m[1].trim();
+  return params === "" || params === "void" ? 0 : params.split(",").length;
+}
+
+/** The top-level arguments of a call's argument text (commas inside brackets do not count). */
+function argumentCount(text) {
+  let depth = 0, n = text.trim() ? 1 : 0;
+  for (const ch of text) {
+    if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) n++;
+  }
+  return n;
+}
+
+// nearby() once passed its capacity nowhere: the map's count helper forwarded one argument fewer
+// than nearby's C function takes, and the module wrote no hits. Every call the package makes
+// through #call / #count passes the map handle and as many arguments as the header declares,
+// and each helper forwards all of them.
+test("every call through the map's helpers passes the header's arguments, all forwarded", { skip: !existsSync(headerPath) && "no header beside the package" }, () => {
+  const header = readFileSync(headerPath, "utf8");
+  const source = readFileSync(new URL("../index.js", import.meta.url), "utf8");
+  const forwards = {};
+  for (const helper of ["call", "count"]) {
+    const m = new RegExp(`^\\s*#${helper}\\(fn((?:, [a-z])*)\\) \\{`, "m").exec(source);
+    assert.ok(m, `#${helper} is defined`);
+    forwards[helper] = argumentCount(m[1].slice(2));
+  }
+  const sites = [...source.matchAll(/this\.#(call|count)\("(pindrop_[a-z_]+)"((?:[^;])*?)\);/g)];
+  assert.ok(sites.length >= 30, `${sites.length} call sites found`);
+  for (const [, helper, fn, rest] of sites) {
+    const wanted = headerArity(header, fn);
+    assert.notEqual(wanted, null, `${fn} is declared in pindrop.h`);
+    const passed = rest.trim() ? argumentCount(rest.replace(/^\s*,/, "")) : 0;
+    assert.equal(passed + 1, wanted, `${fn}: the package passes the map and ${passed} arguments, the header takes ${wanted}`);
+    assert.ok(passed <= forwards[helper], `${fn}: #${helper} forwards ${forwards[helper]} arguments, the call passes ${passed}`);
+  }
+});
