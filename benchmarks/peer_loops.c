@@ -2,10 +2,12 @@
    benchmark), so that pindrop's per-call figures are what a C host pays, measured in the same
    process and run as the peers'. Times are CPU time of the calling thread. */
 #define _POSIX_C_SOURCE 200809L
+#include <geos_c.h>
 #include <pindrop.h>
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 static double thread_s(void) {
@@ -124,4 +126,55 @@ double pl_categories(pindrop_map *map, uint64_t key, size_t n, uint32_t *cats, u
   for (i = 0; i < n; i++) t = pindrop_map_cluster_categories(map, key, cats, counts, cap);
   *total = t;
   return (thread_s() - t0) * 1e9 / (double)(n ? n : 1);
+}
+
+/* GEOS's own STRtree called from C, without pindrop: what an answer through GEOS costs at least
+   (the native library's index is made of these trees). One tree of the n points xy[2i], xy[2i+1]
+   (node capacity 10, GEOS's usual), built before the clock starts; then, per tap (tx, ty), one
+   GEOSSTRtree_query_r with a rectangle of half-side r made before the clock starts too (the query
+   geometry pindrop has to make per call is left out: the floor), keeping the point nearest the tap
+   within r (ties to the lower index). The taps are answered `reps` times; returns the best
+   pass's ns per tap; out[i] is the nearest point's index or -1. */
+struct geos_nearest { const double *xy; double x, y, r2, best_d2; int64_t best; };
+
+static void geos_nearest_cb(void *item, void *userdata) {
+  struct geos_nearest *q = userdata;
+  int64_t i = (int64_t)(uintptr_t)item - 1;
+  double dx = q->xy[2 * i] - q->x, dy = q->xy[2 * i + 1] - q->y, d2 = dx * dx + dy * dy;
+  if (d2 <= q->r2 && (d2 < q->best_d2 || (d2 == q->best_d2 && i < q->best))) { q->best_d2 = d2; q->best = i; }
+}
+
+double pl_geos_hits(const double *xy, size_t n, const double *taps, size_t ntaps, double r, int64_t *out, int reps) {
+  GEOSContextHandle_t ctx = GEOS_init_r();
+  GEOSSTRtree *tree = GEOSSTRtree_create_r(ctx, 10);
+  GEOSGeometry **points = malloc(n * sizeof *points), **rects = malloc(ntaps * sizeof *rects);
+  struct geos_nearest q = {xy, 0, 0, r * r, 0, -1};
+  double t0, spent = -1, pass;
+  size_t i;
+  int k;
+  if (!ctx || !tree || !points || !rects) goto done;
+  for (i = 0; i < n; i++) {
+    points[i] = GEOSGeom_createPointFromXY_r(ctx, xy[2 * i], xy[2 * i + 1]);
+    GEOSSTRtree_insert_r(ctx, tree, points[i], (void *)(uintptr_t)(i + 1));
+  }
+  for (i = 0; i < ntaps; i++)
+    rects[i] = GEOSGeom_createRectangle_r(ctx, taps[2 * i] - r, taps[2 * i + 1] - r, taps[2 * i] + r, taps[2 * i + 1] + r);
+  GEOSSTRtree_query_r(ctx, tree, rects[0], geos_nearest_cb, &q);  /* builds the tree */
+  for (k = 0; k < reps; k++) {
+    t0 = thread_s();
+    for (i = 0; i < ntaps; i++) {
+      q.x = taps[2 * i]; q.y = taps[2 * i + 1]; q.best_d2 = q.r2 + 1; q.best = -1;
+      GEOSSTRtree_query_r(ctx, tree, rects[i], geos_nearest_cb, &q);
+      out[i] = q.best;
+    }
+    pass = (thread_s() - t0) * 1e9 / (double)ntaps;
+    if (spent < 0 || pass < spent) spent = pass;
+  }
+  for (i = 0; i < ntaps; i++) GEOSGeom_destroy_r(ctx, rects[i]);
+  GEOSSTRtree_destroy_r(ctx, tree);
+  for (i = 0; i < n; i++) GEOSGeom_destroy_r(ctx, points[i]);
+done:
+  free(points); free(rects);
+  if (ctx) GEOS_finish_r(ctx);
+  return spent;
 }

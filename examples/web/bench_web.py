@@ -134,6 +134,19 @@ def native(ids, lonlat, w):
         best = min(best, lib.nl_add_many(m._as_parameter_, ids.ctypes.data, lonlat.ctypes.data, len(ids), ctypes.byref(st)))
         assert st.value == 0
     out = {"add_many": best * 1e3}
+    # supercluster's algorithm (SPEC 16's rule) compiled natively, on the same trees: what the
+    # fastest peer implementation of the rule takes to cluster them (`make bench-deps` installs it)
+    try:
+        import pysupercluster
+        pts = np.ascontiguousarray(lonlat.reshape(-1, 2))
+        sc = []
+        for _ in range(w["addReps"]):
+            t0 = time.thread_time()
+            pysupercluster.SuperCluster(pts, min_zoom=0, max_zoom=16, radius=60, extent=256)
+            sc.append(time.thread_time() - t0)
+        out["pysupercluster_build"] = min(sc) * 1e3
+    except ImportError:
+        out["pysupercluster_build"] = None
     cap = 200_000
     pins = (pindrop._ffi.PinView * cap)()
     views = (pindrop._ffi.ClusterView * cap)()
@@ -319,6 +332,10 @@ def main():
     print(f"  native library, same process: add_many {nat['add_many']:.0f} ms, first frame_clusters "
           f"{nat['first_frame_clusters']:.0f} ms: addLayers / native = "
           f"{mc['addLayersMs'] / (nat['add_many'] + nat['first_frame_clusters']):.1f}x")
+    if nat.get("pysupercluster_build"):
+        print(f"  pysupercluster (supercluster's rule in C++, native), same process: its build alone "
+              f"{nat['pysupercluster_build']:.0f} ms: addLayers / pysupercluster = "
+              f"{mc['addLayersMs'] / nat['pysupercluster_build']:.1f}x")
     print()
     print(f"Zoom changes at {CENTER[0]}, {CENTER[1]} ({W}x{H}), setView + drawing + layout, ms "
           f"({ROUNDS} rounds: median / max)")

@@ -22,5 +22,5 @@ test-web: build wasm web-deps
 serve-web: wasm web-deps
 	$(PYTHON) examples/web/serve.py --port $(WEB_PORT)
 
-bench-web: build wasm web-deps
+bench-web: build wasm web-deps bench-deps
 	$(PYTHON) examples/web/bench_web.py
