@@ -159,7 +159,7 @@ def main() -> None:
     # The views are those of a map being browsed: the index's leaf trees, built a slice per
     # query after a load, are built first (bench_peers' warm-up), so that no view's frame also
     # does the load's deferred index work and leaves the next frame_clusters a cold cache.
-    from bench_peers import build_loops, warm
+    from bench_peers import build_loops, probe, warm
     loops = build_loops()
     warm(loops, m, np.ascontiguousarray(lonlat.reshape(-1)))
     pins = (_ffi.PinView * 200_000)()
@@ -258,7 +258,11 @@ def main() -> None:
 
     # At street zoom, below the max zoom (where a drag happens): the view needs the levels down to
     # its own, and the small coarse levels are left behind until a view asks for them.
+    # The machine's memory latency beside the moves, in this process: a run slowed by other
+    # tenants of the machine shows it here as well as in the moves.
+    machine_before = probe(loops)
     spent_set, spent_update, update, baseline = run_moves(16)
+    machine_after = probe(loops)
     # Then zooming out to the county: the first frame brings the levels left behind up to date.
     m.set_camera(PLACES[0][0], PLACES[0][1], 10, 1200, 800)
     catch_up = frame_clusters_s()
@@ -277,6 +281,9 @@ def main() -> None:
     print(f"  catch-up; the first frame_clusters at zoom 10 after them {catch_up * 1000:.2f} ms (an ordinary one "
           f"{ordinary * 1000:.3f} ms): {amortised * 1e6:.2f} us a move, "
           f"{(spent_set + update).mean() * 1e6 + amortised * 1e6:.1f} us a move with it")
+    print(f"  the machine during the moves (benchmarks/peer_loops.c's probe, before / after them): a load from "
+          f"memory {machine_before[0]:.0f} / {machine_after[0]:.0f} ns, a dependent multiply-add "
+          f"{machine_before[1]:.2f} / {machine_after[1]:.2f} ns")
     print(f"move+update mean with the catch-up: {(spent_set + update).mean() * 1e6 + amortised * 1e6:.1f} us "
           f"(target <= 10)")
     # At county zoom the view needs nearly every level after every move.

@@ -134,12 +134,23 @@ def build_loops() -> ctypes.CDLL:
                                      ctypes.POINTER(ctypes.c_double)]
     lib.pl_hits.restype = ctypes.c_int
     lib.pl_geos_hits.restype = ctypes.c_double
+    lib.pl_probe.restype = ctypes.c_int
+    lib.pl_probe.argtypes = [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]
     lib.pl_geos_hits.argtypes = [p, ctypes.c_size_t, p, ctypes.c_size_t, ctypes.c_double, p, ctypes.c_int]
     lib.pl_hits.argtypes = [p, p, ctypes.c_size_t, p, ctypes.c_size_t, p, p, p, ctypes.c_size_t]
     return lib
 
 
 WARM_CALLS = 60_000
+
+
+def probe(loops: ctypes.CDLL) -> tuple[float, float]:
+    """The machine's memory latency and integer multiply-add time (ns), measured in this process
+    (peer_loops.c's pl_probe): what a run's figures are read against."""
+    load, alu = ctypes.c_double(), ctypes.c_double()
+    if loops.pl_probe(ctypes.byref(load), ctypes.byref(alu)) < 0:
+        raise MemoryError("pl_probe")
+    return load.value, alu.value
 
 
 def warm(loops: ctypes.CDLL, m: pindrop.Map, flat: np.ndarray) -> float:

@@ -178,3 +178,36 @@ done:
   if (ctx) GEOS_finish_r(ctx);
   return spent;
 }
+
+/* The machine itself, measured in the same process as a benchmark's figures (no pindrop call): the
+   latency of a load from memory (a chase through one random cycle over 64 MB, far beyond any
+   cache, one dependent load a step) and the time of a dependent integer multiply-add (in
+   registers, no memory). A run whose figures are slower than the last run's and whose memory
+   latency rose as much was slowed by the machine (other tenants sharing its memory), not by the
+   code. Returns 0, or -1 without memory. */
+int pl_probe(double *load_ns, double *alu_ns) {
+  const size_t n = (size_t)1 << 24;  /* 16M 4-byte indices: 64 MB */
+  uint32_t *next = malloc(n * sizeof *next), at = 0;
+  uint64_t x = 1, s = 88172645463325252ULL;
+  size_t i, steps = (size_t)1 << 22;
+  double t0;
+  if (!next) return -1;
+  for (i = 0; i < n; i++) next[i] = (uint32_t)i;
+  for (i = n - 1; i > 0; i--) {  /* Sattolo's shuffle: one cycle through every index */
+    size_t j;
+    uint32_t tmp;
+    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+    j = (size_t)(s % i);
+    tmp = next[i]; next[i] = next[j]; next[j] = tmp;
+  }
+  for (i = 0; i < steps / 4; i++) at = next[at];  /* warm the page tables of the walk's start */
+  t0 = thread_s();
+  for (i = 0; i < steps; i++) at = next[at];
+  *load_ns = (thread_s() - t0) * 1e9 / (double)steps;
+  t0 = thread_s();
+  for (i = 0; i < steps * 16; i++) x = x * 6364136223846793005ULL + at;
+  *alu_ns = (thread_s() - t0) * 1e9 / (double)(steps * 16);
+  free(next);
+  /* Keep the results alive: a multiply chain whose value is never read could be dropped. */
+  return x == 42 ? 1 : 0;
+}
