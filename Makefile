@@ -16,21 +16,26 @@ export PINDROP_LIBRARY ?= $(CURDIR)/$(LIB)
 APT_PACKAGES = libgeos-dev pkg-config
 PIP_PACKAGES = numpy pytest pyproj matplotlib
 
-.PHONY: all deps build test test-swift test-c test-python test-install demo bench install clean
+.PHONY: all build-deps deps build test test-swift test-c test-python test-install demo bench install clean
 
 all: build
 
-deps:
+# What building the library needs: Debian packages only, so that `make` and `make install`
+# touch no Python installation (Debian's own python3 refuses pip installs, PEP 668).
+build-deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+
+# What the tests, the demo and the benchmarks need beside it.
+deps: build-deps
 	@missing=""; for p in $(PIP_PACKAGES); do $(PYTHON) -c "import $$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
 
-build: deps
+build: build-deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test: build test-swift test-c test-python test-install
+test: deps build test-swift test-c test-python test-install
 	@echo "all tests passed"
 
 test-swift: deps
@@ -53,12 +58,15 @@ test-python: build python-deps
 INSTALL_TEST = $(CURDIR)/.build/install-test
 test-install: build
 	@rm -rf $(INSTALL_TEST)
+	@# building and installing touch no Python (a root `make install` on Debian must not pip-install)
+	@if $(MAKE) --no-print-directory -n build install PREFIX=$(INSTALL_TEST) | grep -n pip; then \
+	  echo "test-install: make build install would run pip"; exit 1; fi
 	@$(MAKE) --no-print-directory install PREFIX=$(INSTALL_TEST) >/dev/null
 	$(CC) -std=c99 $(CWARN) Tests/install/app.c -o $(INSTALL_TEST)/app \
 	  $$(PKG_CONFIG_PATH=$(INSTALL_TEST)/lib/pkgconfig pkg-config --cflags --libs pindrop)
 	$(INSTALL_TEST)/app
 
-demo: build
+demo: build deps
 	$(PYTHON) examples/demo.py --out $(OUT)
 
 # bench_wasm.py runs the web module beside the native library, so the module is built first.
@@ -90,6 +98,11 @@ test-examples: build
 	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \
 	  $(CC) -std=c99 $(CWARN) examples/c/replay.c $$(pkg-config --cflags --libs pindrop) -lm -o .build/examples/replay
 	.build/examples/replay examples/data/lawndale_trees.csv examples/c/drag.touch
+	@# a file without the id,lon,lat columns is refused with its header, not read as zero trees
+	@printf 'city,idx,lat,lon\nlawndale,0,33.9,-118.35\n' > .build/examples/other_columns.csv
+	@if .build/examples/replay .build/examples/other_columns.csv examples/c/drag.touch 2>.build/examples/other_columns.err; then \
+	  echo "replay read a file without id,lon,lat columns"; exit 1; fi
+	@grep -q 'the header must start "id,lon,lat", not "city,idx,lat,lon"' .build/examples/other_columns.err
 	$(PYTHON) -m pytest -q examples/tests
 
 # The QGIS plugin's tests, with Debian's python3 and QGIS's Python (python3-qgis): headless, and on
@@ -103,10 +116,13 @@ deps-qgis:
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; fi
 	@$(QGIS_PYTHON) -c "import qgis.core" || { echo "test-qgis: $(QGIS_PYTHON) cannot import qgis.core"; exit 1; }
-test-qgis: build deps-qgis
+test-qgis: build deps deps-qgis
 	QT_QPA_PLATFORM=offscreen $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis
 
-install: build
+# Copies what `make` built (run `make` first as yourself: `sudo make install` then only copies,
+# and builds only if there is no library yet).
+install:
+	@test -f $(LIB) || $(MAKE) --no-print-directory build
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/pindrop.h $(DESTDIR)$(PREFIX)/include/pindrop.h
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpindrop.so
@@ -272,7 +288,7 @@ deps-gtk:
 	@missing=""; for p in $(GTK_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
-test-gtk: build deps-gtk
+test-gtk: build deps deps-gtk
 	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
 	@mkdir -p .build/examples
 	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \

@@ -74,6 +74,14 @@ def test_wheel_is_tagged_for_the_platform_and_bundles_geos(wheel):
     assert "pindrop/libpindrop.so" in names
 
 
+def test_wheel_carries_the_licences_of_pindrop_and_of_the_geos_it_bundles(wheel):
+    with zipfile.ZipFile(wheel) as zf:
+        ours = zf.read("pindrop/LICENSE").decode()
+        geos = zf.read("pindrop/LICENSE.GEOS").decode()
+    assert ours == (ROOT / "LICENSE").read_text() and "MIT License" in ours
+    assert "Upstream-Name: GEOS" in geos and "GNU LESSER GENERAL PUBLIC LICENSE" in geos and "Version 2.1" in geos
+
+
 def test_bundled_library_resolves_geos_inside_the_package(venv):
     library = _site(venv) / "pindrop" / "libpindrop.so"
     needed = subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True, check=True).stdout

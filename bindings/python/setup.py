@@ -35,8 +35,22 @@ def build_library() -> Path:
     return built
 
 
+# The licences that travel with the package: pindrop's own, and GEOS's, whose C library the wheel
+# bundles (auditwheel copies it into pindrop.libs/): Debian's copyright file for it and the LGPL 2.1.
+GEOS_NOTICES = [Path("/usr/share/doc/libgeos-c1v5/copyright"), Path("/usr/share/common-licenses/LGPL-2.1")]
+
+
+def write_licences(package: Path) -> None:
+    shutil.copy2(ROOT / "LICENSE", package / "LICENSE")
+    found = [p for p in GEOS_NOTICES if p.exists()]
+    if found:
+        text = "The GEOS library bundled with this package in pindrop.libs/ (when it is there) comes with:\n\n"
+        text += "\n\n".join(p.read_text() for p in found)
+        (package / "LICENSE.GEOS").write_text(text)
+
+
 class BuildPyWithLibrary(build_py):
-    """build_py that also puts a freshly built libpindrop.so inside the package."""
+    """build_py that also puts a freshly built libpindrop.so, and the licences, inside the package."""
 
     def run(self):
         super().run()
@@ -44,6 +58,7 @@ class BuildPyWithLibrary(build_py):
         target = Path(self.build_lib) / "pindrop" / LIBRARY
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built, target)
+        write_licences(target.parent)
 
 
 command_classes = {"build_py": BuildPyWithLibrary}

@@ -1,6 +1,8 @@
 /*
- * trees_csv.h — reads a tree inventory for the C examples (replay.c, ../gtk/pindrop_gtk.c): a
- * header line, then rows "id,lon,lat[,anything else]". Rows that do not parse are skipped.
+ * trees_csv.h — reads a tree inventory for the C examples (replay.c): a header line that starts
+ * "id,lon,lat", then rows "id,lon,lat[,anything else]". A file with other columns is refused with
+ * its header in the message; rows that do not parse are counted and reported, never dropped
+ * silently. (The GTK app reads columns by name: ../gtk/trees_table.h.)
  */
 #ifndef PINDROP_EXAMPLES_TREES_CSV_H
 #define PINDROP_EXAMPLES_TREES_CSV_H
@@ -8,6 +10,7 @@
 #include <pindrop.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Reads `path` into *out_ids and *out_lonlat (lon, lat interleaved), both malloc'ed for the caller
    to free, and their count into *out_n. Returns 0, or -1 (with a message on stderr, nothing to
@@ -22,15 +25,25 @@ static int read_trees_csv(const char *path, pindrop_id **out_ids, double **out_l
     perror(path);
     return -1;
   }
-  if (!fgets(line, sizeof line, f)) line[0] = '\0'; /* the header */
+  size_t skipped = 0, first_skipped = 0, line_no = 1;
+  if (!fgets(line, sizeof line, f) || strncmp(line, "id,lon,lat", 10) != 0 ||
+      (line[10] != ',' && line[10] != '\n' && line[10] != '\r' && line[10] != '\0')) {
+    line[strcspn(line, "\r\n")] = '\0';
+    fprintf(stderr, "%s: the header must start \"id,lon,lat\", not \"%s\"\n", path, line);
+    fclose(f);
+    return -1;
+  }
   while (fgets(line, sizeof line, f)) {
     char *end;
-    long long id = strtoll(line, &end, 10);
+    long long id;
     double lon, lat;
-    if (end == line || *end != ',') continue;
+    line_no++;
+    id = strtoll(line, &end, 10);
+    if (end == line || *end != ',') goto skip;
     lon = strtod(end + 1, &end);
-    if (*end != ',') continue;
+    if (*end != ',') goto skip;
     lat = strtod(end + 1, &end);
+    if (*end != ',' && *end != '\n' && *end != '\r' && *end != '\0') goto skip;
     if (n == cap) {
       size_t grown = cap ? 2 * cap : 1024;
       pindrop_id *i2 = (pindrop_id *)realloc(ids, grown * sizeof *ids);
@@ -50,8 +63,14 @@ static int read_trees_csv(const char *path, pindrop_id **out_ids, double **out_l
     lonlat[2 * n] = lon;
     lonlat[2 * n + 1] = lat;
     n++;
+    continue;
+  skip:
+    if (!skipped++) first_skipped = line_no;
   }
   fclose(f);
+  if (skipped)
+    fprintf(stderr, "%s: %zu rows are not \"id,lon,lat,...\" and were left out (the first on line %zu)\n", path,
+            skipped, first_skipped);
   *out_ids = ids;
   *out_lonlat = lonlat;
   *out_n = n;
