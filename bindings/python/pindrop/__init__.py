@@ -36,7 +36,7 @@ hover, which pindrop does not track.
 from __future__ import annotations
 
 import ctypes
-import math
+import numbers
 import weakref
 from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
 from dataclasses import dataclass, fields
@@ -334,6 +334,10 @@ CATEGORY_COUNT_DTYPE: "np.dtype[Any]" = np.dtype([("category", "<u4"), ("count",
 
 ProjectFn = Callable[[float, float], Tuple[float, float]]
 
+#: The camera of a new map, as pindrop.h gives it (pindrop_map_create): Web Mercator at (0, 0),
+#: zoom 0, bearing 0, 256 x 256 points; as `Map._camera` holds it: (lon, lat, zoom, bearing, w, h).
+_NEW_MAP_CAMERA: Tuple[float, float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 256.0, 256.0)
+
 
 class _Ids:
     """The ids of a map's pins, kept beside it (the C API has no call that lists them): a sorted
@@ -416,8 +420,14 @@ class Map:
             raise _ffi._EXCEPTIONS.get(status, PindropError)(status, _ffi.last_error(), "pindrop_map_create")
         self._options = options
         self._handle = handle
-        self._callbacks: Optional[Tuple[Any, Any, ProjectFn, ProjectFn]] = None  # kept alive while C holds them
-        self._camera: Optional[Tuple[float, float, float, float, float, float]] = None
+        # The map's view, as Python must know it to turn a frame's screen points into (lon, lat)
+        # (the C API has no call that reads the camera back): the camera the library has, or
+        # None while the host's projection is used, whose callbacks are then kept alive here. Only
+        # set_camera and set_projection change the view (the library never moves it itself: on
+        # AUTOPAN the host moves its camera and calls set_camera), and they change these only
+        # after the library accepted the new view.
+        self._callbacks: Optional[Tuple[Any, Any, ProjectFn, ProjectFn]] = None
+        self._camera: Optional[Tuple[float, float, float, float, float, float]] = _NEW_MAP_CAMERA
         self._now: Optional[float] = None
         self._ids = _Ids()
         self._session: Optional[Tuple[int, bool]] = None  # (id, placed) being placed or edited
@@ -539,12 +549,16 @@ class Map:
         return lon.value, lat.value
 
     # -- pins -------------------------------------------------------------------------------------
-    def _lonlat_args(self, lon: Any, lat: Any, name: str = "lon") -> Tuple[float, float]:
+    def _lonlat_args(self, lon: Any, lat: Any) -> Tuple[float, float]:
         if lat is None:
-            if not _geo.is_point_like(lon):
-                raise TypeError(f"give lon and lat as numbers, or one point (a shapely Point, GeoJSON, "
-                                f"WKT), not {type(lon).__name__} alone")
-            return _geo.point(lon, "point")
+            if _geo.is_point_like(lon):
+                return _geo.point(lon, "point")
+            if isinstance(lon, numbers.Real) and not isinstance(lon, bool):  # add(1, 1.0, None), add(1, 1.0)
+                raise TypeError(f"lat must be a number, not None (lon is {_check.shown(lon)}): give lon and "
+                                f"lat as two numbers, or the point as one object (a shapely Point, "
+                                f"GeoJSON, WKT, a (lon, lat) pair)")
+            raise TypeError(f"lon must be a number (and lat another) or one point (a shapely Point, "
+                            f"GeoJSON, WKT, a (lon, lat) pair), not {_check._show(lon)}")
         return _check.real(lon, "lon"), _check.real(lat, "lat")
 
     @overload
@@ -703,14 +717,15 @@ class Map:
         return [(ids[i], dist[i]) for i in range(min(n, total))]
 
     def _inverse(self) -> Callable[[Any, Any], Tuple[Any, Any]]:
-        """Screen points to (lon, lat) through the current view, for a frame to use later."""
-        if self._camera is not None:
-            lon, lat, zoom, bearing, w, hgt = self._camera
-            return CameraInverse(lon, lat, zoom, bearing, w, hgt)
+        """Screen points to (lon, lat) through the current view, for a frame to use later: the
+        camera's inverse (exactly `to_lonlat`'s numbers), or the host's unproject."""
         if self._callbacks is not None:
             unproject = self._callbacks[3]
             return pointwise(lambda x, y: unproject(x, y))
-        return pointwise(lambda x, y: (math.nan, math.nan))
+        if self._camera is None:  # set_projection sets both: never reached on an open map
+            raise RuntimeError("pindrop lost track of the map's view")
+        lon, lat, zoom, bearing, w, hgt = self._camera
+        return CameraInverse(lon, lat, zoom, bearing, w, hgt)
 
     @overload
     def frame(self, time_ms: Optional[float] = None, array: "Literal[False]" = False) -> Frame: ...
@@ -1125,7 +1140,7 @@ def spread(lonlat: "Coordinates", tolerance_m: float = 0.0, layout: "Literal['ri
     mask, the `group`, `rank`, `sizes` and `centres` of the groups and their `legs()`. The input
     is not modified."""
     if layout not in ("ring", "spiral"):
-        raise _check.invalid(f"layout must be 'ring' or 'spiral', not {layout!r}")
+        raise _check.invalid(f"layout must be 'ring' or 'spiral', not {_check.shown(layout)}")
     if layout == "spiral" and zoom is None:
         raise _check.invalid("layout='spiral' is laid out in screen points: it needs the zoom")
     if layout == "ring" and zoom is not None:

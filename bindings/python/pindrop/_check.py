@@ -38,12 +38,31 @@ class OutOfRange(InvalidArgument, OverflowError):
 E = TypeVar("E", bound=Enum)
 
 
+def plain(value: object) -> object:
+    """`value` with NumPy scalars made Python's own (np.float64(40.5) is 40.5), inside tuples and
+    lists too: what a message shows, since NumPy 2's repr of a scalar names its type
+    ("np.float64(40.5)") and a message says the type apart when it matters."""
+    import numpy as np
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple) and type(value) is tuple and len(value) <= 100:  # not a namedtuple
+        return tuple(plain(v) for v in value)
+    if isinstance(value, list) and len(value) <= 100:  # a long list is cut short in a message anyway
+        return [plain(v) for v in value]
+    return value
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """The repr of a value as a message shows it: NumPy scalars as plain numbers (`plain`), cut
+    to `limit` characters."""
+    text = repr(plain(value))
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _show(value: object) -> str:
-    """A value as a message shows it: its type's name and a short repr."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
+    """A value as a message shows it: its type's name and a short repr (a NumPy scalar's value
+    as a plain number: "float64 40.5")."""
+    return f"{type(value).__name__} {shown(value)}"
 
 
 def invalid(message: str) -> InvalidArgument:
@@ -133,12 +152,21 @@ def flag(value: object, name: str) -> bool:
 
 
 def text(value: object, name: str) -> bytes:
-    """A str as UTF-8 (no NUL: C would cut it there)."""
+    """A str as UTF-8 (no NUL: C would cut it there). A str that UTF-8 cannot encode (a lone
+    surrogate, such as os.fsdecode leaves for undecodable bytes) is an InvalidArgument naming
+    where it is, not Python's UnicodeEncodeError."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, not {_show(value)}")
     if "\0" in value:
         raise invalid(f"{name} contains a NUL character")
-    return value.encode("utf-8")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = value[e.start:e.end]
+        what = "a lone surrogate" if all(0xD800 <= ord(c) <= 0xDFFF for c in bad) else "a character"
+        raise invalid(f"{name} is not valid Unicode text: it holds {what} ({bad[:8]!r}) at index "
+                      f"{e.start} that UTF-8 cannot encode; pass text of real characters (bytes "
+                      f"decoded with errors='replace', or the surrogates removed)") from None
 
 
 def enum(cls: Type[E], value: object, name: str) -> E:
@@ -150,14 +178,14 @@ def enum(cls: Type[E], value: object, name: str) -> E:
     if isinstance(value, str):
         member = cls.__members__.get(value.upper())
         if member is None:
-            raise invalid(f"{name} {value!r} is not one of {names}")
+            raise invalid(f"{name} {shown(value)} is not one of {names}")
         return member
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a {cls.__name__} or one of the names {names}, not {_show(value)}")
     try:
         return cls(int(value))
     except ValueError:
-        raise invalid(f"{name} {value!r} is not a {cls.__name__} ({names})") from None
+        raise invalid(f"{name} {shown(value)} is not a {cls.__name__} ({names})") from None
 
 
 def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
@@ -189,7 +217,7 @@ def ids_array(values: object, name: str = "ids") -> "numpy.ndarray":
         if a.size == 0 and a.dtype.kind == "f":  # [] is read as float64 by NumPy
             return np.empty(0, dtype=np.int64)
         bad = a.reshape(-1)[0] if a.size else a.dtype
-        raise TypeError(f"{name} must hold integers, not {a.dtype} values (the first is {bad!r})")
+        raise TypeError(f"{name} must hold integers, not {a.dtype} values (the first is {shown(bad)})")
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
@@ -325,16 +353,16 @@ def named_columns(frame: Any, name: str, columns: str, names: Any) -> Tuple[Any,
     ``DataFrame({"lat": ..., "lon": ...})`` would put every point at (lat, lon)."""
     labels = [c.lower() if isinstance(c, str) else None for c in frame.columns]
     found = [pair for pair in names if pair[0] in labels and pair[1] in labels]
-    shown = ", ".join(repr(c) for c in list(frame.columns)[:6]) + (", ..." if len(frame.columns) > 6 else "")
+    listed = ", ".join(shown(c) for c in list(frame.columns)[:6]) + (", ..." if len(frame.columns) > 6 else "")
     if not found:
         wanted = ", ".join(f"{a}/{b}" for a, b in names)
         first, second = names[0]
-        raise invalid(f"{name} is a DataFrame with columns {shown}, none of them named as its "
+        raise invalid(f"{name} is a DataFrame with columns {listed}, none of them named as its "
                       f"{columns} ({wanted}, any case), and a DataFrame's columns are not read by "
                       f"position: pass df[[\"{first}\", \"{second}\"]] with the columns so named")
     if len(found) > 1:
         both = " and ".join(f"{a}/{b}" for a, b in found)
-        raise invalid(f"{name} is a DataFrame with columns {shown}: both {both} could be its "
+        raise invalid(f"{name} is a DataFrame with columns {listed}: both {both} could be its "
                       f"{columns}; pass the two columns it means, df[[...]]")
     first, second = found[0]
     for label in (first, second):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import numbers
+import re
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 
 from . import _check
@@ -121,7 +122,7 @@ def point(value: object, name: str = "point") -> Tuple[float, float]:
     if isinstance(value, (tuple, list)) and len(value) == 2 and not any(is_geometry(v) for v in value):
         return _check.real(value[0], f"{name}'s lon"), _check.real(value[1], f"{name}'s lat")
     if isinstance(value, (tuple, list)) and len(value) == 3 and all(_is_number(v) for v in value):
-        raise invalid(f"{name} {tuple(value)!r} has a z: pindrop takes (lon, lat) only, drop the z first")
+        raise invalid(f"{name} {_check.shown(tuple(value))} has a z: pindrop takes (lon, lat) only, drop the z first")
     a = lonlat(value, name=name)
     if a.shape[0] != 1:
         raise invalid(f"{name} must be one point, not {a.shape[0]}")
@@ -207,7 +208,14 @@ def _position(p: Any, name: str, path: str) -> Tuple[float, float]:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value) if isinstance(value, (list, tuple)) else repr(value)
+    """A GeoJSON position or list as a message shows it: JSON (NumPy numbers as plain numbers)."""
+    if isinstance(value, (list, tuple)):
+        try:
+            text = json.dumps(value, default=_check.plain)
+        except (TypeError, ValueError):  # not JSON: whatever it holds
+            text = _check.shown(value, limit=1000)
+    else:
+        text = _check.shown(value, limit=1000)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -251,6 +259,22 @@ def _points_from_mapping(obj: Any, name: str) -> "numpy.ndarray":
     return _rows(list(_points(_mapping(obj), name)))
 
 
+#: The geometry types WKT text may begin with (OGC Simple Features and SQL/MM), after an optional
+#: EWKT "SRID=...;" prefix: text that begins with none of them is not WKT at all.
+_WKT_TYPES = frozenset(("POINT", "MULTIPOINT", "LINESTRING", "MULTILINESTRING", "POLYGON", "MULTIPOLYGON",
+                        "GEOMETRYCOLLECTION", "LINEARRING", "CIRCULARSTRING", "COMPOUNDCURVE",
+                        "CURVEPOLYGON", "MULTICURVE", "MULTISURFACE", "POLYHEDRALSURFACE", "TIN",
+                        "TRIANGLE"))
+_WKT_START = re.compile(r"(?:SRID=[^;]*;\s*)?([A-Za-z]+)")
+
+
+def looks_like_wkt(text: str) -> bool:
+    """Whether `text` begins as WKT does: a geometry type (any case), EWKT's SRID prefix allowed.
+    Whether the rest is valid is for a WKT reader to say."""
+    match = _WKT_START.match(text.strip())
+    return match is not None and match.group(1).upper() in _WKT_TYPES
+
+
 def _points_from_text(text: str, name: str) -> "numpy.ndarray":
     s = text.strip()
     if s.startswith("{"):
@@ -258,6 +282,12 @@ def _points_from_text(text: str, name: str) -> "numpy.ndarray":
             return _points_from_mapping(json.loads(s), name)
         except json.JSONDecodeError as e:
             raise invalid(f"{name} is not valid GeoJSON: {e}") from None
+    if not looks_like_wkt(s):
+        what = "empty text" if not s else f"the text {_check.shown(text, limit=40)}"
+        raise invalid(f"{name} is {what}, which is neither GeoJSON nor WKT (such as 'POINT (lon lat)' "
+                      f"or 'MULTIPOINT ((lon lat), ...)'): pass the coordinates as numbers, an (n, 2) "
+                      f"array of (lon, lat), shapely points, or GeoJSON or WKT text")
+    _check.text(s, name)  # text shapely could not take either (a NUL, a lone surrogate), in pindrop's words
     try:
         shapely = _shapely()
     except ImportError:
@@ -321,8 +351,7 @@ def area_text(value: object, name: str = "area") -> Optional[bytes]:
         polys = list(_polygons(_mapping(value), name))
     else:
         raise TypeError(f"the allowed area must be WKT or GeoJSON text, a shapely (Multi)Polygon, a "
-                        f"GeoSeries, a GeoJSON mapping or have __geo_interface__, not {type(value).__name__} "
-                        f"{value!r}")
+                        f"GeoSeries, a GeoJSON mapping or have __geo_interface__, not {_check._show(value)}")
     if not polys:
         raise invalid(f"{name} holds no polygon (to clear the allowed area, pass None)")
     doc = {"type": "MultiPolygon", "coordinates": [_plain(p, name) for p in polys]}

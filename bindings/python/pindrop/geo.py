@@ -72,11 +72,11 @@ def spread(points: Any, tolerance_m: float = 0.0, layout: "Literal['ring', 'spir
         bad = int(np.flatnonzero((types != 0) | shapely.is_empty(values))[0])
         g = values[bad]
         what = "a missing geometry" if g is None else ("an empty point" if g.geom_type == "Point" else f"a {g.geom_type}")
-        raise TypeError(f"row {bad} ({frame.index[bad]!r}) holds {what}: every geometry must be a Point")
+        raise TypeError(f"row {bad} ({_check.shown(frame.index[bad])}) holds {what}: every geometry must be a Point")
     with_z = np.flatnonzero(shapely.has_z(values)) if values.size else np.empty(0, dtype=np.intp)
     if with_z.size:  # refused as every other input's z is (docs/python-gis.md, section 1)
         bad = int(with_z[0])
-        raise _check.invalid(f"row {bad} ({frame.index[bad]!r}) holds a point with a z ({with_z.size} rows "
+        raise _check.invalid(f"row {bad} ({_check.shown(frame.index[bad])}) holds a point with a z ({with_z.size} rows "
                              f"do): pindrop takes (lon, lat) only; drop the z first with .force_2d()")
     lonlat = np.ascontiguousarray(shapely.get_coordinates(values), dtype=np.float64)
     result = _spread(lonlat, _check.real(tolerance_m, "tolerance_m"), layout, spacing, zoom)
