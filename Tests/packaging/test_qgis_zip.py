@@ -34,6 +34,8 @@ def test_zip_has_one_plugin_folder_with_metadata_icon_and_library(plugin_zip):
     assert fields["icon"] in [n.split("/", 1)[1] for n in names]
     assert fields["hasProcessingProvider"] == "yes"
     assert "pindrop_drag/ext/pindrop/libpindrop.so" in names
+    with zipfile.ZipFile(plugin_zip) as zf:
+        assert zf.read("pindrop_drag/LICENSE").decode() == (ROOT / "LICENSE").read_text()
     assert plugin_zip.name == f"pindrop_drag-{fields['version']}.zip"
 
 

@@ -2,6 +2,7 @@
 
     pindrop_drag/                 the plugin (metadata.txt, icon, map tool, Processing provider)
     pindrop_drag/ext/pindrop/     the pindrop Python package with libpindrop.so inside
+    pindrop_drag/LICENSE          the licence (MIT) of the plugin, the package and the library
 
 The library is stripped; it needs only the C/C++ runtime and GEOS's C library (libgeos_c.so.1),
 which every QGIS loads itself. Usage: make_zip.py LIBRARY OUT_DIR (prints the zip's path).
@@ -44,6 +45,7 @@ def main(library: str, out_dir: str) -> Path:
                 if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
                     add(zf, f"pindrop_drag/{path.relative_to(PLUGIN).as_posix()}", path.read_bytes())
             add(zf, "pindrop_drag/README.md", (HERE / "README.md").read_bytes())
+            add(zf, "pindrop_drag/LICENSE", (ROOT / "LICENSE").read_bytes())  # the plugin's and the library's
             for module in sorted(PACKAGE.glob("*.py")) + [PACKAGE / "py.typed"]:  # every module of the package
                 add(zf, f"pindrop_drag/ext/pindrop/{module.name}", module.read_bytes())
             add(zf, "pindrop_drag/ext/pindrop/libpindrop.so", stripped.read_bytes(), executable=True)

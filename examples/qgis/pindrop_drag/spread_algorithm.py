@@ -112,6 +112,7 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
+        _check_point_source(source)
         options = {"tolerance": self.parameterAsDouble(parameters, self.TOLERANCE, context),
                    "layout": self.LAYOUTS[self.parameterAsEnum(parameters, self.LAYOUT, context)][0],
                    "spacing": self.parameterAsDouble(parameters, self.SPACING, context),
@@ -160,6 +161,21 @@ class SpreadAlgorithm(QgsProcessingAlgorithm):
         if layer is None or layer.featureCount() != source.featureCount():
             return None
         return layer
+
+
+def _check_point_source(source):
+    """Refuses a source that is not a point layer (Point or MultiPoint, with or without Z and M)
+    before anything is read or written. The dialog lists only point layers (the parameter's
+    TypeVectorPoint filter), but processing.run takes any layer from PyQGIS."""
+    geometry = QgsWkbTypes.geometryType(source.wkbType())
+    if geometry == QgsWkbTypes.PointGeometry:
+        return
+    kinds = {QgsWkbTypes.LineGeometry: "a line layer", QgsWkbTypes.PolygonGeometry: "a polygon layer",
+             QgsWkbTypes.NullGeometry: "a layer without geometry"}
+    kind = kinds.get(geometry, "not a point layer")
+    raise QgsProcessingException(
+        f"The input must be a point layer (Point or MultiPoint): '{source.sourceName()}' is {kind} "
+        f"({QgsWkbTypes.displayString(source.wkbType())}).")
 
 
 class _Spreader:

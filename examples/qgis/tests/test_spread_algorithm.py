@@ -9,6 +9,7 @@ import csv
 import math
 import os
 import sys
+import tempfile
 import unittest
 from collections import Counter
 from pathlib import Path
@@ -232,6 +233,47 @@ class SpreadAlgorithmTest(unittest.TestCase):
         self.assertFalse(out["none"].hasGeometry())
         for name in ("two parts", "none"):
             self.assertEqual((out[name]["true_x"], out[name]["true_y"]), (NULL, NULL))
+
+    def test_a_polygon_or_line_layer_fails_saying_the_input_must_be_a_point_layer(self):
+        """From PyQGIS nothing filters the input to point layers as the dialog does: a polygon, a
+        line or a geometryless layer is refused with a message that says so, before the output is
+        made or a feature read (it used to fail on the first feature with asPoint's TypeError)."""
+        lon, lat = -118.3535474, 33.8870931
+        square = f"({lon} {lat},{lon + 1e-4} {lat},{lon} {lat + 1e-4},{lon} {lat})"
+
+        def one_feature_layer(uri, wkt):
+            layer = QgsVectorLayer(uri, "parcels", "memory")
+            f = QgsFeature(layer.fields())
+            f.setAttributes(["a"])
+            if wkt:
+                f.setGeometry(QgsGeometry.fromWkt(wkt))
+            self.assertTrue(layer.dataProvider().addFeatures([f]))
+            return layer
+
+        refused = {"polygon layer": ("Polygon?crs=EPSG:4326&field=name:string", f"Polygon({square})"),
+                   "polygon layer (MultiPolygon)": ("MultiPolygon?crs=EPSG:4326&field=name:string", f"MultiPolygon(({square}))"),
+                   "line layer": ("LineString?crs=EPSG:4326&field=name:string", f"LineString({lon} {lat},{lon + 1e-4} {lat})"),
+                   "layer without geometry": ("None?field=name:string", None)}  # the dialog does not list tables either
+        for kind, (uri, wkt) in refused.items():
+            with self.subTest(kind):
+                feedback = Recorder()
+                with tempfile.TemporaryDirectory() as tmp:
+                    path = Path(tmp) / "spread.gpkg"
+                    with self.assertRaises(QgsProcessingException) as caught:
+                        run(one_feature_layer(uri, wkt), feedback, OUTPUT=str(path))
+                    self.assertFalse(path.exists())  # no output made
+                message = str(caught.exception)
+                self.assertIn("must be a point layer", message)
+                self.assertIn(f"'parcels' is a {kind}", message)
+                self.assertNotIn("TypeError", message)
+                self.assertNotIn("Traceback", message)
+                self.assertEqual(feedback.progress, [])  # no feature read
+        # Points with Z and multipoints still go through.
+        for uri, wkt in (("PointZ", f"PointZ({lon} {lat} 1)"), ("MultiPoint", f"MultiPoint(({lon} {lat}))")):
+            with self.subTest(uri):
+                out = run(one_feature_layer(f"{uri}?crs=EPSG:4326&field=name:string", wkt))
+                self.assertEqual(out.featureCount(), 1)
+                self.assertEqual(out.wkbType(), QgsGeometry.fromWkt(wkt).wkbType())
 
     def test_spiral_layout_at_a_map_scale(self):
         """The spiral rule at the Web Mercator zoom of the map scale (OGC's 0.28 mm points):
