@@ -120,7 +120,7 @@ function optionsFor(profile) {
   const mouse = profile === "mouse";
   return {
     hitRadius: mouse ? 12 : 22,
-    dragThreshold: mouse ? 3 : 5,
+    dragThreshold: mouse ? 3 : 8,    // touch: Android's touch slop (8 dp); a held finger wobbles
     liftDelayMs: mouse ? 0 : 250,    // mouse: drag at once; touch: press and hold
     liftHeight: mouse ? 0 : 40,      // touch: the pin marks a point above the finger
     clusterRadius: 60,
@@ -257,15 +257,27 @@ function hoverTip(x, y) {
 }
 
 // ---- callouts ---------------------------------------------------------------------------------
+// The callout's size, measured once its text is set (fillCallout clears it), not on every frame.
+let calloutSize = null;
 function placeCallout(at) {
   if (page.selected === null || !at) { calloutEl.hidden = true; return; }
   const [x, y, lift] = at;
   calloutEl.hidden = false;
-  calloutEl.style.left = x + "px";
-  calloutEl.style.top = (y - (lift > 0.001 ? 34 : 4)) + "px";
+  if (!calloutSize) calloutSize = [calloutEl.offsetWidth, calloutEl.offsetHeight];
+  // Kept inside the map, its arrow still at the pin: shifted off an edge, and below the pin when
+  // there is no room above it (a pin near the top of a phone's screen).
+  const [w, h] = calloutSize, size = page.leaflet.getSize(), m = 4;
+  const left = Math.min(Math.max(x, w / 2 + m), Math.max(w / 2 + m, size.x - w / 2 - m));
+  const top = y - (lift > 0.001 ? 34 : 4);
+  const below = top - h - 18 < m && y + 22 + h + m <= size.y;
+  calloutEl.classList.toggle("below", below);
+  calloutEl.style.left = left + "px";
+  calloutEl.style.top = (below ? y + 22 : top) + "px";
+  calloutEl.style.setProperty("--arrow", Math.max(-(w / 2 - 14), Math.min(w / 2 - 14, x - left)) + "px");
 }
 
 function fillCallout() {
+  calloutSize = null;
   dragText = null;
   const id = page.selected;
   if (id === null) { calloutEl.hidden = true; return; }

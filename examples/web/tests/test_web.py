@@ -499,3 +499,33 @@ def test_keyboard_focus_lift_and_drop(browser, server):
 
 def test_no_page_errors(browser):
     assert browser.exceptions == [], browser.exceptions
+
+
+def callout_box(browser):
+    return state(browser, "(() => { const r = document.getElementById('callout').getBoundingClientRect(); "
+                          "const b = [...document.querySelectorAll('#callout button')].filter(e => !e.hidden)"
+                          ".map(e => e.getBoundingClientRect()); "
+                          "return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, "
+                          "buttons: b.map(q => [q.left, q.top, q.right, q.bottom]) }; })()")
+
+
+def test_the_callout_stays_on_screen_at_the_edges(browser, server):
+    """A selected tree panned to the left edge, to the right edge and to the top: its callout and
+    every one of its buttons stay inside the map (it shifts along the edge, or opens below the
+    tree)."""
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
+    pin = lone_pin(browser)
+    browser.click(pin["x"], pin["y"])
+    browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
+    browser.wait_for("!document.getElementById('callout').hidden", timeout=3)
+    for edge, (tx, ty) in [("left", (12, H / 2)), ("right", (W - 12, H / 2)), ("top", (W / 2, 12))]:
+        q = next(q for q in state(browser, "p.drawnPins") if q["id"] == pin["id"])
+        browser.eval(f"pindropPage.leaflet.panBy([{q['x'] - tx!r}, {q['y'] - ty!r}], {{ animate: false }}), 0")
+        browser.wait_for(f"(() => {{ const q = pindropPage.drawnPins.find(q => q.id === {pin['id']}); "
+                         f"return q && Math.abs(q.x - {tx!r}) < 1 && Math.abs(q.y - {ty!r}) < 1; }})()", timeout=3)
+        browser.sleep(0.15)
+        box = callout_box(browser)
+        assert box["left"] >= 0 and box["right"] <= W and box["top"] >= 0 and box["bottom"] <= H, (edge, box)
+        assert box["buttons"], edge
+        for b in box["buttons"]:
+            assert b[0] >= 0 and b[2] <= W and b[1] >= 0 and b[3] <= H, (edge, b)
