@@ -278,6 +278,9 @@ function placeCallout(at) {
 
 function fillCallout() {
   calloutSize = null;
+  // The edit's Done and Cancel are in the panel too: the tree (and its callout) may be off-screen
+  // after a pan or a zoom, and a phone has no Esc key.
+  document.getElementById("editing-row").hidden = page.editing === null;
   dragText = null;
   const id = page.selected;
   if (id === null) { calloutEl.hidden = true; return; }
@@ -569,6 +572,11 @@ document.getElementById("add").onclick = () => {
     fillCallout();
   }
 };
+function commitEditing(m, t) {
+  tryCall(() => pd.commit(m, t), ""); page.editing = null; announce("Saved");
+}
+document.getElementById("edit-done").onclick = () => { commitEditing(page.map, now()); drain(); fillCallout(); dirty = true; };
+document.getElementById("edit-cancel").onclick = () => { cancelEditing(page.map, now()); drain(); fillCallout(); dirty = true; };
 calloutEl.addEventListener("click", (e) => {
   const act = e.target.dataset && e.target.dataset.act;
   const m = page.map, t = now();
@@ -578,7 +586,7 @@ calloutEl.addEventListener("click", (e) => {
       announce(`Editing ${treeTitle(page.selected)}: drag it or tap where it should go, then Done`);
     }
   } else if (act === "commit") {
-    tryCall(() => pd.commit(m, t), ""); page.editing = null; announce("Saved");
+    commitEditing(m, t);
   } else if (act === "cancel-edit") {
     cancelEditing(m, t);
   }

@@ -529,3 +529,33 @@ def test_the_callout_stays_on_screen_at_the_edges(browser, server):
         assert box["buttons"], edge
         for b in box["buttons"]:
             assert b[0] >= 0 and b[2] <= W and b[1] >= 0 and b[3] <= H, (edge, b)
+
+
+def test_an_edit_can_be_finished_with_its_tree_off_screen(browser, server):
+    """While a tree is edited its Done and Cancel are in the panel too: after a pan that takes the
+    tree (and its callout) off the screen, the panel's Cancel puts it back and its Done keeps the
+    edit (a phone has no Esc key)."""
+    open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
+    assert browser.eval("document.getElementById('editing-row').hidden")
+    pin = lone_pin(browser)
+    before = position(browser, pin["id"])
+    for finish, expected in [("#edit-cancel", "before"), ("#edit-done", "moved")]:
+        browser.click(pin["x"], pin["y"])
+        browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
+        browser.click(*button_centre(browser, '[data-act="edit"]'))        # "Move…"
+        browser.wait_for(f"pindropPage.editing === {pin['id']}", timeout=3)
+        assert not browser.eval("document.getElementById('editing-row').hidden")
+        n0 = state(browser, "p.events.length")
+        tap = (pin["x"] + 60, pin["y"] + 40)
+        browser.click(*tap)                                                # tap-to-move
+        browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'MOVED' && e.cause === 'TAP')", timeout=5)
+        moved = position(browser, pin["id"])
+        browser.eval("pindropPage.leaflet.panBy([2000, 0], { animate: false }), 0")   # the tree leaves the screen
+        browser.sleep(0.2)
+        browser.click(*button_centre(browser, finish))
+        browser.wait_for("pindropPage.editing === null", timeout=3)
+        assert browser.eval("document.getElementById('editing-row').hidden")
+        assert position(browser, pin["id"]) == (before if expected == "before" else moved), finish
+        browser.eval("pindropPage.leaflet.panBy([-2000, 0], { animate: false }), 0")
+        browser.sleep(0.2)
+        pin = next(q for q in state(browser, "p.drawnPins") if q["id"] == pin["id"])
