@@ -536,7 +536,8 @@ def test_an_edit_can_be_finished_with_its_tree_off_screen(browser, server):
     tree (and its callout) off the screen, the panel's Cancel puts it back and its Done keeps the
     edit (a phone has no Esc key)."""
     open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
-    assert browser.eval("document.getElementById('editing-row').hidden")
+    shown = "document.getElementById('edit-done').getBoundingClientRect().width > 0"
+    assert not browser.eval(shown)                                        # no edit: not drawn at all
     pin = lone_pin(browser)
     before = position(browser, pin["id"])
     for finish, expected in [("#edit-cancel", "before"), ("#edit-done", "moved")]:
@@ -544,7 +545,7 @@ def test_an_edit_can_be_finished_with_its_tree_off_screen(browser, server):
         browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
         browser.click(*button_centre(browser, '[data-act="edit"]'))        # "Move…"
         browser.wait_for(f"pindropPage.editing === {pin['id']}", timeout=3)
-        assert not browser.eval("document.getElementById('editing-row').hidden")
+        assert browser.eval(shown)
         n0 = state(browser, "p.events.length")
         tap = (pin["x"] + 60, pin["y"] + 40)
         browser.click(*tap)                                                # tap-to-move
@@ -554,7 +555,7 @@ def test_an_edit_can_be_finished_with_its_tree_off_screen(browser, server):
         browser.sleep(0.2)
         browser.click(*button_centre(browser, finish))
         browser.wait_for("pindropPage.editing === null", timeout=3)
-        assert browser.eval("document.getElementById('editing-row').hidden")
+        assert not browser.eval(shown)
         assert position(browser, pin["id"]) == (before if expected == "before" else moved), finish
         browser.eval("pindropPage.leaflet.panBy([-2000, 0], { animate: false }), 0")
         browser.sleep(0.2)
