@@ -572,13 +572,8 @@ document.getElementById("add").onclick = () => {
     fillCallout();
   }
 };
-function commitEditing(m, t) {
-  tryCall(() => pd.commit(m, t), ""); page.editing = null; announce("Saved");
-}
-document.getElementById("edit-done").onclick = () => { commitEditing(page.map, now()); drain(); fillCallout(); dirty = true; };
-document.getElementById("edit-cancel").onclick = () => { cancelEditing(page.map, now()); drain(); fillCallout(); dirty = true; };
-calloutEl.addEventListener("click", (e) => {
-  const act = e.target.dataset && e.target.dataset.act;
+// The edit's buttons, in the callout and (Done, Cancel) in the panel: each names its action.
+function editAction(act) {
   const m = page.map, t = now();
   if (act === "edit" && page.selected !== null) {
     if (tryCall(() => pd.edit(m, page.selected, t), "Finish the tree being edited first")) {
@@ -586,12 +581,15 @@ calloutEl.addEventListener("click", (e) => {
       announce(`Editing ${treeTitle(page.selected)}: drag it or tap where it should go, then Done`);
     }
   } else if (act === "commit") {
-    commitEditing(m, t);
+    tryCall(() => pd.commit(m, t), ""); page.editing = null; announce("Saved");
   } else if (act === "cancel-edit") {
     cancelEditing(m, t);
   }
   drain(); fillCallout(); dirty = true;
-});
+}
+for (const el of [calloutEl, document.getElementById("editing-row")]) {
+  el.addEventListener("click", (e) => { if (e.target.dataset && e.target.dataset.act) editAction(e.target.dataset.act); });
+}
 // Pointer events on the callout and the panel stay theirs.
 for (const el of [calloutEl, document.getElementById("panel")]) {
   for (const type of ["pointerdown", "mousedown", "touchstart", "dblclick", "wheel"]) {

@@ -718,7 +718,8 @@ class Map:
 
     def _inverse(self) -> Callable[[Any, Any], Tuple[Any, Any]]:
         """Screen points to (lon, lat) through the current view, for a frame to use later: the
-        camera's inverse (exactly `to_lonlat`'s numbers), or the host's unproject."""
+        camera's inverse (`to_lonlat`'s numbers to a unit or two in the last place), or the
+        host's unproject."""
         if self._callbacks is not None:
             unproject = self._callbacks[3]
             return pointwise(lambda x, y: unproject(x, y))

@@ -52,11 +52,15 @@ def plain(value: object) -> object:
     return value
 
 
+def cut(text: str, limit: int = 60) -> str:
+    """Text as a message shows it: at most `limit` characters, "..." where it was cut."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def shown(value: object, limit: int = 60) -> str:
     """The repr of a value as a message shows it: NumPy scalars as plain numbers (`plain`), cut
     to `limit` characters."""
-    text = repr(plain(value))
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return cut(repr(plain(value)), limit)
 
 
 def _show(value: object) -> str:

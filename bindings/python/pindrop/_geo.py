@@ -211,12 +211,10 @@ def _short(value: Any) -> str:
     """A GeoJSON position or list as a message shows it: JSON (NumPy numbers as plain numbers)."""
     if isinstance(value, (list, tuple)):
         try:
-            text = json.dumps(value, default=_check.plain)
+            return _check.cut(json.dumps(value, default=_check.plain))
         except (TypeError, ValueError):  # not JSON: whatever it holds
-            text = _check.shown(value, limit=1000)
-    else:
-        text = _check.shown(value, limit=1000)
-    return text if len(text) <= 60 else text[:57] + "..."
+            pass
+    return _check.shown(value)
 
 
 def _points(m: Any, name: str, path: str = "") -> Iterator[Tuple[float, float]]:
