@@ -231,6 +231,19 @@ public final class SwiftPointIndex: SpatialIndex {
         }
     }
 
+    /// The leaf whose cell holds (x, y), for a slot whose `home` is `h`: its own leaf when that
+    /// leaf's cell holds the point (a small move stays in its leaf), without the walk down from
+    /// the root. Cells are half-open, [min, mid) and [mid, max) of their parent's, so a point
+    /// inside the leaf's cell is one the walk would bring there.
+    @inline(__always)
+    private func leafOf(_ x: Double, _ y: Double, from h: Int32) -> Int32 {
+        if h > 0 {
+            let node = nodes[Int(leafNode[Int(h - 1)])]
+            if node.leaf == h - 1 && x >= node.minX && x < node.maxX && y >= node.minY && y < node.maxY { return h - 1 }
+        }
+        return leafOf(x, y)
+    }
+
     /// The leaf whose cell holds (x, y).
     @inline(__always)
     private func leafOf(_ x: Double, _ y: Double) -> Int32 {
@@ -247,7 +260,7 @@ public final class SwiftPointIndex: SpatialIndex {
     @inline(__always)
     private func place(_ slot: Int32, _ x: Double, _ y: Double) {
         let s = Int(slot)
-        let l = leafOf(x, y)
+        let l = leafOf(x, y, from: home[s])
         if home[s] == l + 1 { return }
         if home[s] == 0 { count += 1 } else { leave(slot) }
         append(slot, to: l)

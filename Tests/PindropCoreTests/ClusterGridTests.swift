@@ -5,10 +5,40 @@ import XCTest
 /// a brute-force scan of where every live item is: the 3×3 walk and the box walk return exactly
 /// the items of their cells, and a grid whose items keep moving does not keep the cells they left.
 final class ClusterGridTests: XCTestCase {
-    func testWalksMatchAScanUnderChurn() {
+    func testWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(doublyLinked: false) }
+
+    /// The same with the lists linked both ways (the pins' grid), whose removals do not walk.
+    func testDoublyLinkedWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(doublyLinked: true) }
+
+    /// Removals and moves also go through `refill` now and then (a rebuild refills the pins' grid).
+    func testRefilledDoublyLinkedGridKeepsItsLinks() {
+        var rng = SplitMix(seed: 11)
+        let n = 400
+        var grid = ClusterGrid(cell: 0.25, doublyLinked: true)
+        var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: n)
+        // Cells with coordinates ≥ 0: no two of them share a list (`ClusterGrid.hash`).
+        func place(_ i: Int) { items[i].x = Double(rng.next() % 2000) / 1000; items[i].y = Double(rng.next() % 2000) / 1000 }
+        // Inserted one by one first, so that every item has a predecessor the refill must replace.
+        for i in (0..<n).reversed() { place(i); grid.insert(UInt32(i), x: items[i].x, y: items[i].y, &items) }
+        for i in 0..<n { place(i) }
+        grid.refill(&items, member: 0)
+        var live = [Bool](repeating: true, count: n)
+        // Take out every other item, head of its list or not, then walk everything.
+        for i in stride(from: 0, to: n, by: 2) {
+            grid.remove(UInt32(i), x: items[i].x, y: items[i].y, &items)
+            live[i] = false
+        }
+        var seen: [Int] = []
+        items.withUnsafeBufferPointer { it in
+            _ = grid.forEachInBox(minX: 0, minY: 0, maxX: 2, maxY: 2, maxCells: 1000, it) { seen.append(Int($0)) }
+        }
+        XCTAssertEqual(seen.sorted(), (0..<n).filter { live[$0] })
+    }
+
+    private func walksMatchAScanUnderChurn(doublyLinked: Bool) {
         var rng = SplitMix(seed: 7)
         let cell = 0.25
-        var grid = ClusterGrid(cell: cell)
+        var grid = ClusterGrid(cell: cell, doublyLinked: doublyLinked)
         let n = 600
         var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: n)
         var live = [Bool](repeating: false, count: n)

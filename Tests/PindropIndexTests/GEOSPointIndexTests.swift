@@ -53,6 +53,15 @@ final class GEOSPointIndexTests: XCTestCase {
         return (rng.uniform(-1, 1), rng.uniform(-1, 1))
     }
 
+    /// A point near (x, y): a small step, or the nearest multiple of a power-of-two fraction of
+    /// the world (180 / 2^k degrees), which is where the quadtree's cells meet, so that a moved
+    /// point lands on a cell's edge from either side.
+    func smallMove(_ x: Double, _ y: Double, _ rng: inout Rng) -> (Double, Double) {
+        if rng.int(2) == 0 { return (x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) }
+        let m = 180 / Double(1 << (4 + rng.int(12)))
+        return ((x / m).rounded() * m, rng.int(2) == 0 ? y : (y / m).rounded() * m)
+    }
+
     /// Runs a long random sequence of bulk loads, sets, removals and queries on both indexes.
     @discardableResult
     func runAgainstBruteForce(seed: UInt64, leaf: Int, pending: Int, slice: Int = 1, steps: Int, slots: Int) -> GEOSPointIndex {
@@ -60,6 +69,7 @@ final class GEOSPointIndexTests: XCTestCase {
         let geos = makeIndex(leaf: leaf, pending: pending, slice: slice)
         let brute = BruteForceIndex()
         var alive = Set<Int32>()
+        var at: [Int32: (Double, Double)] = [:]  // where each slot was set (bulk loads leave it out)
         var queries = 0
         for step in 0..<steps {
             switch rng.int(100) {
@@ -76,16 +86,24 @@ final class GEOSPointIndexTests: XCTestCase {
                 }
                 geos.insert(slots: ss, lon: xs, lat: ys); brute.insert(slots: ss, lon: xs, lat: ys)
                 alive.formUnion(ss)
-            case 3..<45:  // set: add a slot or move it (slot reuse after removal included)
+                for (i, s) in ss.enumerated() { at[s] = (xs[i], ys[i]) }
+            case 3..<30:  // set: add a slot or move it (slot reuse after removal included)
                 let s = Int32(rng.int(slots)), p = randomPoint(&rng)
                 geos.set(s, lon: p.0, lat: p.1); brute.set(s, lon: p.0, lat: p.1)
-                alive.insert(s)
+                alive.insert(s); at[s] = p
+            case 30..<45:  // a small move of a slot that is there: it mostly stays in its leaf
+                guard !alive.isEmpty else { continue }
+                let s = alive[alive.index(alive.startIndex, offsetBy: rng.int(alive.count))]
+                guard let (x, y) = at[s] else { continue }
+                let p = smallMove(x, y, &rng)
+                geos.set(s, lon: p.0, lat: p.1); brute.set(s, lon: p.0, lat: p.1)
+                at[s] = p
             case 45..<60:
                 let s = Int32(rng.int(slots))
                 geos.remove(s); brute.remove(s)  // removing a slot that is not there is a no-op
-                alive.remove(s)
+                alive.remove(s); at[s] = nil
             case 60..<61:
-                geos.removeAll(); brute.removeAll(); alive.removeAll()
+                geos.removeAll(); brute.removeAll(); alive.removeAll(); at = [:]
             case 61..<75:  // the host's queries do the deferred work: inserts and tree builds
                 geos.maintain(inserts: 1 + rng.int(2 * slice + 1))
             default:

@@ -35,13 +35,22 @@ struct ClusterGrid {
         }
     }
     private var table: OpenTable<Slot>
+    /// Whether the lists are linked both ways (`prev`).
+    let doublyLinked: Bool
+    /// Per item of a doubly linked grid (the pins'), the item before it in its cell's list (`end`
+    /// for a list's head). Taking an item out of its cell then writes its two neighbours, where a
+    /// singly linked list is walked from its head: a county's dense cells hold a hundred pins and
+    /// more in the host's order, and a pin that moved into the next cell walked half of them, a
+    /// trip to memory each.
+    private var prev: [UInt32] = []
 
-    init(cell: Double, capacity: Int = 16) {
+    init(cell: Double, capacity: Int = 16, doublyLinked: Bool = false) {
         self.cell = cell
+        self.doublyLinked = doublyLinked
         table = OpenTable(capacity: capacity, loadEighths: 4)
     }
 
-    var bytes: Int { table.bytes }
+    var bytes: Int { table.bytes + prev.capacity * MemoryLayout<UInt32>.stride }
     /// The number of slots in the table (a power of two), whatever malloc rounded its array up to.
     var slotCount: Int { table.cellCount }
 
@@ -102,12 +111,26 @@ struct ClusterGrid {
     /// Adds item `item` at (x, y).
     mutating func insert(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
         let i = slot(Self.hash(coordinate(x), coordinate(y)))
-        items[Int(item)].next = table[i].head
+        let head = table[i].head
+        items[Int(item)].next = head
+        if doublyLinked {
+            if prev.count < items.count { prev.append(contentsOf: repeatElement(Self.end, count: items.count - prev.count)) }
+            prev[Int(item)] = Self.end
+            if head != Self.end { prev[Int(head)] = item }
+        }
         table[i].head = item
     }
 
     /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
     mutating func remove(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
+        if doublyLinked {
+            let before = prev[Int(item)], after = items[Int(item)].next
+            if after != Self.end { prev[Int(after)] = before }
+            if before != Self.end {
+                items[Int(before)].next = after
+                return
+            }
+        }
         guard let i = find(Self.hash(coordinate(x), coordinate(y))) else {
             preconditionFailure("cluster grid: item \(item) is not in its cell")
         }
@@ -136,17 +159,31 @@ struct ClusterGrid {
     /// in the host's order, which is usually by place).
     mutating func refill(_ items: inout [ClusterItem], member: UInt32) {
         removeAll()
+        if doublyLinked && prev.count < items.count {
+            prev.append(contentsOf: repeatElement(Self.end, count: items.count - prev.count))
+        }
         // The head of the current run's list is kept here and written to the table once a run.
         var last = Self.vacant, at = 0, head = Self.end
+        let linksBack = doublyLinked
+        // Out of `self` while the table is written (one exclusive access at a time).
+        var links: [UInt32] = []
+        swap(&links, &prev)
+        defer { swap(&links, &prev) }
         items.withUnsafeMutableBufferPointer { it in
-            for i in it.indices where it[i].parent == member {
-                let h = Self.hash(coordinate(it[i].x), coordinate(it[i].y))
-                if h != last {
-                    if last != Self.vacant { table[at].head = head }
-                    at = slot(h); last = h; head = table[at].head
+            links.withUnsafeMutableBufferPointer { back in
+                for i in it.indices where it[i].parent == member {
+                    let h = Self.hash(coordinate(it[i].x), coordinate(it[i].y))
+                    if h != last {
+                        if last != Self.vacant { table[at].head = head }
+                        at = slot(h); last = h; head = table[at].head
+                    }
+                    it[i].next = head
+                    if linksBack {
+                        back[i] = Self.end
+                        if head != Self.end { back[Int(head)] = UInt32(i) }
+                    }
+                    head = UInt32(i)
                 }
-                it[i].next = head
-                head = UInt32(i)
             }
         }
         if last != Self.vacant { table[at].head = head }

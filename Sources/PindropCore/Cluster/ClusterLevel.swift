@@ -32,7 +32,8 @@ final class ClusterLevel {
     var grid: ClusterGrid
 
     init(cell: Double, isBase: Bool = false) {
-        grid = ClusterGrid(cell: cell)
+        // The pins' cells are the big ones, their lists in the host's order: linked both ways.
+        grid = ClusterGrid(cell: cell, doublyLinked: isBase)
         self.isBase = isBase
     }
 
