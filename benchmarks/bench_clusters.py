@@ -11,7 +11,10 @@ Usage: python3 bench_clusters.py DATA_DIR
   the inventory's busiest places, called through ctypes into reused buffers (the C time plus a
   microsecond of ctypes), the slowest median of all places per zoom;
 - per move: one pindrop_map_set_position of a random tree plus the next frame_clusters (which
-  brings the levels the view needs up to date), minus the same frame_clusters with nothing moved;
+  brings the levels the view needs up to date), minus the same frame_clusters with nothing moved,
+  taken just before the move (and, as earlier rounds did, minus the mean of 20,000 such frames in
+  a row before the moves: both are printed); a chain of multiply-adds and a chase of loads from
+  memory after every 1,000 moves tell how fast the machine was beside each block;
   called from a C loop (benchmarks/peer_loops.c) so that no Python is counted; the mean over all
   20,000 moves (the amortised cost; the range of the means of four blocks of 5,000 beside it) and
   the longest single one. With the view at zoom 16 (a drag at street zoom), then the first frame
@@ -235,21 +238,27 @@ def main() -> None:
     moves = 20_000
     us = lambda xs: f"{min(xs) * 1e6:.1f}-{max(xs) * 1e6:.1f}"  # noqa: E731
 
+    per_block = 1_000
+
     def run_moves(zoom: float):
         """Random moves of up to 30 m with a view at `zoom`: per move, set_position's time and the
-        next frame_clusters' minus one with nothing moved (the levels' update)."""
+        next frame_clusters' minus the frame_clusters with nothing moved taken just before the
+        move (the levels' update); the baseline the earlier rounds took (20,000 frames in a row
+        before the moves); and the processor's speed after each block of moves."""
         m.set_camera(PLACES[0][0], PLACES[0][1], zoom, 1200, 800)
         who = rng.integers(0, n, moves).astype(np.int64)
         jitter = rng.uniform(-30, 30, (moves, 2)) / 111_000.0
         to = np.ascontiguousarray((lonlat[who] + jitter).reshape(-1))
-        set_ns, upd_ns, base_ns = np.empty(moves), np.empty(moves), ctypes.c_double()
+        set_ns, upd_ns, before_ns, base_ns = np.empty(moves), np.empty(moves), np.empty(moves), ctypes.c_double()
+        alu_ns, load_ns = np.empty(moves // per_block), np.empty(moves // per_block)
         failed = loops.pl_cluster_moves(m._as_parameter_, who.ctypes.data, to.ctypes.data, moves, t,
                                         ctypes.addressof(clusters), len(clusters), set_ns.ctypes.data,
-                                        upd_ns.ctypes.data, ctypes.byref(base_ns))
+                                        upd_ns.ctypes.data, ctypes.byref(base_ns), before_ns.ctypes.data,
+                                        per_block, alu_ns.ctypes.data, load_ns.ctypes.data)
         if failed:
             raise RuntimeError(f"{failed} set_position calls failed")
-        baseline = base_ns.value * 1e-9
-        return set_ns * 1e-9, upd_ns * 1e-9, upd_ns * 1e-9 - baseline, baseline
+        return (set_ns * 1e-9, upd_ns * 1e-9, (upd_ns - before_ns) * 1e-9, before_ns.mean() * 1e-9,
+                (upd_ns.mean() - base_ns.value) * 1e-9, base_ns.value * 1e-9, (alu_ns, load_ns))
 
     def frame_clusters_s() -> float:
         t0 = time.thread_time()
@@ -261,7 +270,7 @@ def main() -> None:
     # The machine's memory latency beside the moves, in this process: a run slowed by other
     # tenants of the machine shows it here as well as in the moves.
     machine_before = probe(loops)
-    spent_set, spent_update, update, baseline = run_moves(16)
+    spent_set, spent_update, update, baseline, update_before, baseline_before, machine = run_moves(16)
     machine_after = probe(loops)
     # Then zooming out to the county: the first frame brings the levels left behind up to date.
     m.set_camera(PLACES[0][0], PLACES[0][1], 10, 1200, 800)
@@ -277,7 +286,21 @@ def main() -> None:
           f"set_position {spent_set.mean() * 1e6:.1f} us ({us(sets)}), {spent_set.max() * 1000:.2f} ms longest (the "
           f"spatial index and spreading; with clusters off it is the same call); set_position + update ({us(both)}) us; "
           f"the levels' update {update.mean() * 1e6:.1f} us ({us(upd)}; {baseline * 1e6:.1f} us of frame_clusters "
-          f"with nothing moved subtracted)")
+          f"with nothing moved, the one before each move, subtracted)")
+    print(f"  the baseline as earlier rounds took it (the mean of {moves} frame_clusters in a row before the moves, "
+          f"{baseline_before * 1e6:.1f} us): the levels' update {update_before * 1e6:.1f} us, move+update "
+          f"{(spent_set.mean() + update_before) * 1e6:.1f} us")
+    # The blocks of one process against the machine's speed beside each of them: the moves' time
+    # fitted (least squares) to the processor's and the memory's at that moment.
+    alu, mem = machine
+    per = np.array([b.mean() for b in np.array_split(spent_set + update, len(alu))]) * 1e6
+    fit = np.linalg.lstsq(np.column_stack([alu, mem, np.ones_like(alu)]), per, rcond=None)[0]
+    explained = 1 - float(np.sum((per - np.column_stack([alu, mem, np.ones_like(alu)]) @ fit) ** 2)) / max(
+        float(np.sum((per - per.mean()) ** 2)), 1e-30)
+    print(f"  within the run; {len(alu)} blocks of {per_block} moves: move+update {per.min():.1f}-{per.max():.1f} us "
+          f"a block; after each block a chain of multiply-adds (registers only) {alu.min():.2f}-{alu.max():.2f} ns a "
+          f"step and a chase of loads from memory {mem.min():.0f}-{mem.max():.0f} ns a load; the two explain "
+          f"{explained:.0%} of the blocks' variance (least squares)")
     print(f"  catch-up; the first frame_clusters at zoom 10 after them {catch_up * 1000:.2f} ms (an ordinary one "
           f"{ordinary * 1000:.3f} ms): {amortised * 1e6:.2f} us a move, "
           f"{(spent_set + update).mean() * 1e6 + amortised * 1e6:.1f} us a move with it")
@@ -287,10 +310,11 @@ def main() -> None:
     print(f"move+update mean with the catch-up: {(spent_set + update).mean() * 1e6 + amortised * 1e6:.1f} us "
           f"(target <= 10)")
     # At county zoom the view needs nearly every level after every move.
-    set10, spent10, update10, baseline10 = run_moves(10)
+    set10, spent10, update10, baseline10, _, _, _ = run_moves(10)
     print(f"move+update mean at zoom 10: {(set10 + update10).mean() * 1e6:.1f} us (target <= 20)")
     print(f"  moves at zoom 10; set_position {set10.mean() * 1e6:.1f} us, the levels' update {update10.mean() * 1e6:.1f} "
-          f"us ({baseline10 * 1e6:.1f} us of frame_clusters with nothing moved subtracted)")
+          f"us ({baseline10 * 1e6:.1f} us of frame_clusters with nothing moved, the one before each move, "
+          f"subtracted)")
     print(f"cluster update mean: {update.mean() * 1e6:.1f} us (target <= 20)")
     longest = max(spent_update.max(), spent10.max(), catch_up)
     print(f"cluster update longest: {longest * 1000:.3f} ms (target <= 5)")

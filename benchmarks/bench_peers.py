@@ -131,7 +131,7 @@ def build_loops() -> ctypes.CDLL:
     lib.pl_warm.argtypes = [p, p, ctypes.c_size_t, ctypes.c_size_t]
     lib.pl_cluster_moves.restype = ctypes.c_size_t
     lib.pl_cluster_moves.argtypes = [p, p, p, ctypes.c_size_t, ctypes.c_double, p, ctypes.c_size_t, p, p,
-                                     ctypes.POINTER(ctypes.c_double)]
+                                     ctypes.POINTER(ctypes.c_double), p, ctypes.c_size_t, p, p]
     lib.pl_hits.restype = ctypes.c_int
     lib.pl_geos_hits.restype = ctypes.c_double
     lib.pl_probe.restype = ctypes.c_int

@@ -79,13 +79,61 @@ double pl_warm(pindrop_map *map, const double *lonlat, size_t n, size_t calls) {
   return thread_s() - t0;
 }
 
+/* Where the chains below leave their results, so that they are not optimised away. */
+static volatile uint64_t alu_sink;
+
+/* A chain of `steps` dependent multiply-adds in registers (no memory): ns a step. What the
+   processor itself gives the thread at that moment. */
+static double alu_chain_ns(size_t steps) {
+  uint64_t x = 1;
+  size_t i;
+  double t0 = thread_s();
+  for (i = 0; i < steps; i++) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  alu_sink = x;
+  return (thread_s() - t0) * 1e9 / (double)(steps ? steps : 1);
+}
+
+/* A chase of `steps` dependent loads through a random cycle of 16M indices (64 MB, made on
+   the first call): ns a load. What a trip to memory costs the thread at that moment. */
+static double chase_ns(size_t steps) {
+  static uint32_t *next;
+  static uint32_t at;
+  const size_t n = (size_t)1 << 24;
+  size_t i;
+  double t0;
+  if (!next) {
+    uint64_t s = 88172645463325252ULL;
+    next = malloc(n * sizeof *next);
+    if (!next) return -1;
+    for (i = 0; i < n; i++) next[i] = (uint32_t)i;
+    for (i = n - 1; i > 0; i--) {  /* Sattolo's shuffle: one cycle through every index */
+      size_t j;
+      uint32_t tmp;
+      s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+      j = (size_t)(s % i);
+      tmp = next[i]; next[i] = next[j]; next[j] = tmp;
+    }
+  }
+  t0 = thread_s();
+  for (i = 0; i < steps; i++) at = next[at];
+  alu_sink = at;
+  return (thread_s() - t0) * 1e9 / (double)(steps ? steps : 1);
+}
+
 /* The cluster part of a move, as a host pays it: for i < n, set_position(ids[i], lonlat[2i],
    lonlat[2i+1]) then frame_clusters at time t (which brings the cluster levels up to date), each
-   call timed on its own less the cost of reading the clock: set_ns[i] and upd_ns[i]. Before the
-   moves, `n` frame_clusters with nothing moved give the baseline a frame costs anyway
-   (*base_ns, the mean). Returns the number of failed set_position calls. */
+   call timed on its own less the cost of reading the clock: set_ns[i] and upd_ns[i]. Each move
+   is preceded by a frame_clusters with nothing moved since the last one, timed into
+   before_ns[i]: the frame's own cost beside each move, to subtract from upd_ns[i] (a machine
+   slower or faster during some moves then shows on both sides of the subtraction). Before the
+   moves, `n` frame_clusters in a row give the same baseline the way earlier rounds took it
+   (*base_ns, the mean). After every `block` moves, alu_ns[k] is what a chain of multiply-adds
+   took (`alu_chain_ns`) and load_ns[k] what a load from memory took (`chase_ns`), so that the
+   blocks' times can be read against the machine's speed at that moment. Returns the number of
+   failed set_position calls. */
 size_t pl_cluster_moves(pindrop_map *map, const pindrop_id *ids, const double *lonlat, size_t n, double t,
-                        pindrop_cluster_view *clusters, size_t cap, double *set_ns, double *upd_ns, double *base_ns) {
+                        pindrop_cluster_view *clusters, size_t cap, double *set_ns, double *upd_ns, double *base_ns,
+                        double *before_ns, size_t block, double *alu_ns, double *load_ns) {
   size_t i, failed = 0;
   double c = clock_cost_s(), t0;
   (void)pindrop_map_frame_clusters(map, t, clusters, cap);
@@ -94,12 +142,19 @@ size_t pl_cluster_moves(pindrop_map *map, const pindrop_id *ids, const double *l
   *base_ns = (thread_s() - t0) * 1e9 / (double)(n ? n : 1);
   for (i = 0; i < n; i++) {
     double a = thread_s(), b, d;
+    (void)pindrop_map_frame_clusters(map, t, clusters, cap);
+    before_ns[i] = (thread_s() - a) * 1e9 - c * 1e9;
+    a = thread_s();
     failed += pindrop_map_set_position(map, ids[i], lonlat[2 * i], lonlat[2 * i + 1]) != PINDROP_OK;
     b = thread_s();
     (void)pindrop_map_frame_clusters(map, t, clusters, cap);
     d = thread_s();
     set_ns[i] = (b - a) * 1e9 - c * 1e9;
     upd_ns[i] = (d - b) * 1e9 - c * 1e9;
+    if (block && alu_ns && load_ns && (i + 1) % block == 0) {
+      alu_ns[i / block] = alu_chain_ns((size_t)1 << 18);
+      load_ns[i / block] = chase_ns((size_t)1 << 14);
+    }
   }
   return failed;
 }
