@@ -93,27 +93,35 @@ static double alu_chain_ns(size_t steps) {
   return (thread_s() - t0) * 1e9 / (double)(steps ? steps : 1);
 }
 
-/* A chase of `steps` dependent loads through a random cycle of 16M indices (64 MB, made on
-   the first call): ns a load. What a trip to memory costs the thread at that moment. */
-static double chase_ns(size_t steps) {
+/* A random cycle through 16M indices (64 MB, Sattolo's shuffle), made on the first call and kept:
+   following it is a chain of dependent loads, each from anywhere in 64 MB. */
+static uint32_t *chase_cycle(void) {
   static uint32_t *next;
-  static uint32_t at;
   const size_t n = (size_t)1 << 24;
   size_t i;
-  double t0;
-  if (!next) {
-    uint64_t s = 88172645463325252ULL;
-    next = malloc(n * sizeof *next);
-    if (!next) return -1;
-    for (i = 0; i < n; i++) next[i] = (uint32_t)i;
-    for (i = n - 1; i > 0; i--) {  /* Sattolo's shuffle: one cycle through every index */
-      size_t j;
-      uint32_t tmp;
-      s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-      j = (size_t)(s % i);
-      tmp = next[i]; next[i] = next[j]; next[j] = tmp;
-    }
+  uint64_t s = 88172645463325252ULL;
+  if (next) return next;
+  next = malloc(n * sizeof *next);
+  if (!next) return NULL;
+  for (i = 0; i < n; i++) next[i] = (uint32_t)i;
+  for (i = n - 1; i > 0; i--) {  /* one cycle through every index */
+    size_t j;
+    uint32_t tmp;
+    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+    j = (size_t)(s % i);
+    tmp = next[i]; next[i] = next[j]; next[j] = tmp;
   }
+  return next;
+}
+
+/* A chase of `steps` dependent loads along `chase_cycle`: ns a load (-1 without memory for the
+   cycle). What a trip to memory costs the thread at that moment. */
+static double chase_ns(size_t steps) {
+  static uint32_t at;
+  const uint32_t *next = chase_cycle();
+  size_t i;
+  double t0;
+  if (!next) return -1;
   t0 = thread_s();
   for (i = 0; i < steps; i++) at = next[at];
   alu_sink = at;
@@ -241,28 +249,9 @@ done:
    latency rose as much was slowed by the machine (other tenants sharing its memory), not by the
    code. Returns 0, or -1 without memory. */
 int pl_probe(double *load_ns, double *alu_ns) {
-  const size_t n = (size_t)1 << 24;  /* 16M 4-byte indices: 64 MB */
-  uint32_t *next = malloc(n * sizeof *next), at = 0;
-  uint64_t x = 1, s = 88172645463325252ULL;
-  size_t i, steps = (size_t)1 << 22;
-  double t0;
-  if (!next) return -1;
-  for (i = 0; i < n; i++) next[i] = (uint32_t)i;
-  for (i = n - 1; i > 0; i--) {  /* Sattolo's shuffle: one cycle through every index */
-    size_t j;
-    uint32_t tmp;
-    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-    j = (size_t)(s % i);
-    tmp = next[i]; next[i] = next[j]; next[j] = tmp;
-  }
-  for (i = 0; i < steps / 4; i++) at = next[at];  /* warm the page tables of the walk's start */
-  t0 = thread_s();
-  for (i = 0; i < steps; i++) at = next[at];
-  *load_ns = (thread_s() - t0) * 1e9 / (double)steps;
-  t0 = thread_s();
-  for (i = 0; i < steps * 16; i++) x = x * 6364136223846793005ULL + at;
-  *alu_ns = (thread_s() - t0) * 1e9 / (double)(steps * 16);
-  free(next);
-  /* Keep the results alive: a multiply chain whose value is never read could be dropped. */
-  return x == 42 ? 1 : 0;
+  const size_t steps = (size_t)1 << 22;
+  if (chase_ns(steps / 4) < 0) return -1;  /* makes the cycle, and warms the page tables of the walk */
+  *load_ns = chase_ns(steps);
+  *alu_ns = alu_chain_ns(steps * 16);
+  return 0;
 }
