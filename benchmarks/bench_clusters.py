@@ -294,9 +294,9 @@ def main() -> None:
     # fitted (least squares) to the processor's and the memory's at that moment.
     alu, mem = machine
     per = np.array([b.mean() for b in np.array_split(spent_set + update, len(alu))]) * 1e6
-    fit = np.linalg.lstsq(np.column_stack([alu, mem, np.ones_like(alu)]), per, rcond=None)[0]
-    explained = 1 - float(np.sum((per - np.column_stack([alu, mem, np.ones_like(alu)]) @ fit) ** 2)) / max(
-        float(np.sum((per - per.mean()) ** 2)), 1e-30)
+    probes = np.column_stack([alu, mem, np.ones_like(alu)])
+    fit = np.linalg.lstsq(probes, per, rcond=None)[0]
+    explained = 1 - float(np.sum((per - probes @ fit) ** 2)) / max(float(np.sum((per - per.mean()) ** 2)), 1e-30)
     print(f"  within the run; {len(alu)} blocks of {per_block} moves: move+update {per.min():.1f}-{per.max():.1f} us "
           f"a block; after each block a chain of multiply-adds (registers only) {alu.min():.2f}-{alu.max():.2f} ns a "
           f"step and a chase of loads from memory {mem.min():.0f}-{mem.max():.0f} ns a load; the two explain "

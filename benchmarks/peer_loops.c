@@ -80,7 +80,7 @@ double pl_warm(pindrop_map *map, const double *lonlat, size_t n, size_t calls) {
 }
 
 /* Where the chains below leave their results, so that they are not optimised away. */
-static volatile uint64_t alu_sink;
+static volatile uint64_t sink;
 
 /* A chain of `steps` dependent multiply-adds in registers (no memory): ns a step. What the
    processor itself gives the thread at that moment. */
@@ -89,7 +89,7 @@ static double alu_chain_ns(size_t steps) {
   size_t i;
   double t0 = thread_s();
   for (i = 0; i < steps; i++) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-  alu_sink = x;
+  sink = x;
   return (thread_s() - t0) * 1e9 / (double)(steps ? steps : 1);
 }
 
@@ -124,7 +124,7 @@ static double chase_ns(size_t steps) {
   if (!next) return -1;
   t0 = thread_s();
   for (i = 0; i < steps; i++) at = next[at];
-  alu_sink = at;
+  sink = at;
   return (thread_s() - t0) * 1e9 / (double)(steps ? steps : 1);
 }
 

@@ -225,10 +225,14 @@ public final class GEOSPointIndex: SpatialIndex {
         enqueueIfNeeded(Int(l))
     }
 
+    /// The leaf a slot's place `h` (its `home`, not 0) names.
+    @inline(__always)
+    private static func leaf(of h: UInt32) -> Int { Int((h & ~pendingBit & placeMask) - 1) }
+
     /// The slot leaves the place `h` says it was in.
     @inline(__always)
     private func leave(_ h: UInt32) {
-        let l = Int((h & ~GEOSPointIndex.pendingBit & GEOSPointIndex.placeMask) - 1)
+        let l = GEOSPointIndex.leaf(of: h)
         leaves[l].count -= 1
         if h & GEOSPointIndex.pendingBit == 0 {
             leaves[l].stale += 1
@@ -244,7 +248,7 @@ public final class GEOSPointIndex: SpatialIndex {
     @inline(__always)
     private func leafOf(_ x: Double, _ y: Double, from h: UInt32) -> Int32 {
         if h != 0 {
-            let l = Int32(truncatingIfNeeded: (h & ~GEOSPointIndex.pendingBit & GEOSPointIndex.placeMask) - 1)
+            let l = Int32(GEOSPointIndex.leaf(of: h))
             let node = nodes[Int(leaves[Int(l)].node)]
             if node.child < 0 && node.leaf == l && x >= node.minX && x < node.maxX && y >= node.minY && y < node.maxY {
                 return l

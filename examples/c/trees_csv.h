@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether c ends a CSV field: a comma, the line's end or the text's. */
+static int trees_csv_field_ends(char c) { return c == ',' || c == '\n' || c == '\r' || c == '\0'; }
+
 /* Reads `path` into *out_ids and *out_lonlat (lon, lat interleaved), both malloc'ed for the caller
    to free, and their count into *out_n. Returns 0, or -1 (with a message on stderr, nothing to
    free) when the file cannot be read or memory runs out. */
@@ -26,8 +29,7 @@ static int read_trees_csv(const char *path, pindrop_id **out_ids, double **out_l
     return -1;
   }
   size_t skipped = 0, first_skipped = 0, line_no = 1;
-  if (!fgets(line, sizeof line, f) || strncmp(line, "id,lon,lat", 10) != 0 ||
-      (line[10] != ',' && line[10] != '\n' && line[10] != '\r' && line[10] != '\0')) {
+  if (!fgets(line, sizeof line, f) || strncmp(line, "id,lon,lat", 10) != 0 || !trees_csv_field_ends(line[10])) {
     line[strcspn(line, "\r\n")] = '\0';
     fprintf(stderr, "%s: the header must start \"id,lon,lat\", not \"%s\"\n", path, line);
     fclose(f);
@@ -43,7 +45,7 @@ static int read_trees_csv(const char *path, pindrop_id **out_ids, double **out_l
     lon = strtod(end + 1, &end);
     if (*end != ',') goto skip;
     lat = strtod(end + 1, &end);
-    if (*end != ',' && *end != '\n' && *end != '\r' && *end != '\0') goto skip;
+    if (!trees_csv_field_ends(*end)) goto skip;
     if (n == cap) {
       size_t grown = cap ? 2 * cap : 1024;
       pindrop_id *i2 = (pindrop_id *)realloc(ids, grown * sizeof *ids);

@@ -114,11 +114,17 @@ struct ClusterGrid {
         let head = table[i].head
         items[Int(item)].next = head
         if doublyLinked {
-            if prev.count < items.count { prev.append(contentsOf: repeatElement(Self.end, count: items.count - prev.count)) }
+            linkBackRoom(items.count)
             prev[Int(item)] = Self.end
             if head != Self.end { prev[Int(head)] = item }
         }
         table[i].head = item
+    }
+
+    /// Makes `prev` as long as the items (`count`).
+    @inline(__always)
+    private mutating func linkBackRoom(_ count: Int) {
+        if prev.count < count { prev.append(contentsOf: repeatElement(Self.end, count: count - prev.count)) }
     }
 
     /// Takes item `item` out of the list of the cell holding (x, y), its position when inserted.
@@ -159,9 +165,7 @@ struct ClusterGrid {
     /// in the host's order, which is usually by place).
     mutating func refill(_ items: inout [ClusterItem], member: UInt32) {
         removeAll()
-        if doublyLinked && prev.count < items.count {
-            prev.append(contentsOf: repeatElement(Self.end, count: items.count - prev.count))
-        }
+        if doublyLinked { linkBackRoom(items.count) }
         // The head of the current run's list is kept here and written to the table once a run.
         var last = Self.vacant, at = 0, head = Self.end
         let linksBack = doublyLinked
