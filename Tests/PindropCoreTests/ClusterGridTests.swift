@@ -5,16 +5,48 @@ import XCTest
 /// a brute-force scan of where every live item is: the 3×3 walk and the box walk return exactly
 /// the items of their cells, and a grid whose items keep moving does not keep the cells they left.
 final class ClusterGridTests: XCTestCase {
-    func testWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(doublyLinked: false) }
+    func testWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(lists: .unordered) }
 
     /// The same with the lists linked both ways (the pins' grid), whose removals do not walk.
-    func testDoublyLinkedWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(doublyLinked: true) }
+    func testDoublyLinkedWalksMatchAScanUnderChurn() { walksMatchAScanUnderChurn(lists: .linkedBothWays) }
+
+    /// The same with the lists by key (a clustered level's grid): every list stays in key order,
+    /// and a walk for keys below a bound meets exactly the items of the nine cells below it, also
+    /// when the bound falls during the walk.
+    func testListsByKeyStayInOrderUnderChurn() { walksMatchAScanUnderChurn(lists: .byKey) }
+
+    /// A refill of a grid by key puts each list in key order whatever the slots' order.
+    func testRefillByKeyOrdersEveryList() {
+        var rng = SplitMix(seed: 5)
+        let n = 300
+        var grid = ClusterGrid(cell: 0.5, lists: .byKey)
+        var items = (0..<n).map { _ in
+            ClusterItem(x: Double(rng.next() % 1000) / 1000, y: Double(rng.next() % 1000) / 1000,
+                        key: rng.next(), parent: 0, next: ClusterGrid.end)
+        }
+        grid.refill(&items, member: 0)
+        var walked = 0
+        for cy in 0..<2 {
+            for cx in 0..<2 {
+                var keys: [UInt64] = []
+                items.withUnsafeBufferPointer { it in
+                    _ = grid.forEachInBox(minX: Double(cx) * 0.5 + 0.1, minY: Double(cy) * 0.5 + 0.1,
+                                          maxX: Double(cx) * 0.5 + 0.2, maxY: Double(cy) * 0.5 + 0.2, maxCells: 1, it) {
+                        keys.append(it[Int($0)].key)
+                    }
+                }
+                XCTAssertEqual(keys, keys.sorted(), "cell (\(cx), \(cy))")
+                walked += keys.count
+            }
+        }
+        XCTAssertEqual(walked, n)
+    }
 
     /// Removals and moves also go through `refill` now and then (a rebuild refills the pins' grid).
     func testRefilledDoublyLinkedGridKeepsItsLinks() {
         var rng = SplitMix(seed: 11)
         let n = 400
-        var grid = ClusterGrid(cell: 0.25, doublyLinked: true)
+        var grid = ClusterGrid(cell: 0.25, lists: .linkedBothWays)
         var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: n)
         // Cells with coordinates ≥ 0: no two of them share a list (`ClusterGrid.hash`).
         func place(_ i: Int) { items[i].x = Double(rng.next() % 2000) / 1000; items[i].y = Double(rng.next() % 2000) / 1000 }
@@ -35,10 +67,10 @@ final class ClusterGridTests: XCTestCase {
         XCTAssertEqual(seen.sorted(), (0..<n).filter { live[$0] })
     }
 
-    private func walksMatchAScanUnderChurn(doublyLinked: Bool) {
-        var rng = SplitMix(seed: 7)
+    private func walksMatchAScanUnderChurn(lists: ClusterGrid.Lists) {
+        var rng = SplitMix(seed: 7), keys = SplitMix(seed: 8)
         let cell = 0.25
-        var grid = ClusterGrid(cell: cell, doublyLinked: doublyLinked)
+        var grid = ClusterGrid(cell: cell, lists: lists)
         let n = 600
         var items = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: n)
         var live = [Bool](repeating: false, count: n)
@@ -49,6 +81,8 @@ final class ClusterGridTests: XCTestCase {
             let i = Int(rng.next() % UInt64(n))
             if !live[i] {
                 items[i].x = random(&rng); items[i].y = random(&rng)
+                // A new key each time (an item's key is fixed while it is in the grid).
+                items[i].key = keys.next()
                 grid.insert(UInt32(i), x: items[i].x, y: items[i].y, &items)
                 live[i] = true
             } else if rng.next() % 3 == 0 {
@@ -76,6 +110,26 @@ final class ClusterGridTests: XCTestCase {
             for dy: Int64 in -1...1 { for dx: Int64 in -1...1 { nine.insert(ClusterGrid.hash(coordinate(qx) + dx, coordinate(qy) + dy)) } }
             let expected = (0..<n).filter { live[$0] && nine.contains(key($0)) }
             XCTAssertEqual(near.sorted(), expected, "3×3 walk, step \(step)")
+            if lists == .byKey {
+                // Below a bound that falls to each item's key as it is met: the items met are the
+                // smallest keys of each list, ending at the first one past the bound of the moment.
+                let start = keys.next()
+                var bound = start, met: [UInt64] = []
+                items.withUnsafeBufferPointer { it in
+                    grid.forEachNear(qx, qy, it, whileKeyBelow: { bound }) { k in
+                        XCTAssertLessThan(it[Int(k)].key, bound)
+                        met.append(it[Int(k)].key)
+                        if keys.next() % 2 == 0 { bound = it[Int(k)].key }
+                    }
+                }
+                XCTAssertEqual(met.min(), expected.map { items[$0].key }.filter { $0 < start }.min(), "bounded walk, step \(step)")
+                // A bound that does not fall: every item of the nine cells below it, each once.
+                var below: [Int] = []
+                items.withUnsafeBufferPointer { it in
+                    grid.forEachNear(qx, qy, it, whileKeyBelow: { start }) { below.append(Int($0)) }
+                }
+                XCTAssertEqual(below.sorted(), expected.filter { items[$0].key < start }, "walk below a key, step \(step)")
+            }
             var boxed: [Int] = []
             let (x0, x1) = (min(qx, qx + 0.6), qx + 0.6), (y0, y1) = (qy - 0.3, qy)
             let walked = items.withUnsafeBufferPointer { it in

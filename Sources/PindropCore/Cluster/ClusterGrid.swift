@@ -10,7 +10,7 @@ struct ClusterItem {
 
 /// The cell lists of one cluster level: items hashed into square cells of a fixed side (in
 /// normalised Web Mercator units), each cell a singly linked list threaded through the items'
-/// `next` (the level's `ClusterItem`s, passed in).
+/// `next` (the level's `ClusterItem`s, passed in). How a list is kept is the grid's `Lists`.
 ///
 /// An `OpenTable` of 12-byte slots (at most half full, no per-cell allocation) maps a cell's key
 /// to the head of its list. Two cells whose keys collide share one list; that is harmless,
@@ -34,9 +34,22 @@ struct ClusterGrid {
             hi = UInt32(truncatingIfNeeded: key >> 32); lo = UInt32(truncatingIfNeeded: key); self.head = head
         }
     }
+    /// How a cell's list is kept.
+    enum Lists {
+        /// In no order, linked one way.
+        case unordered
+        /// In no order, linked both ways (`prev`).
+        case linkedBothWays
+        /// By the items' order keys, smallest first: a walk for keys below a bound stops at the
+        /// first item past it (`forEachNear(_:_:_:whileKeyBelow:_:)`). An item's key must not
+        /// change while it is in the grid.
+        case byKey
+    }
+
     private var table: OpenTable<Slot>
+    let lists: Lists
     /// Whether the lists are linked both ways (`prev`).
-    let doublyLinked: Bool
+    var doublyLinked: Bool { lists == .linkedBothWays }
     /// Per item of a doubly linked grid (the pins'), the item before it in its cell's list (`end`
     /// for a list's head). Taking an item out of its cell then writes its two neighbours, where a
     /// singly linked list is walked from its head: a county's dense cells hold a hundred pins and
@@ -44,9 +57,9 @@ struct ClusterGrid {
     /// trip to memory each.
     private var prev: [UInt32] = []
 
-    init(cell: Double, capacity: Int = 16, doublyLinked: Bool = false) {
+    init(cell: Double, capacity: Int = 16, lists: Lists = .unordered) {
         self.cell = cell
-        self.doublyLinked = doublyLinked
+        self.lists = lists
         table = OpenTable(capacity: capacity, loadEighths: 4)
     }
 
@@ -112,6 +125,20 @@ struct ClusterGrid {
     mutating func insert(_ item: UInt32, x: Double, y: Double, _ items: inout [ClusterItem]) {
         let i = slot(Self.hash(coordinate(x), coordinate(y)))
         let head = table[i].head
+        if lists == .byKey {
+            let key = items[Int(item)].key
+            guard head != Self.end, items[Int(head)].key < key else {
+                items[Int(item)].next = head
+                table[i].head = item
+                return
+            }
+            // A clustered level's cell holds a few items: its seeds lie more than a radius apart.
+            var before = head
+            while case let n = items[Int(before)].next, n != Self.end, items[Int(n)].key < key { before = n }
+            items[Int(item)].next = items[Int(before)].next
+            items[Int(before)].next = item
+            return
+        }
         items[Int(item)].next = head
         if doublyLinked {
             linkBackRoom(items.count)
@@ -165,6 +192,14 @@ struct ClusterGrid {
     /// in the host's order, which is usually by place).
     mutating func refill(_ items: inout [ClusterItem], member: UInt32) {
         removeAll()
+        if lists == .byKey {
+            // Backwards: a level just built is in key order within each cell, so each item goes
+            // to the head of its list.
+            for i in items.indices.reversed() where items[i].parent == member {
+                insert(UInt32(i), x: items[i].x, y: items[i].y, &items)
+            }
+            return
+        }
         if doublyLinked { linkBackRoom(items.count) }
         // The head of the current run's list is kept here and written to the table once a run.
         var last = Self.vacant, at = 0, head = Self.end
@@ -203,20 +238,40 @@ struct ClusterGrid {
         forEachNear(x, y, next: { items[Int($0)].next }, body)
     }
 
+    /// `forEachNear` for the items whose order keys are below `bound()`, read again after every
+    /// item (`body` may lower it): lists kept `byKey` are left at their first item past it.
+    @inline(__always)
+    func forEachNear(_ x: Double, _ y: Double, _ items: UnsafeBufferPointer<ClusterItem>,
+                     whileKeyBelow bound: () -> UInt64, _ body: (UInt32) -> Void) {
+        assert(lists == .byKey)
+        forEachNear(x, y, next: { k in
+            let n = items[Int(k)].next
+            return n != Self.end && items[Int(n)].key < bound() ? n : Self.end
+        }, first: { k in items[Int(k)].key < bound() ? k : Self.end }, body)
+    }
+
     /// `forEachNear` with the lists' links read through `next` (a dense copy of them, say).
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, _ body: (UInt32) -> Void) {
+        forEachNear(x, y, next: next, first: { $0 }, body)
+    }
+
+    /// `forEachNear` where a list starts at `first(head)` (`end`: nothing of it is walked).
+    @inline(__always)
+    private func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, first: (UInt32) -> UInt32,
+                             _ body: (UInt32) -> Void) {
         let cx = coordinate(x), cy = coordinate(y)
         // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
         // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
         // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
         if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
-            forEachNearDistinct(cx, cy, next, body)
+            forEachNearDistinct(cx, cy, next, first, body)
             return
         }
         for dy: Int64 in -1...1 {
             for dx: Int64 in -1...1 {
-                var item = head(Self.hash(cx + dx, cy + dy))
+                let h = head(Self.hash(cx + dx, cy + dy))
+                var item = h == Self.end ? h : first(h)
                 while item != Self.end { body(item); item = next(item) }
             }
         }
@@ -224,14 +279,15 @@ struct ClusterGrid {
 
     /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
     private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ next: (UInt32) -> UInt32,
-                                     _ body: (UInt32) -> Void) {
+                                     _ first: (UInt32) -> UInt32, _ body: (UInt32) -> Void) {
         var seen: [UInt64] = []
         for dy: Int64 in -1...1 {
             for dx: Int64 in -1...1 {
                 let h = Self.hash(cx &+ dx, cy &+ dy)
                 if seen.contains(h) { continue }
                 seen.append(h)
-                var i = head(h)
+                let l = head(h)
+                var i = l == Self.end ? l : first(l)
                 while i != Self.end { body(i); i = next(i) }
             }
         }

@@ -33,7 +33,8 @@ final class ClusterLevel {
 
     init(cell: Double, isBase: Bool = false) {
         // The pins' cells are the big ones, their lists in the host's order: linked both ways.
-        grid = ClusterGrid(cell: cell, doublyLinked: isBase)
+        // A clustered level's lists are by key, for the search of the earliest seed near a point.
+        grid = ClusterGrid(cell: cell, lists: isBase ? .linkedBothWays : .byKey)
         self.isBase = isBase
     }
 
@@ -70,6 +71,13 @@ final class ClusterLevel {
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
         items.withUnsafeBufferPointer { grid.forEachNear(x, y, $0, body) }
+    }
+
+    /// `forEachNear` for the items whose keys are below `bound()` (read after every item): a
+    /// clustered level's lists are by key, so a list is left at its first item past the bound.
+    @inline(__always)
+    func forEachNear(_ x: Double, _ y: Double, whileKeyBelow bound: () -> UInt64, _ body: (UInt32) -> Void) {
+        items.withUnsafeBufferPointer { grid.forEachNear(x, y, $0, whileKeyBelow: bound, body) }
     }
 
     /// Calls `body` with every item held by item `holder` of the level below that lies within

@@ -258,10 +258,9 @@ private struct LevelPass {
             let dx = level.seedAt[h].x - x, dy = level.seedAt[h].y - y
             if kk < bestKey && dx * dx + dy * dy <= r2 { best = level.sums[h].seed; bestKey = kk }
         }
-        level.forEachNear(x, y) { p in
-            // Only live items are in the grid; an item's key is its seed's.
+        // Only live items are in the grid; an item's key is its seed's.
+        level.forEachNear(x, y, whileKeyBelow: { bestKey }) { p in
             let i = Int(p), kk = level.items[i].key
-            guard kk < bestKey else { return }
             // Not a number (a seed gone or demoted in this pass) fails the test.
             let dx = level.seedAt[i].x - x, dy = level.seedAt[i].y - y
             guard dx * dx + dy * dy <= r2 else { return }
