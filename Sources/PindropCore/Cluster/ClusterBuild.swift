@@ -14,12 +14,12 @@ struct ClusterBuild {
     let minPoints: Int
     let summaries: ClusterSummaries
 
-    /// Builds levels `top`...0 again from the items of level `top` + 1, `order` holding those
-    /// items' slots by key (`ClusterLevel.unplacedByKey`, which also marks them unplaced).
-    func build(_ levels: inout [ClusterLevel], from top: Int, order: [UInt32]) {
+    /// Builds levels `top`...`bottom` again from the items of level `top` + 1, `order` holding
+    /// those items' slots by key (`ClusterLevel.unplacedByKey`, which also marks them unplaced).
+    func build(_ levels: inout [ClusterLevel], from top: Int, through bottom: Int = 0, order: [UInt32]) {
         var order = order
         var z = top
-        while z >= 0 {
+        while z >= bottom {
             let level = ClusterLevel(cell: ClusterLevels.cellSide(radius, level: z))
             levels[z] = level
             summaries.resetLevel(z)
@@ -50,21 +50,26 @@ struct ClusterBuild {
     /// in them; returns each item's new slot by its old one.
     private func arrangeByCell(_ z: Int, _ level: ClusterLevel, above: ClusterLevel) -> [UInt32] {
         let n = level.items.count
-        var byCell = [(cell: UInt64, slot: UInt32)]()
-        byCell.reserveCapacity(n)
+        // Points lie in [0, 1], so cell coordinates are small and not negative: a cell is its
+        // row's coordinate above its column's, in as few bits as the level's columns need.
+        var cx = [UInt64](repeating: 0, count: n), cy = [UInt64](repeating: 0, count: n)
+        var widest: UInt64 = 0, tallest: UInt64 = 0
         for i in 0..<n {
-            // Points lie in [0, 1], so cell coordinates are small and not negative.
-            let cx = UInt64(truncatingIfNeeded: level.grid.coordinate(level.items[i].x)) & 0xFFFF_FFFF
-            let cy = UInt64(truncatingIfNeeded: level.grid.coordinate(level.items[i].y)) & 0xFFFF_FFFF
-            byCell.append((cy << 32 | cx, UInt32(i)))
+            cx[i] = UInt64(truncatingIfNeeded: level.grid.coordinate(level.items[i].x)) & 0xFFFF_FFFF
+            cy[i] = UInt64(truncatingIfNeeded: level.grid.coordinate(level.items[i].y)) & 0xFFFF_FFFF
+            widest = Swift.max(widest, cx[i]); tallest = Swift.max(tallest, cy[i])
         }
-        byCell.sort { ($0.cell, $0.slot) < ($1.cell, $1.slot) }
+        let columnBits = 64 - widest.leadingZeroBitCount
+        var cells = (0..<n).map { cy[$0] << UInt64(columnBits) | cx[$0] }
+        var slots = (0..<n).map { UInt32($0) }
+        // Stable: the items of a cell stay in their slots' order, the key order they were made in.
+        Self.radixSort(&cells, &slots, bits: 0..<(columnBits + 64 - tallest.leadingZeroBitCount))
         var slotOf = [UInt32](repeating: 0, count: n)
-        for (new, e) in byCell.enumerated() { slotOf[Int(e.slot)] = UInt32(new) }
-        level.items = byCell.map { level.items[Int($0.slot)] }
-        level.sums = byCell.map { level.sums[Int($0.slot)] }
-        level.seedAt = byCell.map { level.seedAt[Int($0.slot)] }
-        summaries.renumber(z, byCell, slotOf)
+        for (new, old) in slots.enumerated() { slotOf[Int(old)] = UInt32(new) }
+        level.items = slots.map { level.items[Int($0)] }
+        level.sums = slots.map { level.sums[Int($0)] }
+        level.seedAt = slots.map { level.seedAt[Int($0)] }
+        summaries.renumber(z, slots, slotOf)
         level.grid.refill(&level.items, member: ClusterLevel.unassigned)
         above.items.withUnsafeMutableBufferPointer { aboveItems in
             for i in aboveItems.indices where aboveItems[i].parent < ClusterLevel.excluded {
@@ -74,33 +79,47 @@ struct ClusterBuild {
         return slotOf
     }
 
-    /// Sorts slots by their keys: least significant digit radix sort of the keys' top 33 bits,
-    /// 11 bits a pass (the 2048 counters of a pass stay in the first-level cache; all histograms
-    /// in one read), then each run of equal top bits (order keys are uniformly spread: a few pairs
-    /// in a million) sorted by the whole key.
+    /// Sorts slots by their keys: their top 33 bits by `radixSort`, then each run of equal top
+    /// bits (order keys are uniformly spread: a few pairs in a million) by the whole key.
     static func sortByKey(_ slots: inout [UInt32], _ keys: [ClusterItem]) {
         let n = slots.count
         guard n > 1 else { return }
-        let bits = 11, passes = 3, low = 64 - bits * passes, buckets = 1 << bits, mask = UInt64(buckets - 1)
+        let bits = 33, low = 64 - bits
         var k = [UInt64](unsafeUninitializedCapacity: n) { buf, c in
             for i in 0..<n { buf[i] = keys[Int(slots[i])].key }
             c = n
         }
+        radixSort(&k, &slots, bits: low..<64)
+        sortRunsOfEqualTopBits(&k, &slots, low: UInt64(low))
+    }
+
+    /// Sorts `values` by their `bits` (the bits above are zero), and `slots` with them, stably:
+    /// least significant digit first, up to 11 bits a pass (the 2048 counters of a pass stay in
+    /// the first-level cache).
+    static func radixSort(_ values: inout [UInt64], _ slots: inout [UInt32], bits: Range<Int>) {
+        let n = values.count
+        guard n > 1 && !bits.isEmpty else { return }
+        // Fewer buckets for fewer values: the counters' prefix sums cost a pass over them.
+        let digit = Swift.min(11, Swift.max(4, Int.bitWidth - n.leadingZeroBitCount - 1))
+        let passes = (bits.count + digit - 1) / digit, buckets = 1 << digit, mask = UInt64(buckets - 1)
         var counts = [Int](repeating: 0, count: buckets * passes)
-        counts.withUnsafeMutableBufferPointer { cnt in
-            for v in k {
-                for p in 0..<passes { cnt[p * buckets + Int((v >> UInt64(low + p * bits)) & mask)] += 1 }
+        let low = bits.lowerBound
+        values.withUnsafeBufferPointer { vs in
+            counts.withUnsafeMutableBufferPointer { cnt in
+                for p in 0..<passes {
+                    let shift = UInt64(low + p * digit), base = p * buckets
+                    for v in vs { cnt[base + Int((v >> shift) & mask)] &+= 1 }
+                }
             }
         }
         var k2 = [UInt64](repeating: 0, count: n), s2 = [UInt32](repeating: 0, count: n)
         for p in 0..<passes {
-            let shift = UInt64(low + p * bits), base = p * buckets
+            let shift = UInt64(low + p * digit), base = p * buckets
             var sum = 0
             for i in 0..<buckets { let c = counts[base + i]; counts[base + i] = sum; sum += c }
-            scatter(k, slots, into: &k2, &s2, counts: &counts, base: base, shift: shift, mask: mask)
-            swap(&k, &k2); swap(&slots, &s2)
+            scatter(values, slots, into: &k2, &s2, counts: &counts, base: base, shift: shift, mask: mask)
+            swap(&values, &k2); swap(&slots, &s2)
         }
-        sortRunsOfEqualTopBits(&k, &slots, low: UInt64(low))
     }
 
     /// One pass of the radix sort: each key and its slot to its bucket's next place.
@@ -282,7 +301,8 @@ private struct LevelBuild {
         level.sums[qi].sx = gathered.sx; level.sums[qi].sy = gathered.sy; level.sums[qi].count = n
         // As `ClusterUpdate.point`: a single pin exactly at its point (an item of one pin is one).
         let p = n == 1 ? (x, y) : (ClusterLevels.mean(gathered.sx, n), ClusterLevels.mean(gathered.sy, n))
-        level.place(q, at: p.0, p.1, placed: false)
+        // Into the grid with the whole level, once it is renumbered (`arrangeByCell`).
+        level.items[qi].x = p.0; level.items[qi].y = p.1
     }
 
     /// A group too small for a cluster (supercluster's minPoints): each of its items stays itself
@@ -299,7 +319,7 @@ private struct LevelBuild {
             let (ax, ay, an) = above.contribution(ki)
             let kqi = Int(kq)
             level.sums[kqi].sx = ax; level.sums[kqi].sy = ay; level.sums[kqi].count = an
-            level.place(kq, at: x, y, placed: false)
+            level.items[kqi].x = x; level.items[kqi].y = y
             summaries.build(z, kq, [k], pins: above.pins, above.items, above.values, above.categories)
         }
     }

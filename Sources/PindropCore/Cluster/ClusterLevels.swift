@@ -308,7 +308,13 @@ public final class ClusterLevels {
         if needsRebuild { rebuild(); return }
         var z = levelCount - 1
         while z >= 0 && (z >= target || levels[z + 1].alive > lazyItems) {
-            if z <= staleThrough { rebuildLevels(from: z); return }
+            if z <= staleThrough {
+                // Only as far down as asked for: the levels below stay stale until asked for.
+                let bottom = Swift.min(z, Swift.max(target, 0))
+                rebuildLevels(from: z, through: bottom)
+                z = bottom - 1
+                continue
+            }
             if z == levelCount - 1 {
                 swap(&pending, &changesIn)
                 pending.removeAll(keepingCapacity: true)
@@ -338,9 +344,9 @@ public final class ClusterLevels {
         deferred[z].append(contentsOf: changes)
     }
 
-    /// Builds levels z...0 again from the items of level z + 1.
-    private func rebuildLevels(from z: Int) {
-        buildLevels(from: z, levels[z + 1].unplacedByKey())
+    /// Builds levels z...`bottom` again from the items of level z + 1; the levels below stay stale.
+    private func rebuildLevels(from z: Int, through bottom: Int) {
+        buildLevels(from: z, through: bottom, levels[z + 1].unplacedByKey())
         partialRebuilds += 1
     }
 
@@ -360,11 +366,12 @@ public final class ClusterLevels {
         buildLevels(from: levelCount - 1, order)
     }
 
-    /// Builds levels z...0 from the items of level z + 1, `order` holding them by key.
-    private func buildLevels(from top: Int, _ order: [UInt32]) {
-        builder.build(&levels, from: top, order: order)
+    /// Builds levels `top`...`bottom` from the items of level `top` + 1, `order` holding them by
+    /// key; the levels below `bottom` are left stale (rebuilt when next asked for).
+    private func buildLevels(from top: Int, through bottom: Int = 0, _ order: [UInt32]) {
+        builder.build(&levels, from: top, through: bottom, order: order)
         for l in 0...top where l < deferred.count { deferred[l] = [] }
-        staleThrough = -1
+        staleThrough = bottom - 1
     }
 
     // MARK: - Queries (call `update()` first)

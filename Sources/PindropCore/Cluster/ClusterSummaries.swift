@@ -610,11 +610,11 @@ final class ClusterSummaries {
     @inline(__always)
     func counts(ofLevel z: Int, _ i: UInt32, _ s: ItemSummary) -> [CategoryCount] { counts(z, i, s) }
 
-    /// Level z's items renumbered: item `old` is now `slotOf[old]`.
-    func renumber(_ z: Int, _ byCell: [(cell: UInt64, slot: UInt32)], _ slotOf: [UInt32]) {
+    /// Level z's items renumbered: item `old` is now `slotOf[old]`, and `slots[new]` was `new`.
+    func renumber(_ z: Int, _ slots: [UInt32], _ slotOf: [UInt32]) {
         let l = levels[z]
-        l.items = byCell.map { l.items[Int($0.slot)] }
-        l.generations = byCell.map { l.generations[Int($0.slot)] }
+        l.items = slots.map { l.items[Int($0)] }
+        l.generations = slots.map { l.generations[Int($0)] }
         if !l.mixed.isEmpty {
             var m: [UInt32: [CategoryCount]] = [:]
             m.reserveCapacity(l.mixed.count)
