@@ -9,7 +9,7 @@ final class ClusterBuildTests: XCTestCase {
     static func handMadeLevels(_ points: [(id: Int64, x: Double, y: Double)], radius: Double,
                                levelCount: Int) -> [ClusterLevel] {
         let levels = (0...levelCount).map {
-            ClusterLevel(cell: ClusterLevels.cellSide(radius, level: $0), isBase: $0 == levelCount)
+            ClusterLevel(reach: ClusterLevels.reach(radius, level: $0), isBase: $0 == levelCount)
         }
         let base = levels[levelCount]
         for (i, p) in points.enumerated() {

@@ -15,6 +15,51 @@ final class ClusterGridTests: XCTestCase {
     /// when the bound falls during the walk.
     func testListsByKeyStayInOrderUnderChurn() { walksMatchAScanUnderChurn(lists: .byKey) }
 
+    /// A clustered level's walk (2×2 cells twice its reach): every item within the reach of the
+    /// point, whichever quarter of its cell the point lies in (the middle and the edges included),
+    /// each once, from at most four cells; and two points whose walks read the same cells
+    /// (`sameWalk`) are given the same items.
+    func testTwoByTwoWalkReachesHalfACell() {
+        var rng = SplitMix(seed: 19)
+        let cell = 0.25, n = 3000
+        var grid = ClusterGrid(cell: cell, lists: .byKey, walk: .twoByTwo)
+        XCTAssertEqual(grid.reach, cell / 2)
+        var items = (0..<n).map { _ in
+            ClusterItem(x: Double(rng.next() % 4_000_000) / 1_000_000 - 2, y: Double(rng.next() % 4_000_000) / 1_000_000 - 2,
+                        key: rng.next(), parent: 0, next: ClusterGrid.end)
+        }
+        for i in 0..<n { grid.insert(UInt32(i), x: items[i].x, y: items[i].y, &items) }
+        func coordinate(_ v: Double) -> Int64 { Int64((v / cell).rounded(.down)) }
+        func walk(_ x: Double, _ y: Double) -> [Int] {
+            var met: [Int] = []
+            items.withUnsafeBufferPointer { it in grid.forEachNear(x, y, it) { met.append(Int($0)) } }
+            return met
+        }
+        for q in 0..<4000 {
+            // Anywhere, or on a cell's middle or edge along one axis or both.
+            var x = Double(rng.next() % 3_000_000) / 1_000_000 - 1.5, y = Double(rng.next() % 3_000_000) / 1_000_000 - 1.5
+            switch q % 4 {
+            case 1: x = (x / cell).rounded(.down) * cell + cell / 2
+            case 2: y = (y / cell).rounded(.down) * cell
+            case 3: x = (x / cell).rounded(.down) * cell + cell / 2; y = (y / cell).rounded(.down) * cell + cell / 2
+            default: break
+            }
+            let met = walk(x, y)
+            XCTAssertEqual(Set(met).count, met.count, "each once, query \(q)")
+            let within = (0..<n).filter { i in
+                let dx = items[i].x - x, dy = items[i].y - y
+                return dx * dx + dy * dy <= grid.reach * grid.reach * (1 - 1e-9)
+            }
+            XCTAssertTrue(Set(within).isSubset(of: Set(met)), "every item within the reach, query \(q) at (\(x), \(y))")
+            // Cells by their keys: (-1, -1) shares its list with (-1, -2) (`ClusterGrid.hash`).
+            let cells = Set(met.map { ClusterGrid.hash(coordinate(items[$0].x), coordinate(items[$0].y)) })
+            XCTAssertLessThanOrEqual(cells.count, 4, "query \(q)")
+            // A point a little away whose walk reads the same cells meets the same items.
+            let (x2, y2) = (x + Double(rng.next() % 100) / 10_000, y - Double(rng.next() % 100) / 10_000)
+            if grid.sameWalk(x, y, x2, y2) { XCTAssertEqual(walk(x2, y2).sorted(), met.sorted(), "query \(q)") }
+        }
+    }
+
     /// A refill of a grid by key puts each list in key order whatever the slots' order.
     func testRefillByKeyOrdersEveryList() {
         var rng = SplitMix(seed: 5)

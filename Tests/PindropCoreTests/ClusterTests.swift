@@ -450,6 +450,23 @@ final class ClusterTests: XCTestCase {
             var seen = [Int](repeating: 0, count: 9)
             items.withUnsafeBufferPointer { it in grid.forEachNear(cx + 0.5, cy + 0.5, it) { seen[Int($0)] += 1 } }
             XCTAssertEqual(seen, [Int](repeating: 1, count: 9), "block around cell (\(cx), \(cy))")
+            // A clustered level's walk, 2×2 cells: the quarter of the cell the point lies in
+            // tells which (items numbered by row from the block's lower left, as above).
+            var pairs = ClusterGrid(cell: 1, lists: .byKey, walk: .twoByTwo)
+            var keyed = [ClusterItem](repeating: ClusterItem(x: 0, y: 0, key: 0, parent: 0, next: ClusterGrid.end), count: 9)
+            for i in 0..<9 {
+                keyed[i].key = UInt64(i)
+                pairs.insert(UInt32(i), x: cx + Double(i % 3 - 1) + 0.5, y: cy + Double(i / 3 - 1) + 0.5, &keyed)
+            }
+            // A list the block's cells share with a cell outside it (the key `hash` moves) is
+            // walked whole, once: the items of the cells whose keys are the block's.
+            func key(_ i: Int) -> UInt64 { ClusterGrid.hash(Int64(cx) + Int64(i % 3 - 1), Int64(cy) + Int64(i / 3 - 1)) }
+            for (qx, qy, block) in [(0.25, 0.25, [0, 1, 3, 4]), (0.75, 0.75, [4, 5, 7, 8]), (0.25, 0.75, [3, 4, 6, 7])] {
+                var met = [Int](repeating: 0, count: 9)
+                keyed.withUnsafeBufferPointer { it in pairs.forEachNear(cx + qx, cy + qy, it) { met[Int($0)] += 1 } }
+                let keys = Set(block.map(key))
+                XCTAssertEqual(met, (0..<9).map { keys.contains(key($0)) ? 1 : 0 }, "2×2 walk at (\(qx), \(qy)) in cell (\(cx), \(cy))")
+            }
         }
     }
 

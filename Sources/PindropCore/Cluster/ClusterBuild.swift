@@ -2,7 +2,7 @@
 /// (docs/clusters.md). The items of level z + 1 are visited by order key; each one not yet
 /// placed becomes the seed of a new item of level z and takes in every unplaced item within
 /// level z's radius (of its own category, with `byCategory`). Each level is then renumbered by
-/// cell, so that a walk of 3×3 cells reads three runs of its arrays.
+/// cell, so that a walk of its cells reads a few runs of its arrays.
 ///
 /// It reads only the level above the one it builds and writes only that one (and its
 /// summaries), so it can be run, and tested, on levels made by hand.
@@ -20,7 +20,7 @@ struct ClusterBuild {
         var order = order
         var z = top
         while z >= bottom {
-            let level = ClusterLevel(cell: ClusterLevels.cellSide(radius, level: z))
+            let level = ClusterLevel(reach: ClusterLevels.reach(radius, level: z))
             levels[z] = level
             summaries.resetLevel(z)
             buildLevel(z, above: levels[z + 1], into: level, order)
@@ -46,7 +46,7 @@ struct ClusterBuild {
     }
 
     /// Renumbers the items of level z, just built, by their cell, row after row, so that the
-    /// items a walk of 3×3 cells meets lie in three runs of the level's arrays instead of anywhere
+    /// items a walk of its cells meets lie in a few runs of the level's arrays instead of anywhere
     /// in them; returns each item's new slot by its old one.
     private func arrangeByCell(_ z: Int, _ level: ClusterLevel, above: ClusterLevel) -> [UInt32] {
         let n = level.items.count

@@ -20,8 +20,21 @@ struct ClusterGrid {
     static let end = UInt32.max
     private static let vacant = UInt64.max
 
-    /// Side of a cell; a query of radius `cell` around a point needs the 3×3 cells around its own.
+    /// Side of a cell. A walk around a point (`forEachNear`) reads every item within `reach` of it.
     let cell: Double
+    /// Which cells a walk around a point reads.
+    enum Walk {
+        /// The 3×3 cells around the point's own: every item within `cell` of it.
+        case threeByThree
+        /// The 2×2 cells nearest to the point (its own, and the neighbours on the sides of the
+        /// half it lies in): every item within `cell / 2` of it. For the same reach the cells are
+        /// twice as large: four cells to find instead of nine, and lists kept `byKey` are left
+        /// early whatever their length.
+        case twoByTwo
+    }
+    let walk: Walk
+    /// How far from a point a walk reaches (at least).
+    var reach: Double { walk == .threeByThree ? cell : cell / 2 }
     /// A slot of the table: a cell's key (in two halves, so a slot is 12 bytes) and the head of
     /// its list, side by side so that a probe reads one cache line.
     struct Slot: OpenTableEntry {
@@ -57,9 +70,10 @@ struct ClusterGrid {
     /// trip to memory each.
     private var prev: [UInt32] = []
 
-    init(cell: Double, capacity: Int = 16, lists: Lists = .unordered) {
+    init(cell: Double, capacity: Int = 16, lists: Lists = .unordered, walk: Walk = .threeByThree) {
         self.cell = cell
         self.lists = lists
+        self.walk = walk
         table = OpenTable(capacity: capacity, loadEighths: 4)
     }
 
@@ -187,6 +201,34 @@ struct ClusterGrid {
         coordinate(x0) == coordinate(x1) && coordinate(y0) == coordinate(y1)
     }
 
+    /// Whether walks around (x0, y0) and (x1, y1) read the same cells.
+    @inline(__always)
+    func sameWalk(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
+        walkStart(x0) == walkStart(x1) && walkStart(y0) == walkStart(y1)
+    }
+
+    /// The first cell coordinate, along one axis, of the cells a walk around v reads.
+    @inline(__always)
+    private func walkStart(_ v: Double) -> Int64 {
+        let c = coordinate(v)
+        guard walk == .twoByTwo else { return c &- 1 }
+        // The half of its cell v lies in (v's offset in cells, exact below 2^52 cells; cell sides
+        // carry a slack beyond the reach that rounding at the middle cannot eat). Outside the
+        // clamp (no point of the world lies there) both halves' neighbours are read instead:
+        // `walkWidth` is then 3.
+        let q = v / cell
+        guard q > -4.0e18 && q < 4.0e18 else { return c &- 1 }
+        return q - Double(c) < 0.5 ? c &- 1 : c
+    }
+
+    /// How many cells a walk around v reads along one axis.
+    @inline(__always)
+    private func walkWidth(_ v: Double) -> Int64 {
+        guard walk == .twoByTwo else { return 3 }
+        let q = v / cell
+        return q > -4.0e18 && q < 4.0e18 ? 2 : 3
+    }
+
     /// Empties the grid, then adds the items with `parent == member` at their points:
     /// one table probe per run of consecutive items in the same cell (a bulk load's pins come
     /// in the host's order, which is usually by place).
@@ -230,8 +272,8 @@ struct ClusterGrid {
 
     mutating func removeAll() { table.removeAll() }
 
-    /// Calls `body` with every item in the 3×3 cells around (x, y): a superset of the items within
-    /// `cell` of it, each once.
+    /// Calls `body` with every item in the cells a walk around (x, y) reads (`Walk`): a superset of
+    /// the items within `reach` of it, each once.
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ items: UnsafeBufferPointer<ClusterItem>,
                      _ body: (UInt32) -> Void) {
@@ -260,17 +302,17 @@ struct ClusterGrid {
     @inline(__always)
     private func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, first: (UInt32) -> UInt32,
                              _ body: (UInt32) -> Void) {
-        let cx = coordinate(x), cy = coordinate(y)
-        // Three consecutive integers are distinct modulo 2^32, so the nine keys of a 3×3 block
-        // differ unless the block holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it
-        // moves it to, (-1, -2): only when cy mod 2^32 is 2^32 - 2 or 2^32 - 1.
-        if UInt32(truncatingIfNeeded: cy) >= 0xFFFF_FFFE {
-            forEachNearDistinct(cx, cy, next, first, body)
+        let x0 = walkStart(x), y0 = walkStart(y), w = walkWidth(x), t = walkWidth(y)
+        // Consecutive integers are distinct modulo 2^32, so the keys of a block differ unless it
+        // holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it moves it to, (-1, -2):
+        // only when its rows include both, so that its first row is 2^32 - 3 or 2^32 - 2 (mod 2^32).
+        if UInt32(truncatingIfNeeded: y0) >= 0xFFFF_FFFD {
+            forEachNearDistinct(x0, y0, w, t, next, first, body)
             return
         }
-        for dy: Int64 in -1...1 {
-            for dx: Int64 in -1...1 {
-                let h = head(Self.hash(cx + dx, cy + dy))
+        for dy: Int64 in 0..<t {
+            for dx: Int64 in 0..<w {
+                let h = head(Self.hash(x0 &+ dx, y0 &+ dy))
                 var item = h == Self.end ? h : first(h)
                 while item != Self.end { body(item); item = next(item) }
             }
@@ -278,12 +320,12 @@ struct ClusterGrid {
     }
 
     /// `forEachNear` where keys may coincide: a key met twice names a list already walked.
-    private func forEachNearDistinct(_ cx: Int64, _ cy: Int64, _ next: (UInt32) -> UInt32,
+    private func forEachNearDistinct(_ x0: Int64, _ y0: Int64, _ w: Int64, _ t: Int64, _ next: (UInt32) -> UInt32,
                                      _ first: (UInt32) -> UInt32, _ body: (UInt32) -> Void) {
         var seen: [UInt64] = []
-        for dy: Int64 in -1...1 {
-            for dx: Int64 in -1...1 {
-                let h = Self.hash(cx &+ dx, cy &+ dy)
+        for dy: Int64 in 0..<t {
+            for dx: Int64 in 0..<w {
+                let h = Self.hash(x0 &+ dx, y0 &+ dy)
                 if seen.contains(h) { continue }
                 seen.append(h)
                 let l = head(h)

@@ -15,7 +15,7 @@ final class ClusterLevel {
     /// The pins (the level above every clustered one): no sums, no seeds, a weight of one each.
     let isBase: Bool
     /// Per slot: point, order key, parent and grid link side by side (`ClusterItem`, 32 bytes,
-    /// two to a cache line), the fields a walk of the 3×3 cells reads for every item it meets.
+    /// two to a cache line), the fields a walk of the cells reads for every item it meets.
     var items: [ClusterItem] = []
     /// Per slot: the members' sums, count and seed (`ClusterSums`), read and written together
     /// when a member joins, leaves or moves. Not kept for the base.
@@ -31,10 +31,13 @@ final class ClusterLevel {
     var alive = 0
     var grid: ClusterGrid
 
-    init(cell: Double, isBase: Bool = false) {
-        // The pins' cells are the big ones, their lists in the host's order: linked both ways.
-        // A clustered level's lists are by key, for the search of the earliest seed near a point.
-        grid = ClusterGrid(cell: cell, lists: isBase ? .linkedBothWays : .byKey)
+    /// A level whose walks (`forEachNear`) find every item within `reach` of a point.
+    init(reach: Double, isBase: Bool = false) {
+        // The pins' cells are the dense ones, their lists in the host's order: linked both ways,
+        // as large as the reach (3×3 cells a walk). A clustered level's lists are by key, for the
+        // search of the earliest seed near a point, in cells twice the reach (2×2 cells a walk).
+        grid = isBase ? ClusterGrid(cell: reach, lists: .linkedBothWays)
+            : ClusterGrid(cell: 2 * reach, lists: .byKey, walk: .twoByTwo)
         self.isBase = isBase
     }
 
@@ -66,8 +69,8 @@ final class ClusterLevel {
             : (sums[i].sx, sums[i].sy, sums[i].count)
     }
 
-    /// Calls `body` with every item in the 3×3 cells around (x, y) (`body` must not write
-    /// `items`).
+    /// Calls `body` with every item in the cells a walk around (x, y) reads (`ClusterGrid.Walk`):
+    /// every item within the level's reach of it, and others (`body` must not write `items`).
     @inline(__always)
     func forEachNear(_ x: Double, _ y: Double, _ body: (UInt32) -> Void) {
         items.withUnsafeBufferPointer { grid.forEachNear(x, y, $0, body) }

@@ -112,7 +112,7 @@ public final class ClusterLevels {
         updater = ClusterUpdate(radius: radius, byCategory: byCategory, minPoints: self.minPoints, summaries: summaries)
         levels = []
         for z in 0...levelCount {
-            levels.append(ClusterLevel(cell: Self.cellSide(radius, level: z), isBase: z == levelCount))
+            levels.append(ClusterLevel(reach: Self.reach(radius, level: z), isBase: z == levelCount))
         }
         deferred = Array(repeating: [], count: Swift.max(0, levelCount - 1))
     }
@@ -123,13 +123,13 @@ public final class ClusterLevels {
     /// The radius at level z in normalised units, of a radius of `points` points.
     @inline(__always)
     static func radius(_ points: Double, level z: Int) -> Double { points / (256 * exp2(Double(z))) }
-    /// The cell side of level z's grid: the radius of the level below (the one its items are
-    /// clustered at), which is twice level z's, plus `meanSlack`. The walk of 3×3 cells around a
-    /// point finds the clusters whose seed is within level z's radius of it: a cluster's point,
+    /// How far the walks of level z's grid reach: the radius of the level below (the one its
+    /// items are clustered at), which is twice level z's, plus `meanSlack`. A walk around a point
+    /// then finds the clusters whose seed is within level z's radius of it: a cluster's point,
     /// the mean of its members in fixed point, lies within the radius of its seed plus that
     /// rounding. At street zooms the slack is nothing; at zoom 26 and beyond a small radius is
     /// finer than the fixed point's unit, and without it those walks missed seeds.
-    static func cellSide(_ points: Double, level z: Int) -> Double { radius(points, level: z - 1) + meanSlack }
+    static func reach(_ points: Double, level z: Int) -> Double { radius(points, level: z - 1) + meanSlack }
     /// More than the distance between a mean of fixed points and the true mean (half a unit, 2^-33,
     /// along each axis).
     static let meanSlack = 1.0 / 2_147_483_648

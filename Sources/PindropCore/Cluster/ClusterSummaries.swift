@@ -27,7 +27,7 @@ public struct CategoryCount: Sendable, Equatable {
 ///   of the partial sums), so that values that come and go leave no rounding behind.
 /// - `vmin`/`vmax` (±infinity when no member has a value) only grow by adding. When a member that
 ///   holds the extreme value leaves, the item is marked `dirty` and computed again from its
-///   members (the items of the level above: one walk of 3×3 cells) once the pass has placed them.
+///   members (the items of the level above: one walk of its cells) once the pass has placed them.
 /// - `ONE_SPOT` is kept against an anchor: the point of the item's anchor pin (its seed's anchor
 ///   pin, down to a pin, whose anchor is its point; for an item kept apart, its one member's).
 ///   `off` adds up, over the members, a member's own `off` when it has the same anchor and its

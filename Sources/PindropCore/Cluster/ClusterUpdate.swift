@@ -144,8 +144,8 @@ private struct LevelPass {
     /// For the seed of item p, moved from (x0, y0) to (x1, y1): marks the members it no longer
     /// reaches, and the later items it now reaches that it would win (as `pushCapturable`).
     /// Members it still reaches keep it: it is still the earliest seed near them unless it is
-    /// demoted, which re-decides them from its new point. One walk of the 3×3 cells when both
-    /// points are in the same cell, as a small move nearly always is.
+    /// demoted, which re-decides them from its new point. One walk when walks around both points
+    /// read the same cells, as they do after most small moves.
     func pushAroundMovedSeed(of p: UInt32, from x0: Double, _ y0: Double, to x1: Double, _ y1: Double,
                                      key: UInt64) {
         let seed = level.sums[Int(p)].seed
@@ -166,7 +166,7 @@ private struct LevelPass {
                     && (!byCategory || category(k) == cat) { work.heap.push(k, kk) }
             }
         }
-        if above.grid.sameCell(x0, y0, x1, y1) {
+        if above.grid.sameWalk(x0, y0, x1, y1) {
             above.forEachNear(x1, y1) { visit($0, left: true, captured: true) }
         } else {
             above.forEachNear(x0, y0) { visit($0, left: true, captured: false) }
@@ -246,8 +246,8 @@ private struct LevelPass {
     /// The seed (an item of level z + 1) with the smallest key below `before` within the radius
     /// of (x, y), or `ClusterGrid.end`. Seeds that kept their place are found through the items
     /// of level z they seed (a cluster lies within the radius of its seed, give or take the fixed
-    /// point's rounding, so within twice the radius of (x, y) and that: the 3×3 cells of level
-    /// z's grid, `ClusterLevels.cellSide`); seeds that are new or moved in this pass are in
+    /// point's rounding, so within twice the radius of (x, y) and that: a walk of level z's grid,
+    /// `ClusterLevels.reach`); seeds that are new or moved in this pass are in
     /// `newSeeds`. `held` is the item of level z that holds the asker (or a non-slot): its seed,
     /// usually the answer, is tried first, so that the walk rejects most items by their key alone.
     func earliestSeed(near x: Double, _ y: Double, before: UInt64, held: UInt32,
