@@ -110,8 +110,8 @@ struct ClusterGrid {
 
     /// The table's hash of a key: the hash of the cell's row and its x coordinate's group of
     /// four. The four cells of a group share a home, so linear probing lays them in consecutive
-    /// slots, and the three cells of a row of a 3×3 walk are read from one or two cache lines
-    /// instead of three.
+    /// slots, and the cells of a row of a walk are read from one or two cache lines instead of
+    /// one each.
     @inline(__always)
     private static func spread(_ key: UInt64) -> UInt64 { OpenHash.of(key & ~(UInt64(3) << 32)) }
 
@@ -146,7 +146,8 @@ struct ClusterGrid {
                 table[i].head = item
                 return
             }
-            // A clustered level's cell holds a few items: its seeds lie more than a radius apart.
+            // A clustered level's cell holds few items: their seeds lie more than a radius apart
+            // (per category, with `byCategory`).
             var before = head
             while case let n = items[Int(before)].next, n != Self.end, items[Int(n)].key < key { before = n }
             items[Int(item)].next = items[Int(before)].next
