@@ -205,29 +205,20 @@ struct ClusterGrid {
     /// Whether walks around (x0, y0) and (x1, y1) read the same cells.
     @inline(__always)
     func sameWalk(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
-        walkStart(x0) == walkStart(x1) && walkStart(y0) == walkStart(y1)
+        walkSpan(x0).start == walkSpan(x1).start && walkSpan(y0).start == walkSpan(y1).start
     }
 
-    /// The first cell coordinate, along one axis, of the cells a walk around v reads.
+    /// The cells a walk around v reads along one axis: the first one's coordinate, and how many.
     @inline(__always)
-    private func walkStart(_ v: Double) -> Int64 {
+    private func walkSpan(_ v: Double) -> (start: Int64, width: Int64) {
         let c = coordinate(v)
-        guard walk == .twoByTwo else { return c &- 1 }
+        guard walk == .twoByTwo else { return (c &- 1, 3) }
         // The half of its cell v lies in (v's offset in cells, exact below 2^52 cells; cell sides
         // carry a slack beyond the reach that rounding at the middle cannot eat). Outside the
-        // clamp (no point of the world lies there) both halves' neighbours are read instead:
-        // `walkWidth` is then 3.
+        // clamp (no point of the world lies there) both halves' neighbours are read instead.
         let q = v / cell
-        guard q > -4.0e18 && q < 4.0e18 else { return c &- 1 }
-        return q - Double(c) < 0.5 ? c &- 1 : c
-    }
-
-    /// How many cells a walk around v reads along one axis.
-    @inline(__always)
-    private func walkWidth(_ v: Double) -> Int64 {
-        guard walk == .twoByTwo else { return 3 }
-        let q = v / cell
-        return q > -4.0e18 && q < 4.0e18 ? 2 : 3
+        guard q > -4.0e18 && q < 4.0e18 else { return (c &- 1, 3) }
+        return (q - Double(c) < 0.5 ? c &- 1 : c, 2)
     }
 
     /// Empties the grid, then adds the items with `parent == member` at their points:
@@ -303,7 +294,7 @@ struct ClusterGrid {
     @inline(__always)
     private func forEachNear(_ x: Double, _ y: Double, next: (UInt32) -> UInt32, first: (UInt32) -> UInt32,
                              _ body: (UInt32) -> Void) {
-        let x0 = walkStart(x), y0 = walkStart(y), w = walkWidth(x), t = walkWidth(y)
+        let (x0, w) = walkSpan(x), (y0, t) = walkSpan(y)
         // Consecutive integers are distinct modulo 2^32, so the keys of a block differ unless it
         // holds the one key `hash` moves, (-1, -1) mod 2^32, and the key it moves it to, (-1, -2):
         // only when its rows include both, so that its first row is 2^32 - 3 or 2^32 - 2 (mod 2^32).
