@@ -292,7 +292,7 @@ test-gtk: build deps deps-gtk
 	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
 	@mkdir -p .build/examples
 	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \
-	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/pindrop_gtk.c \
+	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/*.c \
 	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4 json-glib-1.0) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
