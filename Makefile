@@ -327,8 +327,9 @@ test-docs: build python-deps
 	@echo "docs/python: built without a warning, up to date"
 # WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
-# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
-# same recording replayed through the native library (Python) and the module (Node).
+# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner
+# (bindings/js/tests, README's JavaScript example included) and the same recording replayed
+# through the native library (Python) and the module (Node) (Tests/web).
 WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32 binaryen
 JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/tests/types.test.js
 WASM = dist/pindrop.wasm
