@@ -79,17 +79,15 @@ export class MapHandle {
   }
 }
 
-const handles = new WeakMap();   // Map -> MapHandle
+// A Map keeps its handle in a private field; map.js hands over the one way to read it when the
+// class is defined (setHandleAccess), so that the methods written beside it reach it as fast.
+let handleAccess = null;
 
-/** Gives `map` its handle (the Map constructor). */
-export function attach(map, handle) { handles.set(map, handle); }
+/** Called once by map.js with (map) => map's handle (a TypeError for anything but a Map). */
+export function setHandleAccess(get) { handleAccess = get; }
 
 /** The map's handle as it is, disposed or not. A TypeError for anything but a Map. */
-export function handleOf(map) {
-  const h = handles.get(map);
-  if (!h) throw new TypeError("a pindrop Map method was called on something that is not a pindrop Map");
-  return h;
-}
+export function handleOf(map) { return handleAccess(map); }
 
 /** The map's handle, or a StateError for a disposed map (status PINDROP_ERR_STATE, `function` the
  *  method called). `fn`: the method's name, or the C function it calls (pindrop_map_key_lift is

@@ -8,7 +8,7 @@ import { check, InvalidArgument } from "./errors.js";
 import { checkSafeIds, fromId, idAt, toId, writeIds } from "./ids.js";
 import { ADD_MANY_BYTES_PER_PIN } from "./library.js";
 import { need } from "./load.js";
-import { attach, call, handleOf, include, live, MapHandle } from "./map-handle.js";
+import { call, handleOf, include, live, MapHandle, setHandleAccess } from "./map-handle.js";
 import { MapClusters } from "./map-clusters.js";
 import { MapDrawing } from "./map-drawing.js";
 import { MapEditing } from "./map-editing.js";
@@ -24,6 +24,11 @@ import { OPTION_FIELDS, OPTIONS_SIZE } from "./tables.js";
  * Unknown option keys and yes/no options that are not booleans (or 0 or 1) are TypeErrors.
  */
 export class Map {
+  #handle;   // its MapHandle
+  // The one way to read #handle, for the methods written beside the class (map-handle.js); a
+  // static field rather than a static block, which Safari before 16.4 cannot parse.
+  static #handleAccess = setHandleAccess((map) => map.#handle);
+
   constructor(options = {}) {
     const l = need("new Map");
     if (options === null || typeof options !== "object") throw new TypeError(`options must be an object, not ${describe(options)}`);
@@ -51,7 +56,7 @@ export class Map {
     } finally {
       l.free(o);
     }
-    attach(this, new MapHandle(l, ptr, bigint));
+    this.#handle = new MapHandle(l, ptr, bigint);
     registry?.register(this, { owner: l, handle: ptr }, this);
   }
 
