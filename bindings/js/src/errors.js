@@ -1,6 +1,8 @@
 // The exceptions a failed call throws: PindropError, and one subclass per pindrop_status, each
 // carrying the status, the message the map (or the library) gave and the C function that failed.
 
+import { ERROR_NAMES } from "./tables.js";
+
 /** A failed call: `status` is the pindrop_status, `message` the map's (or the library's) last error. */
 export class PindropError extends Error {
   constructor(message, status = 0, fn = "") {
@@ -21,9 +23,9 @@ export class NoMemory extends PindropError {}
  *  The module is not used again; load() a fresh one (load({ fresh: true })). */
 export class InternalError extends PindropError {}
 
-/** The exception class of each pindrop_status. */
-export const ERRORS = { [-1]: InvalidArgument, [-2]: NotFound, [-3]: DuplicateId, [-4]: ParseError,
-  [-5]: StateError, [-6]: GeosError, [-7]: NoMemory };
+/** The exception class of each error status (its name from the header's tables). */
+const CLASSES = { InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory };
+export const ERRORS = Object.fromEntries(Object.entries(ERROR_NAMES).map(([status, name]) => [status, CLASSES[name]]));
 
 /** The exception for a failed call's status and message ("fn failed (status s)" without one). */
 export function errorOf(status, message, fn) {

@@ -2,14 +2,7 @@
 // and views of its memory, with the strings, allocations and reservations the calls need.
 
 import { InternalError, InvalidArgument, NoMemory } from "./errors.js";
-import { EVENT_SIZE, FOCUS_SIZE, SUMMARY_SIZE } from "./tables.js";
-
-// What add_many allocates per pin on wasm32 (the pin store, the index, the clusters' and the
-// spreading's tables, and their growth: 107-113 bytes measured on 100k and 916k LA trees), reserved
-// before a large batch; below RESERVE_MIN_BYTES the heap grows as it goes.
-export const ADD_MANY_BYTES_PER_PIN = 112, RESERVE_MIN_BYTES = 4 << 20;
-export const SCRATCH_SIZE = 256;     // a map's scratch: the camera, an event, a summary, a focus, out-parameters
-if (Math.max(EVENT_SIZE, SUMMARY_SIZE, FOCUS_SIZE) > SCRATCH_SIZE) throw new Error("pindrop: the scratch buffer is too small");
+import { RESERVE_MIN_BYTES, SCRATCH_SIZE } from "./tables.js";
 
 /** The exports and the module's memory views, renewed when the memory grows. */
 export class Library {

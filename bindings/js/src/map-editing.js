@@ -5,7 +5,7 @@
 import { describe, num } from "./arguments.js";
 import { idAt, toId, u64 } from "./ids.js";
 import { call, handleOf, live } from "./map-handle.js";
-import { NO_ID } from "./tables.js";
+import { CALLOUT_PARTS, NO_ID } from "./tables.js";
 
 /** Map's editing methods (installed on Map by map.js). */
 export class MapEditing {
@@ -52,7 +52,7 @@ export class MapEditing {
 
   /** The pin's "title" or "subtitle" (default). */
   callout(id, which = "subtitle") {
-    const w = { title: 0, subtitle: 1 }[which];
+    const w = CALLOUT_PARTS[which];
     if (w === undefined || typeof which !== "string") throw new TypeError(`which must be "title" or "subtitle", not ${describe(which)}`);
     const h = live(this, "callout"), l = h.lib, i = toId(id), s = l.scratch;
     h.call("pindrop_map_callout", i, w, 0, 0, s);

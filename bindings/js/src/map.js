@@ -6,14 +6,13 @@
 import { bool, arrayLength, describe, float64Array, knownKeys, num, uint32 } from "./arguments.js";
 import { check, InvalidArgument } from "./errors.js";
 import { checkSafeIds, fromId, idAt, toId, writeIds } from "./ids.js";
-import { ADD_MANY_BYTES_PER_PIN } from "./library.js";
 import { need } from "./load.js";
 import { call, handleOf, include, live, MapHandle, setHandleAccess } from "./map-handle.js";
 import { MapClusters } from "./map-clusters.js";
 import { MapDrawing } from "./map-drawing.js";
 import { MapEditing } from "./map-editing.js";
 import { MapInput } from "./map-input.js";
-import { OPTION_FIELDS, OPTIONS_SIZE } from "./tables.js";
+import { ADD_MANY_BYTES_PER_PIN, CAMERA_FIELDS, MAP_OPTIONS, OPTION_FIELDS, OPTIONS_SIZE } from "./tables.js";
 
 /**
  * A map: its pins, the camera, the gesture in progress, spread layouts, clusters, the edit and
@@ -220,11 +219,6 @@ include(Map, MapDrawing, MapClusters, MapInput, MapEditing);
 if (typeof Symbol.dispose === "symbol") {
   Object.defineProperty(Map.prototype, Symbol.dispose, { value() { this.dispose(); }, writable: true, configurable: true });
 }
-
-/** The options new Map takes: pindrop_options' fields, and the package's own bigintIds. */
-const MAP_OPTIONS = [...OPTION_FIELDS.map((f) => f[0]), "bigintIds"];
-/** The fields of setCamera's object form, in the order of its arguments. */
-const CAMERA_FIELDS = ["centerLon", "centerLat", "zoom", "width", "height", "bearingDeg"];
 
 /** The pair of f64 a C function writes for pin `id` (position, displayPosition). */
 function pair(map, fn, id) {

@@ -3,6 +3,7 @@
 import { describe, float64Array, knownKeys, num, optionsObject } from "./arguments.js";
 import { check, InvalidArgument } from "./errors.js";
 import { need } from "./load.js";
+import { SPREAD_OPTIONS } from "./tables.js";
 
 /**
  * The drawn positions of n points lonlat = [lon0, lat0, ...] after the spreading rule (a new
@@ -28,6 +29,3 @@ export function spread(lonlat, options = {}) {
     return l.f64.slice(p >> 3, (p >> 3) + a.length);
   } finally { l.free(p); }
 }
-
-/** The options spread() takes. */
-const SPREAD_OPTIONS = ["toleranceM", "layout", "spacing", "zoom"];

@@ -1,7 +1,8 @@
 // The constants and struct layouts of include/pindrop.h that the package reads and writes: pin
 // and cluster flags, event types and causes, the enums the options take, the options struct with
-// each field's byte offset on wasm32, the sizes of the structs the module fills, which fields
-// each event type carries, and the status of a call that cannot be made now. index.js exports the
+// each field's byte offset on wasm32, the option keys the package's calls take, the sizes of the
+// structs the module fills and of the memory the package reserves, which fields each event type
+// carries, and the status of a call that cannot be made now. index.js exports the
 // public ones (PIN_*, CLUSTER_*, CATEGORY_MIXED, EVENT_TYPES, CAUSES); the rest is the package's.
 
 export const PIN_SELECTED = 1, PIN_EDITING = 2, PIN_DRAGGING = 4, PIN_SPREAD = 8, PIN_INVALID = 16;
@@ -24,6 +25,7 @@ export const FOCUS_KINDS = ["none", "pin", "cluster"];
 export const PHASES = { down: 0, move: 1, up: 2, cancel: 3 };
 export const SPREAD_MODES = { off: 0, ring: 1, spiral: 2 };
 export const OUTSIDE_POLICIES = { revert: 0, snap: 1 };
+export const CALLOUT_PARTS = { title: 0, subtitle: 1 };
 export const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
 export const NO_ID = INT64_MIN;
 
@@ -39,12 +41,21 @@ export const OPTION_FIELDS = [  // [camelCase name, byte offset, "f64" | "i32" |
   ["clusterMaxZoom", 136, "f64"], ["spreadSpacing", 144, "f64"],
   ["clusterMinPoints", 152, "u32"], ["clusterByCategory", 156, "bool"], ["spreadOnTap", 160, "bool"],  // 0.3
 ];
+export const MAP_OPTIONS = [...OPTION_FIELDS.map((f) => f[0]), "bigintIds"];
+export const CAMERA_FIELDS = ["centerLon", "centerLat", "zoom", "width", "height", "bearingDeg"];
+export const SPREAD_OPTIONS = ["toleranceM", "layout", "spacing", "zoom"];
 export const OPTIONS_SIZE = 168;     // sizeof(pindrop_options) of 0.3: 152 bytes in 0.2, three uint32 and padding
 export const PIN_VIEW_SIZE = 56;     // id i64, x, y, anchor_x, anchor_y, lift f64, flags u32
 export const CLUSTER_VIEW_SIZE = 48; // key u64, x, y, lon, lat f64, count u32, flags u32
 export const EVENT_SIZE = 96;        // type, cause i32; id, other i64; 8 f64; request u64
 export const SUMMARY_SIZE = 40;      // count, valued, category, flags u32; value_sum, value_min, value_max f64
 export const FOCUS_SIZE = 40;        // kind, reserved i32; id i64; key u64; x, y f64
+// What add_many allocates per pin on wasm32 (the pin store, the index, the clusters' and the
+// spreading's tables, and their growth: 107-113 bytes measured on 100k and 916k LA trees), reserved
+// before a large batch; below RESERVE_MIN_BYTES the heap grows as it goes.
+export const ADD_MANY_BYTES_PER_PIN = 112, RESERVE_MIN_BYTES = 4 << 20;
+export const SCRATCH_SIZE = 256;     // a map's scratch: the camera, an event, a summary, a focus, out-parameters
+if (Math.max(EVENT_SIZE, SUMMARY_SIZE, FOCUS_SIZE) > SCRATCH_SIZE) throw new Error("pindrop: the scratch buffer is too small");
 
 // Which fields each event type carries (include/pindrop.h, Sources/PindropCore/Events.swift).
 export const AT = 1, FROM = 2, OTHER = 4, DIST = 8, DXY = 16, REQ = 32, CAUSE = 64, ID = 128;
@@ -52,6 +63,8 @@ export const KEY = 256;  // request is a cluster's or a stack's key: a BigInt, a
 export const EVENT_FIELDS = [ID, ID, ID | AT, ID | AT, ID | AT, ID | AT, ID | AT | FROM | CAUSE, ID | AT | REQ,
   ID | AT, ID | OTHER | AT | DIST, ID | DXY, AT | REQ | KEY, AT | REQ | KEY, AT | REQ | KEY];
 
+/** The exception class each error status throws (errors.js). */
+export const ERROR_NAMES = Object.freeze({ [-1]: "InvalidArgument", [-2]: "NotFound", [-3]: "DuplicateId", [-4]: "ParseError", [-5]: "StateError", [-6]: "GeosError", [-7]: "NoMemory" });
 /** PINDROP_ERR_STATE: also the status of the package's own state errors (a disposed map, no
  *  module loaded), as docs/web.md promises that `status` is the C status. */
 export const STATUS_STATE = -5;
