@@ -5,4 +5,7 @@ bindings/js/tests, the web page's in examples/web/tests."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+# The Python package from the repository unless one is on the path already (make sets PYTHONPATH).
+sys.path.append(str(HERE.parent.parent / "bindings" / "python"))
