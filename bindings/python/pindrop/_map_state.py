@@ -3,7 +3,6 @@ latest time, the ids, the pin being edited), and the helpers each part calls."""
 from __future__ import annotations
 
 import numbers
-import weakref
 from ctypes import c_void_p
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
@@ -37,7 +36,7 @@ class _MapState:
     _now: Optional[float]
     _ids: _Ids
     _session: Optional[Tuple[int, bool]]  # (id, placed) being placed or edited
-    _finalizer: "weakref.finalize[Any, Any]"
+    _finalizer: Callable[[], Any]  # a weakref.finalize: destroys the map once
 
     def _note_time(self, t: float) -> None:
         """Records a time the library accepted (call after the call succeeded)."""
