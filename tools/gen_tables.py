@@ -64,8 +64,9 @@ FIXED_WIDTH = {"double": "f64", "float": "f32", "int32_t": "i32", "uint32_t": "u
 # -- reading the header ---------------------------------------------------------------------------
 
 def strip_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", lambda m: " " * 0 + "\n" * m.group().count("\n"),
-                                           text, flags=re.S))
+    """The text without its comments (a block comment leaves its line breaks)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group().count("\n"), text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
 
 
 def read_header(text: str) -> dict:
@@ -159,8 +160,9 @@ def tables(text: str) -> dict:
     loose = [n for n in h["enumerators"] if n not in placed]
     if loose:
         sys.exit(f"gen_tables: enumerators in no table: {', '.join(loose)} (add them to GROUPS)")
-    statuses = sorted(((value, "PINDROP_" + ("ERR_" if value < 0 else "") + name)
-                       for name, value in groups.pop("STATUSES").items()), key=lambda s: (s[0] < 0, abs(s[0])))
+    groups.pop("STATUSES")
+    statuses = [(int(v[n]), n) for n in h["enumerators"]  # in the header's order
+                if n in ("PINDROP_OK", "PINDROP_STALE") or n.startswith("PINDROP_ERR_")]
 
     options = []
     layout = c["layout"]
@@ -255,7 +257,9 @@ def python_module(t: dict) -> str:
     return "\n".join(out)
 
 
-JS_KINDS = {"f64": "f64", "i32": "i32", "u32": "u32"}
+def _js_number(x: object) -> str:
+    """A default as JavaScript writes it: 22, not 22.0."""
+    return repr(int(x)) if isinstance(x, float) and x == int(x) else repr(x)
 
 
 def js_module(t: dict) -> str:
@@ -353,10 +357,6 @@ def js_module(t: dict) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def _js_number(x: object) -> str:
-    return repr(int(x)) if isinstance(x, float) and x == int(x) else repr(x)
 
 
 def dts_region(t: dict) -> str:
