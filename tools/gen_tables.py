@@ -139,6 +139,27 @@ def ask_the_compiler(names: List[str], structs: Dict[str, List[Tuple[str, str]]]
     return {"values": values, "layout": layout}
 
 
+def check_documented_defaults(text: str, options: List[tuple], values: Dict[str, object]) -> None:
+    """Each field comment of pindrop_options that states a default ("default 22", or an enumerator
+    marked "(default)") states the PINDROP_DEFAULT_* macro's value, so the prose cannot drift."""
+    body = re.search(r"typedef struct pindrop_options \{(.*?)\} pindrop_options;", text, re.S).group(1)
+    stated = {}
+    for name, comment in re.findall(r"\b(\w+);\s*/\*(.*?)\*/", body, re.S):
+        number = re.search(r"default (-?[\d.]+)", comment)
+        marked = re.search(r"(PINDROP_\w+) \(default\)", comment)
+        if number:
+            stated[name] = float(number.group(1))
+        elif marked:
+            stated[name] = float(values[marked.group(1)])  # type: ignore[arg-type]
+    for field, _, _, default in options:
+        if field in stated and stated[field] != float(default):
+            sys.exit(f"gen_tables: pindrop_options.{field}'s comment says default {stated[field]:g}, "
+                     f"PINDROP_DEFAULT_{field.upper()} is {default}")
+    missing = [field for field, *_ in options if field not in stated]
+    if missing:
+        sys.exit(f"gen_tables: no default stated in the comment of pindrop_options.{', '.join(missing)}")
+
+
 def tables(text: str) -> dict:
     """Everything the bindings use from the header, with the compiler's values."""
     h = read_header(text)
@@ -173,6 +194,7 @@ def tables(text: str) -> dict:
         if default not in v:
             sys.exit(f"gen_tables: pindrop_options.{field} has no {default}")
         options.append((field, ctype, layout["pindrop_options"][field], v[default]))
+    check_documented_defaults(text, options, v)
     extra_defaults = sorted(n for n in defines if n.startswith("PINDROP_DEFAULT_")
                             and n[len("PINDROP_DEFAULT_"):].lower() not in {o[0] for o in options})
     if extra_defaults:

@@ -2,6 +2,8 @@
 what the C compiler says.
 
 - Each generated file is what the generator writes from the header now ("run make tables" if not).
+  The generator also refuses a header whose options comments state another default than the
+  PINDROP_DEFAULT_* macros (what test_surface.py once read from the comments).
 - The Python tables (bindings/python/pindrop/_tables.py) and the JS tables (bindings/js/src/tables.js,
   read by Node) are turned into a C file of _Static_assert lines against the header, compiled with
   cc: every enumerator, status, option default, struct size and field offset, the fields each
