@@ -54,6 +54,16 @@ test-c: build
 test-python: build python-deps
 	$(PYTHON) -m pytest -q bindings/python/tests
 
+# The bindings' tables (Python, JS, the TypeScript enums, the Swift tests' constants) are generated
+# from include/pindrop.h by tools/gen_tables.py: `make tables` rewrites them after a header change;
+# test-tables checks they are fresh and agree with the C compiler (no network, a few seconds).
+.PHONY: tables test-tables
+tables:
+	$(PYTHON) tools/gen_tables.py
+test: test-tables
+test-tables:
+	$(PYTHON) -m pytest -q Tests/tables
+
 # Installs into a scratch prefix and builds a program the way a user would, with pkg-config.
 INSTALL_TEST = $(CURDIR)/.build/install-test
 test-install: build
