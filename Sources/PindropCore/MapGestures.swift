@@ -11,7 +11,7 @@ extension Map {
     /// against the followed pointer's down point before the gesture room sees it.
     public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
         if phase != .cancel {
-            guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
+            try InputRange.checkScreenPoint(x, y, width: view.width, height: view.height, "touch position")
         }
         return try change(at: time, check: { () throws(PindropError) in
             try checkNoKeyboardDrag(touch: phase)
@@ -102,7 +102,7 @@ extension Map {
     /// REVERT) a target outside the allowed area.
     public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
         try change(at: time, check: { () throws(PindropError) -> Nudge in
-            guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+            try InputRange.checkNudge(dx: dx, dy: dy)
             if gesture.keyboardSlot != nil { return try checkKeyNudge(dx: dx, dy: dy) }
             guard selectedID != noID, let s = pins.slot(of: selectedID) else {
                 throw PindropError(.state, "nothing is selected: select a pin to nudge it")

@@ -16,7 +16,7 @@ public struct Camera: Sendable, Equatable {
             throw .invalid("camera centre latitude \(centerLat) is beyond Web Mercator's ±\(WebMercator.maxLatitude)")
         }
         guard zoom.isFinite, zoom >= 0, zoom <= 30 else { throw .invalid("camera zoom \(zoom) is outside [0, 30]") }
-        guard bearingDeg.isFinite else { throw .invalid("camera bearing is not finite") }
+        try InputRange.checkBearing(bearingDeg)
         guard width.isFinite, height.isFinite, width > 0, height > 0 else {
             throw .invalid("camera viewport \(width)x\(height) must be finite and > 0")
         }
@@ -149,6 +149,13 @@ public struct CameraTransform: Sendable {
     @inline(__always)
     public func toScreen(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
         toScreen(mercator: WebMercator.normalized(lon: lon, lat: lat))
+    }
+
+    /// Screen point of a point that a screen point gave (a drag's landing point, a spread
+    /// layout's): `WebMercator.unclamped`, so that beyond ±85.0511° it stays where it was laid out.
+    @inline(__always)
+    public func toScreen(laidOut lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+        toScreen(mercator: WebMercator.unclamped(lon: lon, lat: lat))
     }
 
     /// Screen point of a normalised world point (`WebMercator.normalized`): the same numbers as
