@@ -10,8 +10,9 @@
  *    infinities or values outside are PINDROP_ERR_INVALID_ARGUMENT.
  *    A latitude beyond Web Mercator's ±85.0511287798° (but not ±90) is valid data: it is stored,
  *    kept and reported as given, and in the Web Mercator camera the pin is drawn, hit, clustered
- *    and spread on the world's edge (the top or bottom of the map) at its own longitude, as if its
- *    latitude were ±85.0511287798°; to_screen answers that edge point. A pole (±90°, where every
+ *    and spread (PINDROP_SPREAD_SPIRAL) on the world's edge (the top or bottom of the map) at its
+ *    own longitude, as if its latitude were ±85.0511287798°; to_screen answers that edge point
+ *    (0.3.0; docs/robustness.md, "Beyond ±85.0511°", says what PINDROP_SPREAD_RING does there). A pole (±90°, where every
  *    longitude is one point) has no screen point: see "A coordinate the view cannot place" below.
  *    A host projection places every coordinate itself.
  *  - Screen positions are points, origin top-left, x right, y down. A screen point passed in
