@@ -572,8 +572,8 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    between starts a new step. (0, 0) moves nothing. While the keyboard holds a pin
    (pindrop_map_key_lift, since 0.3.0) a nudge moves that pin as a drag instead (DRAGGED only). Returns PINDROP_ERR_STATE when no pin is
    selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
-   dx or dy that is not finite or more than a screen (|dx| > the viewport's width or |dy| > its
-   height: since 0.3.0; a drag cannot move a pin farther either), a time earlier than the last, a pin or target the view cannot place, or a
+   dx or dy that is not finite or beyond ±1e7 points (since 0.3.0: farther than any touch may lie
+   outside the view), a time earlier than the last, a pin or target the view cannot place, or a
    target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
    Since 0.2.0. */
 pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);

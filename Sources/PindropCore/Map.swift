@@ -70,7 +70,8 @@ public final class Map {
 
     // MARK: - Time
 
-    /// Accepts a host time: finite and not earlier than the last one.
+    /// Accepts a host time: finite, within [0, 1e13] ms (`InputRange.checkTime`) and not earlier
+    /// than the last one.
     public func advance(to time: Double) throws(PindropError) {
         try checkTime(time)
         now = time

@@ -5,7 +5,7 @@ extension Map {
 
     /// Feeds one touch (or mouse) event. Returns true when pindrop owns the gesture (the host must
     /// not pan or zoom with this event), false when the host's map should handle it. Bad input
-    /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
+    /// (a position that is not finite or beyond the viewport grown by 1e7 points, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
     /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
     /// A DOWN is hit-tested (a pin, else a cluster, else off pins) and a MOVE or UP measured
     /// against the followed pointer's down point before the gesture room sees it.
@@ -98,8 +98,9 @@ extension Map {
     /// A user move: MOVED with cause NUDGE (SNAP when the allowed area snaps it), the callout, a
     /// geocode request and nearby warnings. Nudges of one pin less than 1000 ms apart are one undo
     /// step (`NudgeSeries`). (0, 0) moves nothing. STATE when nothing is selected or a gesture holds
-    /// the pin; INVALID_ARGUMENT for a non-finite offset, a point the view cannot place, or (policy
-    /// REVERT) a target outside the allowed area.
+    /// the pin; INVALID_ARGUMENT for an offset that is not finite or beyond ±1e7 points
+    /// (`InputRange.checkNudge`), a point the view cannot place, or (policy REVERT) a target
+    /// outside the allowed area.
     public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
         try change(at: time, check: { () throws(PindropError) -> Nudge in
             try InputRange.checkNudge(dx: dx, dy: dy)
