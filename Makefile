@@ -168,7 +168,7 @@ test-faults: build
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD = .build-fuzz
 FUZZ_CLANG ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
-FUZZ_FLAGS = -max_len=2048 -print_final_stats=1
+FUZZ_FLAGS = -max_len=2048 -print_final_stats=1 -dict=Tests/fuzz/doubles.dict
 .PHONY: fuzz fuzz-build fuzz-merge
 fuzz-build: deps
 	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -static-stdlib --product pindrop

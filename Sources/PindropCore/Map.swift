@@ -14,7 +14,7 @@ public final class Map {
     public let index: SpatialIndex
     let factory: IndexFactory
     public internal(set) var view: View
-    public private(set) var events = EventQueue()
+    public internal(set) var events = EventQueue()
     /// The latest time the host passed; times must never decrease.
     public private(set) var now = -Double.infinity
 
@@ -70,7 +70,8 @@ public final class Map {
 
     // MARK: - Time
 
-    /// Accepts a host time: finite and not earlier than the last one.
+    /// Accepts a host time: finite, within [0, 1e13] ms (`InputRange.checkTime`) and not earlier
+    /// than the last one.
     public func advance(to time: Double) throws(PindropError) {
         try checkTime(time)
         now = time
@@ -78,7 +79,7 @@ public final class Map {
 
     /// Checks a time without accepting it (for calls that may still fail).
     public func checkTime(_ time: Double) throws(PindropError) {
-        guard time.isFinite else { throw .invalid("time \(time) ms is not finite") }
+        try InputRange.checkTime(time)
         guard time >= now else {
             throw .invalid("time went backwards: \(time) ms is earlier than the last time given, \(now) ms")
         }

@@ -60,7 +60,7 @@ extension Map {
             // A pin drawn at its true coordinate is projected from its kept Mercator point.
             for s in found {
                 if let p = drawnOverride(s) {
-                    consider(s, c.toScreen(p.lon, p.lat))
+                    consider(s, c.toScreen(laidOut: p.lon, p.lat))
                 } else {
                     consider(s, c.toScreen(mercator: pins.mercator(s)))
                 }
