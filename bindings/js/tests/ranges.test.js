@@ -5,12 +5,10 @@
 // MOVED still arrives; a pin at 89.9° is kept as given and drawn on the world's edge.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { Map, InvalidArgument } from "../index.js";
 import { ready } from "./common.js";
 
-const header = readFileSync(new URL("../../../include/pindrop.h", import.meta.url), "utf8");
-const LIMIT = Number(/#define PINDROP_EVENT_QUEUE_LIMIT (\d+)/.exec(header)[1]);
+import { EVENT_QUEUE_LIMIT as LIMIT } from "../src/tables.js";
 
 async function selectedMap() {
   await ready;

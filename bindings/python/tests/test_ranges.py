@@ -4,15 +4,12 @@ refused with the library's own message and change nothing; drag moves without a 
 queue within PINDROP_EVENT_QUEUE_LIMIT and every drop and MOVED still arrives; a pin at 89.9° is
 kept as given and drawn on the world's edge."""
 import math
-import pathlib
-import re
 
 import pytest
 
 import pindrop
 
-HEADER = pathlib.Path(__file__).resolve().parents[3] / "include" / "pindrop.h"
-LIMIT = int(re.search(r"#define PINDROP_EVENT_QUEUE_LIMIT (\d+)", HEADER.read_text()).group(1))
+from pindrop._tables import EVENT_QUEUE_LIMIT as LIMIT
 
 
 def selected_map():
