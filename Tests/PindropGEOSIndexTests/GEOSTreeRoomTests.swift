@@ -1,6 +1,6 @@
 import XCTest
 import PindropCore
-@testable import PindropIndex
+@testable import PindropGEOSIndex
 import PindropTestSupport
 
 /// A leaf's points go into one GEOS tree, or two split at a longitude when one would keep room
