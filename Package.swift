@@ -16,26 +16,26 @@ let package = Package(
         // Pure Swift: geodesy, camera, pins, gestures, spreading, editing. No C types, no GEOS.
         .target(name: "PindropCore"),
         // The only place that knows GEOS: the spatial index and allowed areas.
-        .target(name: "PindropIndex", dependencies: ["PindropCore", "CGEOS"]),
+        .target(name: "PindropGEOSIndex", dependencies: ["PindropCore", "CGEOS"]),
         // The spatial index and allowed areas in plain Swift: the WebAssembly module's (make wasm),
-        // which answers as PindropIndex does; built natively too, for the parity tests.
+        // which answers as PindropGEOSIndex does; built natively too, for the parity tests.
         .target(name: "PindropSwiftIndex", dependencies: ["PindropCore"]),
         // @_cdecl exports and nothing else.
-        .target(name: "Pindrop", dependencies: ["CPindrop", "PindropCore", "PindropIndex"]),
+        .target(name: "Pindrop", dependencies: ["CPindrop", "PindropCore", "PindropGEOSIndex"]),
         // Test doubles and oracles shared by the test targets (a brute-force index, a plain-Swift
         // polygon area); nothing of it ships in the library.
         .target(name: "PindropTestSupport", dependencies: ["PindropCore"], path: "Tests/Support"),
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTestSupport"]),
-        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropCore", "PindropTestSupport"]),
+        .testTarget(name: "PindropGEOSIndexTests", dependencies: ["PindropGEOSIndex", "PindropCore", "PindropTestSupport"]),
         .testTarget(name: "PindropSwiftIndexTests",
-                    dependencies: ["PindropSwiftIndex", "PindropIndex", "PindropCore", "PindropTestSupport"]),
+                    dependencies: ["PindropSwiftIndex", "PindropGEOSIndex", "PindropCore", "PindropTestSupport"]),
     ]
 )
 
 // Export only the pindrop_* symbols of the C contract from libpindrop.so.
 // Release builds skip the run-time exclusivity checks of class properties (swift_beginAccess on
 // every pin read in a query): benchmarks/bench_core.c measured them at about a tenth of a hit test.
-for t in package.targets where ["PindropCore", "PindropIndex", "PindropSwiftIndex", "Pindrop"].contains(t.name) {
+for t in package.targets where ["PindropCore", "PindropGEOSIndex", "PindropSwiftIndex", "Pindrop"].contains(t.name) {
     t.swiftSettings = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 }
 package.targets.first { $0.name == "Pindrop" }!.linkerSettings = [

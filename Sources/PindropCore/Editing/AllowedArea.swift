@@ -12,7 +12,7 @@ public protocol AllowedArea: AnyObject {
 }
 
 extension IndexFactory {
-    /// Factories without a geometry reader cannot read areas; PindropIndex's GEOSFactory can.
+    /// Factories without a geometry reader cannot read areas; PindropGEOSIndex's GEOSFactory can.
     public func parseArea(_ text: String) throws(PindropError) -> AllowedArea {
         throw PindropError(.state, "allowed areas are read with GEOS; this map was built without it (\(type(of: self)))")
     }

@@ -582,9 +582,9 @@ final class ClusterTests: XCTestCase {
 }
 
 /// The room: what a view draws, against the oracle's items projected by the camera.
-final class ClusterRoomTests: XCTestCase {
-    func load(_ trees: [LATrees.Tree], radius: Double = 60) -> (ClusterRoom, [Int32: Int64]) {
-        let room = ClusterRoom(radius: radius, maxZoom: 17)!
+final class ClustererTests: XCTestCase {
+    func load(_ trees: [LATrees.Tree], radius: Double = 60) -> (Clusterer, [Int32: Int64]) {
+        let room = Clusterer(radius: radius, maxZoom: 17)!
         var idOf: [Int32: Int64] = [:]
         for (i, t) in trees.enumerated() {
             room.pinAdded(Int32(i), id: t.id, mercator: WebMercator.normalized(lon: t.lon, lat: t.lat))
@@ -644,7 +644,7 @@ final class ClusterRoomTests: XCTestCase {
             let c = CameraTransform(cam)
             let host = View.host(HostProjection(width: 900, height: 700,
                                                 project: { c.toScreen($0, $1) }, unproject: { c.toLonLat($0, $1) }))
-            XCTAssertEqual(ClusterRoom.zoom(of: host)!, zoom, accuracy: 1e-6)
+            XCTAssertEqual(Clusterer.zoom(of: host)!, zoom, accuracy: 1e-6)
             var a: [ClusterView] = [], pa: [Int32] = [], b: [ClusterView] = [], pb: [Int32] = []
             XCTAssertTrue(room.query(.camera(c), pinMargin: 22, clusters: &a, pins: &pa))
             XCTAssertTrue(room.query(host, pinMargin: 22, clusters: &b, pins: &pb))

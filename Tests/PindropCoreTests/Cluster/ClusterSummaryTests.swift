@@ -393,7 +393,7 @@ final class ClusterSummaryTests: XCTestCase {
     /// a pin leaving makes it stale, and it stays stale when the same pins cluster again.
     func testKeysNeverNameAnotherCluster() throws {
         let attributes = PinAttributes()
-        let room = try XCTUnwrap(ClusterRoom(radius: 60, maxZoom: 17, attributes: attributes))
+        let room = try XCTUnwrap(Clusterer(radius: 60, maxZoom: 17, attributes: attributes))
         // Three pins a few metres apart and one far away; view level 12.
         let base = WebMercator.normalized(lon: -118.3535, lat: 33.8871)
         let metre = 1 / 40_075_016.7 / cos(33.8871 * .pi / 180)

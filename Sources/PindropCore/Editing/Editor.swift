@@ -9,7 +9,7 @@ import Glibc
 /// through the map's single path, the removal of a cancelled placement) to `context.apply` as an
 /// `EditingEffect`. Its methods are generic over the context. A class: a user move it asks for
 /// comes back to it through the map (`resolveUserMove`, `userMoved`).
-final class EditingRoom {
+final class Editor {
     let options: Options
 
     // Callouts: the host's title, and the subtitle (the coordinate, then the geocoder's answer).
@@ -105,7 +105,7 @@ final class EditingRoom {
         let id = c.pinID(slot)
         let p = c.truePosition(slot)
         // Written over the pin's previous subtitle, in its buffer: a nudge allocates no text.
-        EditingRoom.writeCoordinateText(lon: p.lon, lat: p.lat, into: &subtitles[id, default: ""])
+        Editor.writeCoordinateText(lon: p.lon, lat: p.lat, into: &subtitles[id, default: ""])
         c.apply(.emit(.calloutChanged(id: id, at: LonLat(p))))
 
         forgetRequest(of: id)

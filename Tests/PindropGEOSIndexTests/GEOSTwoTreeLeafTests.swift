@@ -1,13 +1,13 @@
 import XCTest
 import PindropCore
-@testable import PindropIndex
+@testable import PindropGEOSIndex
 import PindropTestSupport
 
 /// A leaf's points go into one GEOS tree, or two split at a longitude when one would keep room
 /// for many more nodes than it has (GEOS 3.11 grows a tree's node vector by doubling). What the
 /// trees hold is measured by Tests/c/test_memory.c; here, the answers on the LA trees against a
 /// scan of the positions.
-final class GEOSTreeRoomTests: XCTestCase {
+final class GEOSTwoTreeLeafTests: XCTestCase {
     /// The LA trees (every 6th) in an index with every leaf built: leaves with two trees exist,
     /// and boxes of every size, many on a two-tree leaf's border, find what a scan finds, also
     /// after moves across borders and the rebuilds they cause.

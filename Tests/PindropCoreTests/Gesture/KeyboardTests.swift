@@ -326,7 +326,7 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(e[1].fromLon, start.lon); XCTAssertEqual(e[1].fromLat, start.lat)
         XCTAssertEqual(e[4].other, 2)
         XCTAssertTrue(s.position(1) == (last.lon, last.lat))
-        XCTAssertEqual(try s.map.callout(id: 1, .subtitle), EditingRoom.coordinateText(lon: last.lon, lat: last.lat))
+        XCTAssertEqual(try s.map.callout(id: 1, .subtitle), Editor.coordinateText(lon: last.lon, lat: last.lat))
         XCTAssertEqual(s.map.undoCount, 1, "one undo step for the whole drag")
         // After the drop the pin stays where it was drawn; only its lift falls.
         let after = s.view(1, at: 2000)!

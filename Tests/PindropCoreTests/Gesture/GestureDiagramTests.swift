@@ -13,7 +13,7 @@ final class GestureDiagramTests: XCTestCase {
 
     static var docURL: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/gestures.md")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/gestures.md")
     }
 
     /// The transitions drawn in docs/gestures.md.

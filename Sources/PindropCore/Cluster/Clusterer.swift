@@ -15,7 +15,7 @@ public struct ClusterView: Sendable, Equatable {
 /// about pins (slot, id and normalised Web Mercator point) and about the pins kept out of clusters
 /// (selected, edited, held); it answers with what to draw for a view, and about clusters by key.
 /// It reads no other room and emits no events.
-public final class ClusterRoom {
+public final class Clusterer {
     public let levels: ClusterLevels
     public let maxZoom: Double
     /// The pins kept out (at most a few): the map draws them as pins whatever the zoom.

@@ -1,7 +1,7 @@
 import XCTest
 import PindropCore
 import PindropTestSupport
-@testable import PindropIndex
+@testable import PindropGEOSIndex
 
 /// The GEOS index must answer exactly as the brute-force index under any sequence of changes,
 /// in particular changes made after a leaf's tree was queried (GEOS 3.11 drops inserts into a

@@ -158,7 +158,7 @@ final class EditingCalloutTests: XCTestCase {
     }
 
     func testCoordinateTextNeverShowsMinusZero() {
-        XCTAssertEqual(EditingRoom.coordinateText(lon: -0.000001, lat: -0.000004), "0.00000, 0.00000")
-        XCTAssertEqual(EditingRoom.coordinateText(lon: -179.999996, lat: -89.5), "-89.50000, -180.00000")
+        XCTAssertEqual(Editor.coordinateText(lon: -0.000001, lat: -0.000004), "0.00000, 0.00000")
+        XCTAssertEqual(Editor.coordinateText(lon: -179.999996, lat: -89.5), "-89.50000, -180.00000")
     }
 }

@@ -552,7 +552,7 @@ final class StackTests: XCTestCase {
 
     func lawndale(_ configure: (inout Options) -> Void = { _ in }) throws -> Map {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/data/lawndale_trees.csv")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/data/lawndale_trees.csv")
         let text = try String(contentsOf: url, encoding: .utf8)
         var o = Options()
         o.spreadOnTap = true

@@ -3,7 +3,7 @@ import XCTest
 
 /// The editing room stands alone: driven through a context that records the effects it asks
 /// for (events, user moves, removals), with no map, pin store or index behind it.
-final class EditingRoomTests: XCTestCase {
+final class EditorTests: XCTestCase {
     /// Pins by slot; `pins(within:)` offers every pin (a superset is what the room may get).
     final class Recorder: EditingContext {
         var now = 0.0
@@ -23,7 +23,7 @@ final class EditingRoomTests: XCTestCase {
     func testALandingAsksForItsCalloutAGeocodeRequestAndTheNearbyWarnings() {
         var o = Options()
         o.minSpacingM = 20
-        let room = EditingRoom(options: o)
+        let room = Editor(options: o)
         let c = Recorder()
         // On the equator 1e-4 degrees of latitude is an arc of R·1e-4·π/180 (about 11.1 m).
         c.pins = [(1, 10, 0), (2, 10, 0.0001), (3, 10, 0.001)]
@@ -42,7 +42,7 @@ final class EditingRoomTests: XCTestCase {
     }
 
     func testAnEditIsOneUndoStepAndItsUndoAsksForOneUserMoveBack() throws {
-        let room = EditingRoom(options: Options())
+        let room = Editor(options: Options())
         let c = Recorder()
         c.pins = [(5, 1, 2)]
         room.begin(0, placed: false, c)
@@ -66,7 +66,7 @@ final class EditingRoomTests: XCTestCase {
     }
 
     func testCancellingAPlacementAsksForTheRemovalOfItsPin() {
-        let room = EditingRoom(options: Options())
+        let room = Editor(options: Options())
         let c = Recorder()
         c.pins = [(9, -118.35, 33.9)]
         room.begin(0, placed: true, c)

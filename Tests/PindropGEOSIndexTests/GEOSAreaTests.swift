@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PindropCore
 import PindropTestSupport
-@testable import PindropIndex
+@testable import PindropGEOSIndex
 
 /// Allowed areas read and prepared by GEOS.
 final class GEOSAreaTests: XCTestCase {
