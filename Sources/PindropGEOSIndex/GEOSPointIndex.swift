@@ -20,7 +20,7 @@ import PindropCore
 /// Only a bulk load's first query does work in proportion to the number of pins (dealing them out
 /// to the leaves, no GEOS work). Each slot records where its current position is indexed
 /// (`home`); an entry found anywhere else is stale (a moved or removed pin) and is skipped.
-/// See docs/index.md. Each mechanism has a file of its own: the quadtree (Quadtree.swift), the
+/// See docs/spatial-index.md. Each mechanism has a file of its own: the quadtree (Quadtree.swift), the
 /// sliced rebuild (SlicedRebuild.swift), a leaf's two trees (TwoTreeSplit.swift) and the kept
 /// query geometries (QueryGeometryCache.swift).
 ///

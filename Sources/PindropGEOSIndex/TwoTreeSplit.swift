@@ -6,7 +6,7 @@
 /// needs on average and up to twice (513 points take the room of 1,024). So a leaf of n points
 /// whose tree would keep that slack gets two: the 2^floor(log2 n) westernmost points in one
 /// (built to its exact size) and the rest in `east`, split at a longitude so that a query
-/// whose box lies on one side reads one tree (docs/index.md, "Bytes per pin").
+/// whose box lies on one side reads one tree (docs/spatial-index.md, "Bytes per pin").
 extension GEOSPointIndex {
     /// How many of a leaf's n points go into its west tree (n when one tree holds them all):
     /// the largest power of two below n when its tree and the rest's hold fewer nodes than one
