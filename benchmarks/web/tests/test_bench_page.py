@@ -1,4 +1,4 @@
-"""The benchmark page's three paths give the same answers (`make test-web`).
+"""The benchmark page's three paths give the same answers (`make test-bench-web`, part of `make test`).
 
 bench_web.py times the same workload through the native library (C loops through ctypes),
 through the JavaScript package in Chromium, and through the module's exports called directly in
@@ -20,17 +20,17 @@ import pytest
 HERE = Path(__file__).resolve().parent.parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "examples" / "web"))
 
 import bench_web  # noqa: E402
 import cdp  # noqa: E402
-import serve  # noqa: E402
 
 OPS = ["add_many", "frame", "frame_clusters", "hit_test", "set_position_cluster_update", "drag_move"]
 
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = serve.make_server(0)
+    httpd = bench_web.make_server(0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
@@ -49,7 +49,7 @@ def test_native_package_and_raw_exports_agree(server):
     nat = bench_web.native(ids, lonlat, w)       # also lays out the drag (dragStart, dragPath)
     b = cdp.Chromium(bench_web.W, bench_web.H)
     try:
-        b.navigate(f"{server}/bench.html")
+        b.navigate(f"{server}{bench_web.PAGE}")
         b.wait_for("window.bench && window.bench.ready", timeout=60)
         assert b.eval(f"bench.setData({lonlat.tolist()})") == len(ids)
         package = b.eval(f"bench.ops({json.dumps(w)})")
