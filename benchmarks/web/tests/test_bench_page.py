@@ -12,6 +12,7 @@ import json
 import math
 import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,13 @@ def server():
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+def test_the_benchmark_page_is_cross_origin_isolated(server):
+    # (from examples/web/tests/test_serve.py, where the page was served before it moved here)
+    with urllib.request.urlopen(server + bench_web.PAGE) as r:
+        assert r.headers.get("Cross-Origin-Opener-Policy") == "same-origin"
+        assert r.headers.get("Cross-Origin-Embedder-Policy") == "require-corp"
 
 
 def lawndale():
