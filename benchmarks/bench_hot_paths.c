@@ -226,7 +226,7 @@ static void spread(pindrop_map *m, const double *ll, size_t n) {
     count_end("spread", 2 * count);
     if (t0 < best) best = t0;
   }
-  report("spread: re-form after moving a pin onto / off the largest stack", best * 1e6 / (double)(2 * count), "us",
+  report("spread, re-form after moving a pin onto / off the largest stack", best * 1e6 / (double)(2 * count), "us",
          "<= 50 us");
 }
 

@@ -36,7 +36,7 @@ FIGURES = [
     ("move_update", "set_position + cluster update, per move", "set_position + cluster update at zoom 16"),
     ("drag_move", "drag move (touch MOVE + poll)", "touch move while dragging, with its DRAGGED polled"),
     ("spread", "spread: onto / off the largest stack, per move",
-     "spread: re-form after moving a pin onto / off the largest stack"),
+     "spread, re-form after moving a pin onto / off the largest stack"),
 ]
 # The timed figure's name -> the key of its count.
 KEY_OF_TIMED = {timed: key for key, _, timed in FIGURES}

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIB_DIR = ROOT / ".build" / "release"
 DOC = ROOT / "docs" / "benchmarks.md"
 # "name: value unit (target ...)"; lines with ';' are descriptions, not measurements.
-LINE = re.compile(r"^(?P<name>[^:;]+):\s*(?P<value>[-+0-9.eE]+)\s*(?P<unit>[^(;]*?)\s*(\(target (?P<target>[^)]*)\))?\s*$")
+LINE = re.compile(r"^(?P<name>[^:;]+):\s*(?P<value>[-+0-9.eE]+)(?![0-9,])\s*(?P<unit>[^(;]*?)\s*(\(target (?P<target>[^)]*)\))?\s*$")
 
 
 def compile_c(src: Path) -> Path:
@@ -106,14 +106,16 @@ def write_doc(summary, counts, data: Path) -> None:
         "Timed by `python3 benchmarks/run.py --only bench_hot_paths`, counted by",
         "`python3 benchmarks/instructions.py` (the same loops: benchmarks/bench_hot_paths.c).",
         "",
-        "| figure | target | value | instructions per operation |",
-        "|---|---|---|---|",
+        "| figure | target | value | met | instructions per operation | command |",
+        "|---|---|---|---|---|---|",
     ]
     for key, label, timed in FIGURES:
         value, unit, target = hot.get(timed, (None, "", None))
         shown = f"{fmt(value)} {unit}" if value is not None else "not measured"
         count = f"{counts[key]:,.1f}" if counts else "not counted"
-        out.append(f"| {label} | {target or '-'} | {shown} | {count} |")
+        verdict = met(value, target) if value is not None else ""
+        out.append(f"| {label} | {target or '-'} | {shown} | {verdict} | {count} | `{command('bench_hot_paths')}`; "
+                   "`python3 benchmarks/instructions.py` |")
     ratios = [row for row in summary if row[3] == "x"]
     out += ["", "## Against peers, measured in the same run", "",
             "Each ratio divides pindrop's time by the peer's, both measured in the same process and run.", "",
