@@ -79,9 +79,23 @@ test-install: build
 demo: build deps
 	$(PYTHON) examples/demo.py --out $(OUT)
 
-# bench_wasm.py runs the web module beside the native library, so the module is built first.
-bench: build wasm
+# Every benchmark, the hot paths' instruction counts beside their times, and docs/benchmarks.md
+# written from them. bench_wasm.py runs the web module beside the native library, so the module
+# is built first.
+bench: build wasm bench-valgrind
 	$(PYTHON) benchmarks/run.py
+
+# The instruction counts of the core's hot paths (benchmarks/bench_hot_paths.c under callgrind, a
+# minute or two, no timing) against benchmarks/baseline.json: fails when one rises more than 5%,
+# whatever the machine's load. After a change meant to cost more (or one that costs less),
+# `make bench-baseline` writes the new counts; commit benchmarks/baseline.json with the change.
+.PHONY: bench-check bench-baseline bench-valgrind
+bench-check: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --check benchmarks/baseline.json
+bench-baseline: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --write benchmarks/baseline.json
+bench-valgrind:
+	@command -v valgrind >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
 
 # The peers the benchmarks measure pindrop against, in the same run: scipy and shapely
 # (benchmarks/bench_peers.py), and pysupercluster (benchmarks/bench_clusters.py), whose setup.py

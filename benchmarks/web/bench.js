@@ -3,8 +3,48 @@
 // per-operation times for the comparison with the native library. Each peer runs in a browser
 // of its own, so that one's heap is not the other's.
 
-import * as pd from "./pindrop-host.js";
-import { paintFrame, makeOverlay, cameraOf } from "./draw.js";
+// Served at /bench/ by the host page's server (examples/web/serve.py, mounted by bench_web.py):
+// the package comes from /pindrop/ (bindings/js, through its index.js), the drawing code from the
+// host page (/draw.js), so that pindrop's zoom changes are painted as the page paints them.
+import * as pindrop from "/pindrop/index.js";
+import { paintFrame, makeOverlay, cameraOf } from "/draw.js";
+
+// The package, loaded once.
+const init = () => pindrop.load();
+
+// frame() and clusters() as the accessors draw.js reads ({n, x(i), ...}) over the package's
+// typed-array views (reused by the next call: read them before the next frame).
+function viewOf(v, fields) {
+  const out = { n: v.count };
+  for (const [name, field] of Object.entries(fields)) {
+    const arr = v[field];
+    out[name] = arr instanceof BigInt64Array ? (i) => Number(arr[i]) : (i) => arr[i];
+  }
+  return out;
+}
+const frameView = (m, t) =>
+  viewOf(m.frame(t), { id: "id", x: "x", y: "y", ax: "anchorX", ay: "anchorY", lift: "lift", flags: "flags" });
+const clustersView = (m, t) =>
+  viewOf(m.clusters(t), { key: "key", x: "x", y: "y", lon: "lon", lat: "lat", count: "size", flags: "flags" });
+
+// A second instance of the module, for the calls on its exports without the package in between
+// (the C contract, memory, malloc, free). Its WASI imports: nothing to print, and random_get from
+// crypto (Swift's hashing seeds itself from it).
+let raw = null;
+async function rawExports() {
+  if (raw) return raw;
+  const module = await WebAssembly.compileStreaming(fetch("/pindrop/pindrop.wasm"));
+  let memory = null;
+  const wasi = {
+    random_get(p, n) { crypto.getRandomValues(new Uint8Array(memory.buffer, p, n)); return 0; },
+  };
+  const imports = { wasi_snapshot_preview1: {} };
+  for (const i of WebAssembly.Module.imports(module)) imports[i.module][i.name] = wasi[i.name] ?? (() => 52);
+  const instance = await WebAssembly.instantiate(module, imports);
+  memory = instance.exports.memory;
+  raw = instance.exports;
+  return raw;
+}
 
 const mapEl = document.getElementById("map");
 const OPTIONS = {
@@ -51,25 +91,25 @@ function leaflet(center, zoom) {
 function drawPindrop() {
   const t = tnow();
   const ctx = overlay.begin();
-  const C = pd.clusters(m, t), P = pd.frame(m, t);
-  paintFrame(ctx, C, P, pd);
+  const C = clustersView(m, t), P = frameView(m, t);
+  paintFrame(ctx, C, P, pindrop);
   return [C.n, P.n];
 }
 
 // ---- pindrop.wasm on the map --------------------------------------------------------------------
 async function pindropCluster(center, zoom) {
-  await pd.init();
+  await init();
   leaflet(center, zoom);
   overlay = makeOverlay().addTo(lmap);
   const t0 = performance.now();
-  m = pd.createMap(OPTIONS);
-  pd.addMany(m, data.ids, data.lonlat);
+  m = new pindrop.Map(OPTIONS);
+  m.addMany(data.ids, data.lonlat);
   const t1 = performance.now();
-  pd.setCamera(m, cameraOf(lmap));
+  m.setCamera(cameraOf(lmap));
   const [nc, np] = drawPindrop();
   forceLayout();
   const t2 = performance.now();
-  lmap.on("move zoom resize viewreset", () => pd.setCamera(m, cameraOf(lmap)));
+  lmap.on("move zoom resize viewreset", () => m.setCamera(cameraOf(lmap)));
   return { addManyMs: t1 - t0, firstViewMs: t2 - t1, clusters: nc, pins: np };
 }
 
@@ -79,10 +119,10 @@ function pindropAllLevels(center) {
   const cam = cameraOf(lmap);
   const t0 = performance.now();
   for (let z = 0; z < 17; z++) {
-    pd.setCamera(m, { ...cam, zoom: z });
-    pd.clusters(m, tnow());
+    m.setCamera({ ...cam, zoom: z });
+    m.clusters(tnow());
   }
-  pd.setCamera(m, cam);
+  m.setCamera(cam);
   return { allLevelsMs: performance.now() - t0 };
 }
 
@@ -131,21 +171,21 @@ const WARM_PASSES = 5;   // the native side (bench_web.py) warms up as many time
 function camera(c) { return { centerLon: c[0], centerLat: c[1], zoom: c[2], bearingDeg: 0, width: c[3], height: c[4] }; }
 
 async function ops(w) {
-  await pd.init();
+  await init();
   const out = {};
   // add_many into a fresh map, best of w.addReps
   let bestAdd = Infinity, mm = null;
   for (let r = 0; r < w.addReps; r++) {
     if (mm) mm.dispose();
-    mm = pd.createMap(OPTIONS);
+    mm = new pindrop.Map(OPTIONS);
     const t0 = performance.now();
-    pd.addMany(mm, data.ids, data.lonlat);
+    mm.addMany(data.ids, data.lonlat);
     bestAdd = Math.min(bestAdd, performance.now() - t0);
   }
   out.add_many = bestAdd;
   m = mm;
   // every level once (untimed: the build is measured as the clustering figure)
-  for (let z = 0; z < 17; z++) { pd.setCamera(m, camera([w.center[0], w.center[1], z, w.width, w.height])); pd.clusters(m, tnow()); }
+  for (let z = 0; z < 17; z++) { m.setCamera(camera([w.center[0], w.center[1], z, w.width, w.height])); m.clusters(tnow()); }
 
   // Each figure is the best of w.trials trials after one untimed (the engine's tiers: a page's
   // first calls run in its baseline compilers), as on the native side; the untimed trial of the
@@ -156,7 +196,7 @@ async function ops(w) {
   const timed = (cams, f) => {
     let total = 0, calls = 0;
     for (const c of cams) {
-      pd.setCamera(m, camera(c));
+      m.setCamera(camera(c));
       f();
       const t0 = performance.now();
       for (let r = 0; r < w.reps; r++) f();
@@ -175,10 +215,10 @@ async function ops(w) {
     let total = 0, calls = 0, found = 0;
     const per = w.hitXY.length / 2 / w.hitCams.length;
     for (let c = 0; c < w.hitCams.length; c++) {
-      pd.setCamera(m, camera(w.hitCams[c]));
+      m.setCamera(camera(w.hitCams[c]));
       m.frame(tnow());
       const t0 = performance.now();
-      for (let i = 0; i < per; i++) found += pd.hitTest(m, w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]) !== null;
+      for (let i = 0; i < per; i++) found += m.hitTest(w.hitXY[2 * (c * per + i)], w.hitXY[2 * (c * per + i) + 1]) !== null;
       total += performance.now() - t0; calls += per;
     }
     out.hits_found = found;
@@ -189,7 +229,7 @@ async function ops(w) {
   // moves its own slice of the pins, the untimed one (k = 0) WARM_PASSES times there and back
   const chunk = Math.floor(w.moveIds.length / (T + 1));
   out.set_position_cluster_update = best((k) => {
-    pd.setCamera(m, camera(w.moveCam));
+    m.setCamera(camera(w.moveCam));
     m.clusters(tnow());
     const t0 = performance.now();
     for (let pass = 0; pass < (k ? 1 : WARM_PASSES); pass++) {
@@ -207,7 +247,7 @@ async function ops(w) {
   // a drag's MOVE (and draining its DRAGGED event), mouse profile; each trial's drag ends where
   // the next one presses
   const drag = () => {
-    pd.setCamera(m, camera(w.dragCam));
+    m.setCamera(camera(w.dragCam));
     m.frame(tnow());
     const [x0, y0] = w.dragStart;
     let t = tnow() + 1000;           // the last drag's drop animation and double-tap window are over
@@ -230,15 +270,15 @@ async function ops(w) {
     return dt;
   };
   out.drag_move = best((k) => { for (let r = 1; r < (k ? 1 : WARM_PASSES); r++) drag(); return drag(); });
-  out.drag_landed = pd.position(m, w.dragTree);
+  out.drag_landed = m.position(w.dragTree);
   return out;
 }
 
 // ---- the same operations on the module's exports directly (no package in between) -----------
 // What the JavaScript wrapper costs shows as the difference between the two wasm columns.
 async function rawOps(w) {
-  await pd.init();
-  const X = await pd.rawExports();
+  await init();
+  const X = await rawExports();
   const heap = () => X.memory.buffer;
   const f64 = () => new Float64Array(heap()), i64 = () => new BigInt64Array(heap()), u32 = () => new Uint32Array(heap());
   const check = (r, what) => { if (r < 0) throw new Error(`${what}: status ${r}`); return r; };
@@ -352,7 +392,7 @@ async function rawOps(w) {
   return out;
 }
 
-function wasmBytes() { return pd.wasmMemoryBytes(); }
+function wasmBytes() { return pindrop.__memoryBytes(); }
 
 window.bench = { loadData, setData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
                  zoomChanges, ops, rawOps, wasmBytes, ready: true };

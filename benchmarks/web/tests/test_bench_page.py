@@ -1,4 +1,4 @@
-"""The benchmark page's three paths give the same answers (`make test-web`).
+"""The benchmark page's three paths give the same answers (`make test-bench-web`, part of `make test`).
 
 bench_web.py times the same workload through the native library (C loops through ctypes),
 through the JavaScript package in Chromium, and through the module's exports called directly in
@@ -12,6 +12,7 @@ import json
 import math
 import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -20,20 +21,27 @@ import pytest
 HERE = Path(__file__).resolve().parent.parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "examples" / "web"))
 
 import bench_web  # noqa: E402
 import cdp  # noqa: E402
-import serve  # noqa: E402
 
 OPS = ["add_many", "frame", "frame_clusters", "hit_test", "set_position_cluster_update", "drag_move"]
 
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = serve.make_server(0)
+    httpd = bench_web.make_server(0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+def test_the_benchmark_page_is_cross_origin_isolated(server):
+    # (from examples/web/tests/test_serve.py, where the page was served before it moved here)
+    with urllib.request.urlopen(server + bench_web.PAGE) as r:
+        assert r.headers.get("Cross-Origin-Opener-Policy") == "same-origin"
+        assert r.headers.get("Cross-Origin-Embedder-Policy") == "require-corp"
 
 
 def lawndale():
@@ -49,7 +57,7 @@ def test_native_package_and_raw_exports_agree(server):
     nat = bench_web.native(ids, lonlat, w)       # also lays out the drag (dragStart, dragPath)
     b = cdp.Chromium(bench_web.W, bench_web.H)
     try:
-        b.navigate(f"{server}/bench.html")
+        b.navigate(f"{server}{bench_web.PAGE}")
         b.wait_for("window.bench && window.bench.ready", timeout=60)
         assert b.eval(f"bench.setData({lonlat.tolist()})") == len(ids)
         package = b.eval(f"bench.ops({json.dumps(w)})")

@@ -35,12 +35,27 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path.insert(0, str(HERE))
+WEB = ROOT / "examples" / "web"          # the host page: its server, its drawing code, cdp.py
+sys.path.insert(0, str(WEB))
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 
 import cdp  # noqa: E402
 import serve  # noqa: E402
 import pindrop  # noqa: E402
+
+# The benchmark page is served by the host page's server (examples/web/serve.py), with this folder
+# mounted at /bench/: the page loads the package from /pindrop/, Leaflet from /leaflet/ and the
+# host page's drawing code and style from /. serve.py sends /bench* cross-origin isolated.
+MOUNT = ("/bench/", HERE)
+PAGE = "/bench/bench.html"
+
+
+def make_server(port=0):
+    """serve.py's server, with the benchmark page mounted at /bench/."""
+    if MOUNT not in serve.MOUNTS:
+        serve.MOUNTS.insert(0, MOUNT)
+    return serve.make_server(port)
+
 
 LA = Path(os.environ.get("PINDROP_LA_TREES", ROOT.parent / "shared" / "data" / "la_trees.csv"))
 WASM = ROOT / "dist" / "pindrop.wasm"
@@ -290,9 +305,9 @@ def main():
     raw = WASM.read_bytes()
     size = {"raw": len(raw), "gzip": len(gzip.compress(raw, 9))}
 
-    httpd = serve.make_server(0)
+    httpd = make_server(0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/bench.html"
+    url = f"http://127.0.0.1:{httpd.server_address[1]}{PAGE}"
 
     ids, lonlat = load_trees()
     w = workload(lonlat)
