@@ -12,21 +12,6 @@ import { paintFrame, makeOverlay, cameraOf } from "/draw.js";
 // The package, loaded once.
 const init = () => pindrop.load();
 
-// frame() and clusters() as the accessors draw.js reads ({n, x(i), ...}) over the package's
-// typed-array views (reused by the next call: read them before the next frame).
-function viewOf(v, fields) {
-  const out = { n: v.count };
-  for (const [name, field] of Object.entries(fields)) {
-    const arr = v[field];
-    out[name] = arr instanceof BigInt64Array ? (i) => Number(arr[i]) : (i) => arr[i];
-  }
-  return out;
-}
-const frameView = (m, t) =>
-  viewOf(m.frame(t), { id: "id", x: "x", y: "y", ax: "anchorX", ay: "anchorY", lift: "lift", flags: "flags" });
-const clustersView = (m, t) =>
-  viewOf(m.clusters(t), { key: "key", x: "x", y: "y", lon: "lon", lat: "lat", count: "size", flags: "flags" });
-
 // A second instance of the module, for the calls on its exports without the package in between
 // (the C contract, memory, malloc, free). Its WASI imports: nothing to print, and random_get from
 // crypto (Swift's hashing seeds itself from it).
@@ -91,9 +76,10 @@ function leaflet(center, zoom) {
 function drawPindrop() {
   const t = tnow();
   const ctx = overlay.begin();
-  const C = clustersView(m, t), P = frameView(m, t);
-  paintFrame(ctx, C, P, pindrop);
-  return [C.n, P.n];
+  const C = m.clusters(t), P = m.frame(t);
+  const counts = [C.count, P.count];   // read before painting: the views are reused by the next call
+  paintFrame(ctx, C, P);
+  return counts;
 }
 
 // ---- pindrop.wasm on the map --------------------------------------------------------------------
