@@ -41,6 +41,9 @@ public struct PinStore {
         return mercatorCache.point(slot, p.lon, p.lat)
     }
 
+    /// The bytes the Mercator cache holds (for the tests).
+    var mercatorCacheBytes: Int { mercatorCache.bytes }
+
     /// Whether another pin may stand at exactly this pin's coordinate (false: certainly none).
     @inline(__always)
     public func mayShareCoordinate(_ slot: Int32) -> Bool {
@@ -129,20 +132,32 @@ public struct PinStore {
 }
 
 /// Normalised Web Mercator points of recently projected pins. Only y needs keeping (x is one
-/// division): 2^15 sets of two entries, slot s in set s mod 2^15 (neighbouring slots never
+/// division): sets of two entries, slot s in set s mod the number of sets (neighbouring slots never
 /// collide), the latest computed first; an entry is valid for the latitude it was computed from
 /// (compared on every read, so a moved pin needs no invalidation). Two ways, because the pins of
 /// one view come from anywhere in a wide range of slots: with one entry per set, a quarter of a
-/// dense view's pins shared theirs and were projected again on every frame. 1.5 MB once used.
+/// dense view's pins shared theirs and were projected again on every frame.
+///
+/// Sized by need: the sets are the power of two that gives every slot projected so far an entry of
+/// its own (half the slots rounded up to a power of two: two ways a set), up to 2^15 sets. It
+/// grows, and forgets what it held, when a higher slot is projected (a dozen times at most over a
+/// map's life), so a map of a few pins holds a few entries of 24 bytes, and no map more than
+/// 1.5 MB. A fixed 2^15 sets made every map that had drawn once hold 1.5 MB: 1,000 one-pin maps
+/// held 1.47 GB (Tests/c/test_map_memory.c).
 struct MercatorCache {
-    private static let sets = 1 << 15
+    private static let maxSets = 1 << 15
     private var entries: [Entry] = []
+    /// The number of sets less one (-1 before the first point).
+    private var mask = -1
     private struct Entry { var slot: Int32 = -1; var lat = 0.0, y = 0.0 }
+
+    /// The bytes the cache holds (for the tests).
+    var bytes: Int { entries.count * MemoryLayout<Entry>.stride }
 
     @inline(__always)
     mutating func point(_ slot: Int32, _ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
-        if entries.isEmpty { entries = [Entry](repeating: Entry(), count: 2 * MercatorCache.sets) }
-        let i = 2 * (Int(slot) & (MercatorCache.sets - 1))
+        if Int(slot) > 2 * mask + 1 && mask < MercatorCache.maxSets - 1 { grow(to: slot) }
+        let i = 2 * (Int(slot) & mask)
         // The same expression as WebMercator.normalized's x: the same bits.
         let x = (lon + 180) / 360
         return entries.withUnsafeMutableBufferPointer { e in
@@ -153,6 +168,15 @@ struct MercatorCache {
             e[i] = Entry(slot: slot, lat: lat, y: m.y)
             return m
         }
+    }
+
+    /// Sets enough for two entries a set to hold slots 0 ... slot, up to `maxSets`; empties the cache.
+    @inline(never)
+    private mutating func grow(to slot: Int32) {
+        var sets = 1
+        while 2 * sets <= Int(slot) && sets < MercatorCache.maxSets { sets <<= 1 }
+        entries = [Entry](repeating: Entry(), count: 2 * sets)
+        mask = sets - 1
     }
 }
 
