@@ -72,10 +72,10 @@ def main() -> int:
         print("load instructions; valgrind is not installed, not counted")
     old = os.environ.get("PINDROP_V020_LIBRARY")
     if old and ins is not None:
-        lib = Path(old).resolve()
-        old_ins = instructions(build_loop(lib.parent, lib.parent.parent.parent / "include", "load_loop_v020"), data)
+        lib = Path(old).absolute()  # REPO/.build/release/libpindrop.so: the header is REPO/include's
+        old_ins = instructions(build_loop(lib.parent, lib.parents[2] / "include", "load_loop_v020"), data)
         if old_ins:
-            print(f"load instructions at 0.2.0; {old_ins / n:.0f} per pin ({ins / old_ins:.3f} x now)")
+            print(f"load instructions at 0.2.0; {old_ins / n:.0f} per pin (now {ins / old_ins:.3f} x as many)")
 
     # -- time against cKDTree, alternated in this process ------------------------------------------
     r = 6378137.0

@@ -13,8 +13,8 @@ for (let i = 0; i < 1000; i++) {
   m.add(i + 1, lon, lat);
   m.setCamera(lon, lat, 16, 1920, 1080);
   const views = m.frame(0);
-  if (views.length !== 1) throw new Error(`map ${i + 1} drew ${views.length} pins`);
-  m.hitTest(views[0].x, views[0].y);
+  if (views.count !== 1) throw new Error(`map ${i + 1} drew ${views.count} pins`);
+  m.hitTest(views.x[0], views.y[0]);
   maps.push(m);
 }
 const after = __memoryBytes();
