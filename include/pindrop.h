@@ -170,7 +170,14 @@ typedef struct pindrop_map pindrop_map;
    fields the caller's struct does not have take their defaults. Every numeric option must be
    finite and within the range given above, else PINDROP_ERR_INVALID_ARGUMENT (no map is made,
    *out is set to NULL). The new map has the Web Mercator camera at (0, 0), zoom 0, 256x256 points.
-   Free it with pindrop_map_destroy. */
+   Free it with pindrop_map_destroy.
+   Memory: a map holds memory in proportion to its pins and to the largest recent frame, not a
+   fixed amount: a map of one pin that has drawn a frame and answered a tap holds a few kilobytes
+   (1,000 of them about 6 MB, Tests/c/test_map_memory.c), one of the 916k LA street trees about
+   105 bytes a pin once every tree of its index is built (Tests/c/test_memory.c). A frame of n pins
+   adds about 60 bytes a pin while it is kept (its views, 56 bytes each, and their sort's bucket
+   bounds); the next frames give that room back once they need less than a quarter of it
+   (docs/architecture.md). benchmarks/bench_memory.c measures both from outside (VmRSS, VmHWM). */
 pindrop_status pindrop_map_create(const pindrop_options *options, pindrop_map **out);
 
 /* Frees the map and everything it owns. NULL is a no-op. */

@@ -138,12 +138,43 @@ public final class GEOSPointIndex: SpatialIndex {
     public func insert(slots: [Int32], lonlat: UnsafeBufferPointer<Double>) {
         guard let m = slots.max() else { return }
         grow(to: m)
+        if loadIntoEmptyRoot(slots, lonlat) { _ = work(build: false); return }
         for i in slots.indices {
             let x = lonlat[2 * i], y = lonlat[2 * i + 1]
             if ownsCoordinates { coords.set(slots[i], lon: x, lat: y) }
             place(slots[i], x, y)
         }
         work(build: false)
+    }
+
+    /// A bulk load into an index with no pin and one leaf (a new map's add_many): the slots go
+    /// straight into the root leaf's entry list in one pass, without `place`'s bookkeeping per
+    /// slot (a pending list searched and appended to, a leaf looked up), and the leaf is queued to
+    /// be dealt out as `place` would have left it. About 150 instructions a pin fewer on the 916k
+    /// LA trees (benchmarks/load_loop.c). False, with nothing changed, for any other index or a
+    /// batch that names a slot twice.
+    private func loadIntoEmptyRoot(_ slots: [Int32], _ lonlat: UnsafeBufferPointer<Double>) -> Bool {
+        guard live == 0, nodes.count == 1, leaves.count == 1, job == nil, leaves[0].tree == nil,
+              leaves[0].east == nil, leaves[0].entries.isEmpty, leaves[0].pending.isEmpty else { return false }
+        let repeated = home.withUnsafeMutableBufferPointer { h -> Bool in
+            for (i, s) in slots.enumerated() {
+                guard h[Int(s)] == 0 else {
+                    for t in slots[..<i] { h[Int(t)] = 0 }
+                    return true
+                }
+                h[Int(s)] = 1
+            }
+            return false
+        }
+        guard !repeated else { return false }
+        if ownsCoordinates {
+            for i in slots.indices { coords.set(slots[i], lon: lonlat[2 * i], lat: lonlat[2 * i + 1]) }
+        }
+        live = slots.count
+        leaves[0].count = slots.count
+        leaves[0].entries = slots
+        enqueueIfNeeded(0)
+        return true
     }
 
     public func set(_ slot: Int32, lon x: Double, lat y: Double) {

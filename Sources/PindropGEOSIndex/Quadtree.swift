@@ -108,14 +108,23 @@ extension GEOSPointIndex {
                 }
             }
         }
-        for s in gather {
-            let l = Int(home[Int(s)] - 1)
-            if leaves[l].entries.isEmpty { leaves[l].entries.reserveCapacity(leaves[l].count) }
-            leaves[l].entries.append(s)
+        // The new leaves in the order the slots first reach them (each leaf's list starts empty).
+        var reached: [Int32] = []
+        home.withUnsafeBufferPointer { h in
+            leaves.withUnsafeMutableBufferPointer { lv in
+                for s in gather {
+                    let l = Int(h[Int(s)] - 1)
+                    if lv[l].entries.isEmpty {
+                        lv[l].entries.reserveCapacity(lv[l].count)
+                        reached.append(Int32(l))
+                    }
+                    lv[l].entries.append(s)
+                }
+            }
         }
         var crowded: [Int32] = []
-        for s in gather {
-            let l = Int(home[Int(s)] - 1)
+        for l32 in reached {
+            let l = Int(l32)
             if leaves[l].count > leafCapacity && !leaves[l].queued {
                 leaves[l].queued = true  // a mark, cleared below
                 crowded.append(Int32(l))

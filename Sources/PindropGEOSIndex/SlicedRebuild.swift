@@ -95,11 +95,15 @@ extension GEOSPointIndex {
         for s in leaves[l].pending where home[Int(s)] == mark | GEOSPointIndex.pendingBit { gather.append(s) }
         // Repeats in a long pending list: only the first copy of each slot is marked and kept.
         var k = 0
-        for i in gather.indices {
-            let s = gather[i]
-            guard home[Int(s)] & GEOSPointIndex.jobBit == 0 else { continue }
-            home[Int(s)] |= GEOSPointIndex.jobBit
-            gather[k] = s; k += 1
+        home.withUnsafeMutableBufferPointer { h in
+            gather.withUnsafeMutableBufferPointer { g in
+                for i in g.indices {
+                    let s = g[i]
+                    guard h[Int(s)] & GEOSPointIndex.jobBit == 0 else { continue }
+                    h[Int(s)] |= GEOSPointIndex.jobBit
+                    g[k] = s; k += 1
+                }
+            }
         }
         gather.removeLast(gather.count - k)
         let n = Int(leaves[l].node)
