@@ -86,6 +86,22 @@ public enum MoveCause: Hashable, Sendable, CaseIterable {
     }
 }
 
+extension MoveCause: CustomStringConvertible {
+    /// The case's name: "drag", "tap", ...
+    public var description: String {
+        switch self {
+        case .drag: "drag"
+        case .tap: "tap"
+        case .place: "place"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .snap: "snap"
+        case .nudge: "nudge"
+        case .keyboard: "keyboard"
+        }
+    }
+}
+
 /// An event and the map's time (ms) when it happened.
 public struct TimedPinEvent: Hashable, Sendable {
     public var event: PinEvent

@@ -13,6 +13,11 @@ public struct LonLat: Hashable, Sendable {
     init(_ p: PindropCore.LonLat) { self.init(lon: p.lon, lat: p.lat) }
 }
 
+extension LonLat: CustomStringConvertible {
+    /// "(lon, lat)", every digit kept.
+    public var description: String { "(\(lon), \(lat))" }
+}
+
 /// A point on the screen, in points, from the viewport's top-left corner (y down).
 public struct ScreenPoint: Hashable, Sendable {
     public var x: Double
@@ -20,6 +25,11 @@ public struct ScreenPoint: Hashable, Sendable {
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 
     init(_ p: (x: Double, y: Double)) { self.init(x: p.x, y: p.y) }
+}
+
+extension ScreenPoint: CustomStringConvertible {
+    /// "(x, y)" in points.
+    public var description: String { "(\(x), \(y))" }
 }
 
 /// The built-in camera: Web Mercator with a centre, a zoom (0 ... 30; 256 · 2^zoom points around
