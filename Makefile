@@ -111,6 +111,20 @@ bench-deps: deps
 	  $(PYTHON) -m pip install -q setuptools wheel && \
 	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
 
+# The Swift API as a Swift app gets it (docs/swift.md): examples/swift, a package depending on
+# this checkout by path, builds PindropKit and runs the README's drag and the Lawndale spread.
+# pkg-config is pointed nowhere, so the build fails if anything it needs looked for GEOS, and the
+# program must not link libgeos_c.
+.PHONY: test-swift-package
+test: test-swift-package
+SWIFT_PACKAGE_BUILD = $(CURDIR)/.build/swift-package
+test-swift-package:
+	cd examples/swift && PKG_CONFIG_PATH=/nonexistent PKG_CONFIG_LIBDIR=/nonexistent \
+	  $(SWIFT) build --scratch-path $(SWIFT_PACKAGE_BUILD)
+	@if ldd $(SWIFT_PACKAGE_BUILD)/debug/TreeDrag | grep -i geos; then \
+	  echo "test-swift-package: TreeDrag links GEOS"; exit 1; fi
+	$(SWIFT_PACKAGE_BUILD)/debug/TreeDrag examples/data/lawndale_trees.csv
+
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
 .PHONY: test-examples test-qgis

@@ -41,3 +41,23 @@ for t in package.targets where ["PindropCore", "PindropGEOSIndex", "PindropSwift
 package.targets.first { $0.name == "Pindrop" }!.linkerSettings = [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/include/pindrop.exports"]),
 ]
+
+// PindropKit: the Swift API for Swift apps (docs/swift.md). Core with the plain-Swift index and
+// area, so a consumer builds no GEOS target and needs no libgeos (SwiftPM builds only the targets
+// a product needs).
+package.products.append(.library(name: "PindropKit", targets: ["PindropKit"]))
+package.targets += [
+    .target(name: "PindropKit", dependencies: ["PindropCore", "PindropSwiftIndex"]),
+    .testTarget(name: "PindropKitTests", dependencies: ["PindropKit"]),
+]
+
+// SwiftPM refuses a dependency pinned to a version whose product's targets carry unsafe flags, as
+// Core's and the Swift index's release flag above is, unless its manifest declares tools version
+// 6.2 or later (this one declares 5.9, which Xcode 15 and Swift 5.9 can read). Where this
+// package is such a dependency (checked out by SwiftPM or Xcode under a "checkouts" folder, or
+// downloaded from a registry), those two targets build without it: the app's release build keeps
+// the run-time exclusivity checks, and this package's own builds are unchanged.
+let folders = Context.packageDirectory.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+if folders.contains("checkouts") || (folders.contains("registry") && folders.contains("downloads")) {
+    for t in package.targets where ["PindropCore", "PindropSwiftIndex"].contains(t.name) { t.swiftSettings = nil }
+}

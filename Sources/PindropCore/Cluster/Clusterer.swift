@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A cluster as the host draws it (`pindrop_cluster_view`).
 public struct ClusterView: Sendable, Equatable {

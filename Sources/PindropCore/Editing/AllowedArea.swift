@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The area pins may be dropped in (docs/editing.md, "Allowed area"): polygons in lon/lat. Points on the
 /// boundary count as inside, so a pin snapped onto the boundary is allowed.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The editing room: callouts, geocoding, nearby warnings, the allowed area, the history of user
 /// moves and the edit session. docs/editing.md tells the rules (callouts and geocoding, nearby

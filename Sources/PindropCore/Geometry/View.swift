@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The built-in camera: Web Mercator with a centre, zoom, clockwise bearing and viewport size.
 public struct Camera: Sendable, Equatable {

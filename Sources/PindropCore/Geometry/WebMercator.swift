@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Spherical Web Mercator in "world points": the world is 256·2^zoom points wide, x east from the
 /// antimeridian, y south from the top (85.0511°N). Unrounded, as the mapping libraries define it.
