@@ -8,7 +8,7 @@
   one pixel, ten with Shift. A series of key presses is one step of pindrop's history; each press
   is one edit of the layer.
 - The keyboard drag (pindrop 0.3): Tab / Shift+Tab focus the points and clusters in view,
-  Alt+Space lifts the focused point, arrows move it, Space / Enter drop it (on a cluster: zoom in,
+  L (or Alt+Space) lifts the focused point, arrows move it, Space / Enter drop it (on a cluster: zoom in,
   on a stack: open it), Esc puts it back, Ctrl+Z undoes through the layer's edit buffer; each step
   is announced (`announce`).
 - Stacks open on tap (pindrop 0.3, on by default): points on one spot are one marker with their
@@ -56,7 +56,7 @@ import pindrop
 from .cluster_makeup import ClusterMakeup
 from .drawing import ClusterOverlay, ToolDrawing
 from .editing import LayerEdits
-from .keyboard import ARROWS, KeyboardDrag
+from .keyboard import ARROWS, KeyboardDrag, is_lift_key
 from .library import CLUSTER_STACK, CLUSTERS, HAS_KEYBOARD, HAS_STACKS, MOUSE, TOUCH
 from .pins import LayerPins, PinsRegistry
 from .renderer_swap import RendererSwap
@@ -133,6 +133,9 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         self.messages: List[str] = []  # every refusal, for the curious
         self._locked = None  # (map, id): the point of a read-only layer held by a press
         self.announcements: List[str] = []  # everything announced
+        #: A widget laid over the canvas's top (the plugin gives QGIS's message bar): the focused
+        #: or lifted point is kept out from under it.
+        self.cover = None
         canvas.extentsChanged.connect(self._redraw)
         canvas.destinationCrsChanged.connect(self._redraw)
         canvas.keyPressed.connect(self._key)  # during a mouse drag the canvas keeps keys from tools
@@ -306,14 +309,19 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
 
     def eventFilter(self, watched, event) -> bool:
         """The keyboard while the tool is active: Tab / Shift+Tab move the focus over what is
-        drawn, Alt+Space lifts the focused point, arrows move it (Shift: 10 pixels) or nudge the
+        drawn, L or Alt+Space lifts the focused point, arrows move it (Shift: 10 pixels) or nudge the
         selected point, Space / Enter drop it (on a cluster: zoom in; on a stack: open it), Esc
         cancels, Ctrl+Z undoes through the layer's edit buffer. The canvas would pan with the
         arrows and Qt move the focus with Tab before a tool saw them."""
-        if watched is not self.canvas or event.type() != QEvent.KeyPress or self.map is None \
-                or self.canvas.mapTool() is not self:
+        if watched is not self.canvas or event.type() not in (QEvent.KeyPress, QEvent.ShortcutOverride) \
+                or self.map is None or self.canvas.mapTool() is not self:
             return False
         key, mods = event.key(), event.modifiers()
+        if event.type() == QEvent.ShortcutOverride:
+            # The lift keys come to the tool as key presses, not as an application shortcut.
+            if HAS_KEYBOARD and is_lift_key(key, mods):
+                event.accept()
+            return False
         if key in ARROWS:
             dx, dy = ARROWS[key]
             step = 10 if mods & Qt.ShiftModifier else 1
@@ -323,7 +331,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         if key in (Qt.Key_Tab, Qt.Key_Backtab) and not mods & (Qt.ControlModifier | Qt.AltModifier):
             self.focus_step(-1 if key == Qt.Key_Backtab or mods & Qt.ShiftModifier else 1)
             return True
-        if key == Qt.Key_Space and mods & Qt.AltModifier:
+        if is_lift_key(key, mods):
             self.key_lift()
             return True
         if key in (Qt.Key_Space, Qt.Key_Return, Qt.Key_Enter) and not mods & Qt.AltModifier:
