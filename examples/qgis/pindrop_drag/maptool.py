@@ -463,14 +463,18 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
     def _handle_events(self) -> None:
         if self.map is None:
             return
+        zoomed = False
         for e in self.map.events():
             self.events.append(e)
             if e.type == "MOVED":
                 self._write(e)
             elif e.type == "CLUSTER_TAPPED":
-                self._zoom_into(e)
+                self._zoom_into(e)  # draws the view it zoomed to
+                zoomed = True
             elif e.type == "STACK_OPENED":  # a tap on its marker (pindrop's nearest target) or Space
                 stack = next((c for c in self.clusters if c.key == e.request), None)
                 self._announce(f"stack of {stack.count:,} {self.noun} opened" if stack else "stack opened")
+                zoomed = False
         self._schedule()
-        self._redraw()
+        if not zoomed:
+            self._redraw()
