@@ -57,7 +57,7 @@ from .cluster_makeup import ClusterMakeup
 from .drawing import ClusterOverlay, ToolDrawing
 from .editing import LayerEdits
 from .keyboard import ARROWS, KeyboardDrag, is_lift_key
-from .library import CLUSTER_STACK, CLUSTERS, HAS_KEYBOARD, HAS_STACKS, MOUSE, TOUCH
+from .library import CLUSTER_STACK, CLUSTERS, HAS_KEYBOARD, HAS_STACKS, MOUSE, RING, SPIRAL, TOUCH
 from .pins import LayerPins, PinsRegistry
 from .renderer_swap import RendererSwap
 from .view import CanvasView
@@ -94,6 +94,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         self.pins: Optional[LayerPins] = None
         self.touch_mode = touch
         self.spread_on_tap = True
+        self.stack_layout = "spiral"   # how an opened stack is laid out: "spiral" or "ring"
         self.noun = "points"           # what the points are called in announcements and tooltips
         self.clock = clock or (lambda: time.monotonic() * 1000.0)
         self.registry = registry if registry is not None else PinsRegistry()
@@ -151,6 +152,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         options = dict(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
         if HAS_STACKS:
             options["spread_on_tap"] = bool(self.spread_on_tap)
+        options.update(SPIRAL if self.stack_layout == "spiral" else RING)
         return options
 
     def set_layer(self, layer: Optional[QgsVectorLayer]) -> None:
@@ -165,8 +167,9 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         if layer is None:
             self._redraw()
             return
-        from .settings import layer_settings, spread_on_tap
+        from .settings import layer_settings, spread_on_tap, stack_layout
         self.spread_on_tap = spread_on_tap()
+        self.stack_layout = stack_layout()
         self.pins = self.registry.get(layer, self.options())
         value, category, self.noun = layer_settings(layer)
         self.pins.set_fields(value, category)
@@ -194,10 +197,19 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
             if self.pins is not None:
                 self.pins.set_options(self.options())
 
+    def set_stack_layout(self, layout: str) -> None:
+        """An opened stack on a spiral in screen points ("spiral", the default: it fits the view)
+        or on a ring on the ground ("ring", 1.5 m a point)."""
+        if layout != self.stack_layout:
+            self.stack_layout = layout
+            if self.pins is not None:
+                self.pins.set_options(self.options())
+
     def apply_settings(self) -> None:
         """The settings changed (the plugin's dialog): fields, name, stacks on tap."""
-        from .settings import layer_settings, spread_on_tap
+        from .settings import layer_settings, spread_on_tap, stack_layout
         self.set_spread_on_tap(spread_on_tap())
+        self.set_stack_layout(stack_layout())
         if self.layer is not None and self.pins is not None:
             value, category, self.noun = layer_settings(self.layer)
             self.pins.set_fields(value, category)

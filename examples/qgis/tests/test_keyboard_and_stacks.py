@@ -190,6 +190,8 @@ class StacksOnTap(CanvasCase):
     def setUp(self):
         QgsSettings().remove("pindrop/spread_on_tap")  # the default: on
         self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        QgsSettings().setValue("pindrop/stack_layout", "ring")  # the ground's ring (the default: a spiral)
+        self.addCleanup(QgsSettings().remove, "pindrop/stack_layout")
 
     def test_the_305_stack_is_one_marker_until_clicked_then_its_ring_opens(self):
         spot, n, trees = lawndale_stack()
@@ -370,6 +372,27 @@ class StacksOnTap(CanvasCase):
         self.assertIn("CLUSTER_TAPPED", self.types(tool))
         self.assertLess(canvas.mapUnitsPerPixel(), before)          # zoomed in to where it comes apart
         self.assertEqual(len(tool.messages), 1, tool.messages)
+
+    def test_by_default_the_opened_305_stack_fits_the_canvas_at_street_zoom(self):
+        """Issue 36: at street zoom the opened 305-tree stack was a 457 m ring running off the
+        canvas. By default it opens on a spiral in screen points, every tree inside the canvas."""
+        QgsSettings().remove("pindrop/stack_layout")
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)                    # 800 x 600 at 0.25 m a pixel
+        tool = self.tool(canvas, layer)
+        big = max((c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK), key=lambda c: c.count)
+        self.clock.t = 10
+        self.mouse(canvas, "press", round(big.x), round(big.y))
+        self.clock.t = 60
+        self.mouse(canvas, "release", round(big.x), round(big.y))
+        self.assertIn("STACK_OPENED", self.types(tool))
+        m2p = canvas.getCoordinateTransform()
+        opened = [m2p.transform(b) for a, b in tool.legs if math.hypot(*(lambda p: (p.x() - big.x, p.y() - big.y))(m2p.transform(a))) < 1]
+        self.assertEqual(len(opened), 305)
+        for p in opened:
+            self.assertTrue(0 <= p.x() <= canvas.width() and 0 <= p.y() <= canvas.height(), (p.x(), p.y()))
 
     def test_with_the_setting_off_stacks_are_spread_at_once(self):
         QgsSettings().setValue("pindrop/spread_on_tap", False)
