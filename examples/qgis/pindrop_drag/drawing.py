@@ -106,7 +106,7 @@ class ToolDrawing:
         f = self.map.focus
         if f.kind == "cluster":
             c = next((c for c in self.clusters if c.key == f.key), None)
-            return (f.x, f.y, ClusterOverlay.radius(c.count) if c else 10)
+            return (f.x, f.y, ClusterOverlay.radius(c.count, bool(c.flags & CLUSTER_STACK)) if c else 10)
         if f.kind == "pin":
             return (f.x, f.y, 6)
         return None
@@ -178,6 +178,8 @@ class ClusterOverlay(QGraphicsItem):
         self.setZValue(100)
         self._font = QFont()
         self._font.setPointSizeF(8)
+        self._small_font = QFont()
+        self._small_font.setPointSizeF(6.5)
         self._badges = {}  # (count, shares, is_stack) -> (QPixmap, half its size)
         canvas.scene().addItem(self)
 
@@ -202,7 +204,7 @@ class ClusterOverlay(QGraphicsItem):
         if found is not None:
             return found
         from qgis.PyQt.QtGui import QPainter, QPixmap
-        r = self.radius(count)
+        r = self.radius(count, is_stack)
         half = math.ceil(r + 8)
         ratio = self.canvas.devicePixelRatioF() if hasattr(self.canvas, "devicePixelRatioF") else 1.0
         pixmap = QPixmap(int(2 * half * ratio), int(2 * half * ratio))
@@ -210,14 +212,14 @@ class ClusterOverlay(QGraphicsItem):
         pixmap.fill(Qt.transparent)
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.Antialiasing, True)
-        painter.setFont(self._font)
+        painter.setFont(self._font if r >= 9 else self._small_font)
         box = QRectF(half - r, half - r, 2 * r, 2 * r)
         fill = QColor(shares[0][0]) if shares else QColor(176, 58, 46, 210)
         fill.setAlpha(215)
         painter.setPen(QPen(QColor(255, 255, 255), 1.5))
         painter.setBrush(QBrush(fill))
         if is_stack:  # a stack: a second disc behind the first (points on one spot)
-            painter.drawEllipse(box.translated(2.5, -2.5))
+            painter.drawEllipse(box.translated(2.5 if r >= 9 else 1.5, -2.5 if r >= 9 else -1.5))
         painter.drawEllipse(box)
         if len(shares) > 1 and r >= 12:  # the makeup: a ring of the category shares
             ring = box.adjusted(-4, -4, 4, 4)
@@ -236,7 +238,12 @@ class ClusterOverlay(QGraphicsItem):
         return pixmap, half
 
     @staticmethod
-    def radius(count: int) -> float:
+    def radius(count: int, is_stack: bool = False) -> float:
+        """The disc's radius in pixels. A stack of a few points (fewer than 10: in a city's
+        inventory, the two or three trees of one address) is a small disc: at street zoom such
+        stacks stand a house apart, 10-15 pixels at 1:5,000, and full-size discs piled up there."""
+        if is_stack and count < 10:
+            return 6.5
         return 9 + 3 * math.log10(max(count, 1))
 
     def paint(self, painter, option, widget=None) -> None:

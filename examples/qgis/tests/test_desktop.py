@@ -65,6 +65,7 @@ class Desktop(unittest.TestCase):
     def test_a_click_on_a_lawndale_cluster_settles_within_0_2_s(self):
         stalls = self.seen["stalls"]
         self.assertGreater(stalls["cluster_count"], 100, stalls)
+        self.assertGreaterEqual(stalls["expansion_zoom"], 16, stalls)  # it opens onto street zoom
         self.assertLess(stalls["scale_after"], stalls["scale_before"], stalls)
         self.assertLessEqual(stalls["cluster click"], self.LIMIT, stalls)
 
