@@ -653,8 +653,8 @@ pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double 
  * Keyboard focus and the keyboard drag (behaviour 20; since 0.3.0). The whole drag has a keyboard
  * path, as Google Maps' draggable markers have: Tab / Shift+Tab move the focus
  * (pindrop_map_focus_step), Alt+Space (or L, which no window manager takes) lifts the selected
- * pin (select the focused one first), arrows nudge it (1 point, 10 with Shift), Space or Enter drops it, Esc cancels
- * (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
+ * pin (select the focused one first), arrows nudge it (1 point, 10 with Shift), Space or Enter
+ * drops it, Esc cancels (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
  * what a host must do for each WCAG 2.2 criterion; docs/gestures.md the keyboard machine.
  * ---------------------------------------------------------------------------------------------- */
 
