@@ -426,6 +426,7 @@ def swift_file(t: dict) -> str:
     lines += [f'        "{k}": {v},' for k, v in constants.items()]
     lines += ["    ]",
               f"    static let categoryMixed: UInt64 = {t['category_mixed']}",
+              f"    static let eventQueueLimit = {t['event_queue_limit']}",
               "    /// Each option's default (PINDROP_DEFAULT_*), by its field's name.",
               "    static let optionDefaults: [String: Double] = ["]
     lines += [f'        "{f}": {float(d)!r},' for f, _, _, d in t["options"]]

@@ -61,6 +61,7 @@ enum HeaderTables {
         "PINDROP_CAUSE_KEYBOARD": 8,
     ]
     static let categoryMixed: UInt64 = 4294967295
+    static let eventQueueLimit = 1024
     /// Each option's default (PINDROP_DEFAULT_*), by its field's name.
     static let optionDefaults: [String: Double] = [
         "hit_radius": 22.0,
