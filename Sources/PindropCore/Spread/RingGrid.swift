@@ -25,7 +25,8 @@ struct RingGrid {
         static let none = CellRange(x0: 1, y0: 1, x1: 0, y1: 0)
         static let wide = CellRange(x0: Int32.min, y0: Int32.min, x1: Int32.min, y1: Int32.min)
 
-        var cellCount: Int { x1 < x0 || y1 < y0 ? 0 : (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1) }
+        /// In Int64: a world-wide box is 184,320 × 92,160 cells, beyond a 32-bit Int (wasm32).
+        var cellCount: Int64 { x1 < x0 || y1 < y0 ? 0 : (Int64(x1) - Int64(x0) + 1) * (Int64(y1) - Int64(y0) + 1) }
     }
 
     private var cells: [Int64: [Int32]] = [:]
@@ -57,7 +58,7 @@ struct RingGrid {
         guard e.minLon >= -180, e.maxLon <= 180, e.minLat >= -90, e.maxLat <= 90, e.minLon <= e.maxLon,
               e.minLat <= e.maxLat else { return .wide }
         let r = range(e)
-        return r.cellCount > maxCells ? .wide : r
+        return r.cellCount > Int64(maxCells) ? .wide : r
     }
 
     /// Files group g with this extent, or moves it there.
@@ -123,7 +124,7 @@ struct RingGrid {
             guard b.minLon.isFinite, b.maxLon.isFinite, b.minLat.isFinite, b.maxLat.isFinite,
                   b.minLon <= b.maxLon, b.minLat <= b.maxLat else { return }
             let r = RingGrid.range(b)
-            if r.cellCount > cells.count {
+            if r.cellCount > Int64(cells.count) {
                 for list in cells.values { collect(list, b, now, &out) }
             } else {
                 for x in r.x0...r.x1 {
