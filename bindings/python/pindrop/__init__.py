@@ -50,6 +50,7 @@ from ._constants import (Callout, Cause, ClusterFlag, EventType, OutsidePolicy, 
 from ._ffi import (NO_ID, DuplicateId, GeosError, InvalidArgument, NoMemory, NotFound, ParseError,
                    PindropError, StateError, lib)
 from ._spread import SpreadResult
+from ._ffi import backend  # "native" (libpindrop.so) or "wasm" (pindrop.wasm through wasmtime)
 from ._views import CameraInverse, Clusters, ClusterView, Frame, PinView, pointwise
 
 if TYPE_CHECKING:
