@@ -54,6 +54,16 @@ test-c: build
 test-python: build python-deps
 	$(PYTHON) -m pytest -q bindings/python/tests
 
+# The bindings' tables (Python, JS, the TypeScript enums, the Swift tests' constants) are generated
+# from include/pindrop.h by tools/gen_tables.py: `make tables` rewrites them after a header change;
+# test-tables checks they are fresh and agree with the C compiler (no network, a few seconds).
+.PHONY: tables test-tables
+tables:
+	$(PYTHON) tools/gen_tables.py
+test: test-tables
+test-tables:
+	$(PYTHON) -m pytest -q Tests/tables
+
 # Installs into a scratch prefix and builds a program the way a user would, with pkg-config.
 INSTALL_TEST = $(CURDIR)/.build/install-test
 test-install: build
@@ -327,10 +337,11 @@ test-docs: build python-deps
 	@echo "docs/python: built without a warning, up to date"
 # WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
-# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
-# same recording replayed through the native library (Python) and the module (Node).
+# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner
+# (bindings/js/tests, README's JavaScript example included) and the same recording replayed
+# through the native library (Python) and the module (Node) (Tests/web).
 WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32 binaryen
-JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/test/types.test.js
+JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/tests/types.test.js
 WASM = dist/pindrop.wasm
 NODE ?= node
 .PHONY: wasm wasm-deps test-js
@@ -350,7 +361,7 @@ bindings/js/pindrop.wasm: $(WASM)
 $(WASM): $(WASM_SOURCES) | wasm-deps
 	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
 test-js: wasm build
-	$(NODE) --test bindings/js/test/*.test.js
+	$(NODE) --test bindings/js/tests/*.test.js
 	$(PYTHON) -m pytest -q Tests/web
 
 # pindrop.wasm in Node against the native library (Python) on the 916k LA trees (docs/web.md).

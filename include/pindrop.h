@@ -76,6 +76,31 @@ const char *pindrop_status_string(pindrop_status status);
  * Options
  * ---------------------------------------------------------------------------------------------- */
 
+/* The defaults pindrop_options_init fills in (and pindrop_map_create takes for options NULL or
+   fields beyond the caller's struct_size), one per field of pindrop_options, in its order. Since
+   0.3.0 as macros; the values are those of every version. */
+#define PINDROP_DEFAULT_HIT_RADIUS 22.0
+#define PINDROP_DEFAULT_DRAG_THRESHOLD 5.0
+#define PINDROP_DEFAULT_LIFT_DELAY_MS 250.0
+#define PINDROP_DEFAULT_LIFT_HEIGHT 40.0
+#define PINDROP_DEFAULT_LIFT_DURATION_MS 200.0
+#define PINDROP_DEFAULT_DROP_DURATION_MS 250.0
+#define PINDROP_DEFAULT_TAP_MAX_MS 250.0
+#define PINDROP_DEFAULT_DOUBLE_TAP_MS 300.0
+#define PINDROP_DEFAULT_DOUBLE_TAP_SLOP 40.0
+#define PINDROP_DEFAULT_AUTOPAN_MARGIN 40.0
+#define PINDROP_DEFAULT_AUTOPAN_SPEED 600.0
+#define PINDROP_DEFAULT_MIN_SPACING_M 0.0
+#define PINDROP_DEFAULT_SPREAD_MODE 1          /* PINDROP_SPREAD_RING */
+#define PINDROP_DEFAULT_SPREAD_TOLERANCE_M 0.0
+#define PINDROP_DEFAULT_OUTSIDE_POLICY 0       /* PINDROP_OUTSIDE_REVERT */
+#define PINDROP_DEFAULT_CLUSTER_RADIUS 0.0
+#define PINDROP_DEFAULT_CLUSTER_MAX_ZOOM 17.0
+#define PINDROP_DEFAULT_SPREAD_SPACING 25.0
+#define PINDROP_DEFAULT_CLUSTER_MIN_POINTS 2
+#define PINDROP_DEFAULT_CLUSTER_BY_CATEGORY 0
+#define PINDROP_DEFAULT_SPREAD_ON_TAP 0
+
 typedef struct pindrop_options {
   uint32_t struct_size;       /* sizeof the caller's struct, set by pindrop_options_init; lets it grow */
   double hit_radius;          /* points, default 22; > 0 */
@@ -457,6 +482,45 @@ enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PI
        PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
 enum { PINDROP_CAUSE_NUDGE = 7 };  /* since 0.2.0 */
 enum { PINDROP_CAUSE_KEYBOARD = 8 };  /* since 0.3.0: the drop of a keyboard drag (pindrop_map_key_drop) */
+
+/* Which fields of pindrop_event each type fills (since 0.3.0): PINDROP_EVENT_FIELDS_<TYPE> is a
+   mask of PINDROP_EVENT_FIELD_<FIELD>, one bit per field of pindrop_event under its name; type and
+   time_ms are always filled, the other fields of an event are 0 (id and other: PINDROP_NO_ID).
+   PINDROP_EVENT_REQUEST_IS_KEY marks the types whose request is a cluster's or a stack's key (as
+   pindrop_cluster_view.key), not a geocode request's number. */
+#define PINDROP_EVENT_FIELD_ID 0x001
+#define PINDROP_EVENT_FIELD_OTHER 0x002
+#define PINDROP_EVENT_FIELD_LON 0x004
+#define PINDROP_EVENT_FIELD_LAT 0x008
+#define PINDROP_EVENT_FIELD_FROM_LON 0x010
+#define PINDROP_EVENT_FIELD_FROM_LAT 0x020
+#define PINDROP_EVENT_FIELD_DX 0x040
+#define PINDROP_EVENT_FIELD_DY 0x080
+#define PINDROP_EVENT_FIELD_DISTANCE_M 0x100
+#define PINDROP_EVENT_FIELD_REQUEST 0x200
+#define PINDROP_EVENT_FIELD_CAUSE 0x400
+#define PINDROP_EVENT_REQUEST_IS_KEY 0x800
+#define PINDROP_EVENT_FIELDS_SELECTED (PINDROP_EVENT_FIELD_ID)
+#define PINDROP_EVENT_FIELDS_DESELECTED (PINDROP_EVENT_FIELD_ID)
+#define PINDROP_EVENT_FIELDS_LIFTED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DRAGGED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DROPPED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DRAG_CANCELLED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_MOVED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                    PINDROP_EVENT_FIELD_FROM_LON | PINDROP_EVENT_FIELD_FROM_LAT | \
+                                    PINDROP_EVENT_FIELD_CAUSE)
+#define PINDROP_EVENT_FIELDS_GEOCODE_REQUEST (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | \
+                                              PINDROP_EVENT_FIELD_LAT | PINDROP_EVENT_FIELD_REQUEST)
+#define PINDROP_EVENT_FIELDS_CALLOUT_CHANGED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_NEARBY (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_OTHER | PINDROP_EVENT_FIELD_LON | \
+                                     PINDROP_EVENT_FIELD_LAT | PINDROP_EVENT_FIELD_DISTANCE_M)
+#define PINDROP_EVENT_FIELDS_AUTOPAN (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_DX | PINDROP_EVENT_FIELD_DY)
+#define PINDROP_EVENT_FIELDS_CLUSTER_TAPPED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                             PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
+#define PINDROP_EVENT_FIELDS_STACK_OPENED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                           PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
+#define PINDROP_EVENT_FIELDS_STACK_CLOSED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                           PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
 
 /* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
 int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);

@@ -1,4 +1,4 @@
-// index.d.ts type-checks against a program that uses the whole API (test/types-check.ts) with
+// index.d.ts type-checks against a program that uses the whole API (tests/types-check.ts) with
 // TypeScript's --strict, and refuses what it must (the @ts-expect-error lines). tsc comes from
 // Debian's node-typescript (make test-js installs it). It compiles with ES2020's library only: the
 // declarations must not lean on the DOM's types (URL) or Node's.

@@ -1,28 +1,21 @@
-// The module's exports are the C contract: every function include/pindrop.h declares (read from
-// the header here, so functions added to it are covered), plus memory, malloc and free, and
-// nothing else. Its imports are only WASI functions the package's shim provides.
+// The module's exports are the C contract: every function include/pindrop.h declares (from the
+// tables generated from the header, src/tables.js, so functions added to it are covered), plus
+// memory, malloc and free, and nothing else. Its imports are only WASI functions the package's
+// shim provides.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
+import { FUNCTIONS } from "../src/tables.js";
 
 const wasmPath = new URL("../pindrop.wasm", import.meta.url);
-const headerPath = new URL("../../../include/pindrop.h", import.meta.url);
 
-/** The functions the header declares: declarations (comments removed) of the form `... name(`. */
-export function headerFunctions(text) {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").replace(/^#.*$/gm, "");
-  const names = new Set();
-  for (const statement of code.split(";")) {
-    const s = statement.trim();
-    if (/^typedef\b/.test(s) || /^enum\b/.test(s) || /^(extern|})/.test(s) && !/\(/.test(s)) continue;
-    const m = /\b(pindrop_[A-Za-z0-9_]+)\s*\(/.exec(s);
-    if (m && !/\(\s*\*\s*pindrop_/.test(s)) names.add(m[1]);
-  }
-  return names;
+/** The functions the header declares (tools/gen_tables.py reads them from it). */
+export function headerFunctions() {
+  return new Set(Object.keys(FUNCTIONS));
 }
 
-test("the module exports exactly the header's functions, memory, malloc and free", { skip: !existsSync(headerPath) && "no header beside the package" }, () => {
-  const declared = headerFunctions(readFileSync(headerPath, "utf8"));
+test("the module exports exactly the header's functions, memory, malloc and free", () => {
+  const declared = headerFunctions();
   assert.ok(declared.size >= 40, `the header declares ${declared.size} functions`);
   assert.ok(declared.has("pindrop_map_create") && declared.has("pindrop_spread_spiral") && !declared.has("pindrop_project_fn"));
   const module = new WebAssembly.Module(readFileSync(wasmPath));
@@ -42,14 +35,14 @@ test("the module imports only WASI functions the package shims", () => {
   const shimmed = new Set(["fd_write", "fd_close", "fd_seek", "random_get"]);
   for (const i of imports) {
     assert.equal(i.module, "wasi_snapshot_preview1", `${i.module}.${i.name}`);
-    assert.ok(shimmed.has(i.name), `${i.name} is shimmed by index.js`);
+    assert.ok(shimmed.has(i.name), `${i.name} is shimmed by src/wasi.js`);
   }
 });
 
 test("the options struct layout the package writes matches the module's pindrop_options_init", async () => {
   const { load } = await import("../index.js");
   await load();
-  // Instantiate a second copy to read the raw defaults at the offsets index.js uses.
+  // Instantiate a second copy to read the raw defaults at the offsets src/tables.js gives.
   const module = new WebAssembly.Module(readFileSync(wasmPath));
   const stub = () => 52;
   const imports = { wasi_snapshot_preview1: Object.fromEntries(WebAssembly.Module.imports(module).map((i) => [i.name, stub])) };
@@ -145,13 +138,9 @@ test("on wasm32 a size_t of 2^31 or more is a buffer no one could hold: refused,
   x.pindrop_map_destroy(map);
 });
 
-/** The parameters the header gives a function (void: none), comments removed. */
-function headerArity(text, name) {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, "");
-  const m = new RegExp(`\\b${name}\\s*\\(([^)]*)\\)`).exec(code);
-  if (!m) return null;
-  const params = m[1].trim();
-  return params === "" || params === "void" ? 0 : params.split(",").length;
+/** The parameters the header gives a function (void: none), null for a function it lacks. */
+function headerArity(name) {
+  return FUNCTIONS[name] ?? null;
 }
 
 /** The top-level arguments of a call's argument text (commas inside brackets do not count). */
@@ -167,24 +156,38 @@ function argumentCount(text) {
 
 // nearby() once passed its capacity nowhere: the map's count helper forwarded one argument fewer
 // than nearby's C function takes, and the module wrote no hits. Every call the package makes
-// through #call / #count passes the map handle and as many arguments as the header declares,
-// and each helper forwards all of them.
-test("every call through the map's helpers passes the header's arguments, all forwarded", { skip: !existsSync(headerPath) && "no header beside the package" }, () => {
-  const header = readFileSync(headerPath, "utf8");
-  const source = readFileSync(new URL("../index.js", import.meta.url), "utf8");
+// through the map's helpers (call / callCount in src/map-handle.js, or the same methods of a
+// map's handle: h.call / h.count) passes the map handle and as many arguments as the header
+// declares, and each helper forwards all of them.
+test("every call through the map's helpers passes the header's arguments, all forwarded", () => {
+  const src = new URL("../src/", import.meta.url);
+  const source = readdirSync(src).filter((f) => f.endsWith(".js")).sort()
+    .map((f) => readFileSync(new URL(f, src), "utf8")).join("\n");
   const forwards = {};
-  for (const helper of ["call", "count"]) {
-    const m = new RegExp(`^\\s*#${helper}\\(fn((?:, [a-z])*)\\) \\{`, "m").exec(source);
-    assert.ok(m, `#${helper} is defined`);
-    forwards[helper] = argumentCount(m[1].slice(2));
+  // The handle's methods, and the functions that look the handle up and call them.
+  for (const [helper, pattern] of [["call", /^ {2}call\(fn((?:, [a-z])*)\) \{/m], ["count", /^ {2}count\(fn((?:, [a-z])*)\) \{/m],
+    ["call", /^export function call\(map, fn((?:, [a-z])*)\) \{/m], ["count", /^export function callCount\(map, fn((?:, [a-z])*)\) \{/m]]) {
+    const m = pattern.exec(source);
+    assert.ok(m, `${pattern} is defined`);
+    const n = argumentCount(m[1].slice(2));
+    forwards[helper] = Math.min(forwards[helper] ?? Infinity, n);
   }
-  const sites = [...source.matchAll(/this\.#(call|count)\("(pindrop_[a-z_]+)"((?:[^;])*?)\);/g)];
+  for (const [helper, pattern] of [["call", /\bcall\(map, fn((?:, [a-z])*)\) \{ return live\(map, fn\)\.call\(fn((?:, [a-z])*)\)/],
+    ["count", /\bcallCount\(map, fn((?:, [a-z])*)\) \{ return live\(map, fn\)\.count\(fn((?:, [a-z])*)\)/],
+    ["call", /^ {2}call\(fn((?:, [a-z])*)\) \{\s*return this\.status\(this\.lib\.f\[fn\]\(this\.ptr((?:, [a-z])*)\)/m],
+    ["count", /^ {2}count\(fn((?:, [a-z])*)\) \{\s*return this\.counted\(this\.lib\.f\[fn\]\(this\.ptr((?:, [a-z])*)\)/m]]) {
+    const m = pattern.exec(source);
+    assert.ok(m, `${pattern} forwards its arguments`);
+    assert.equal(m[2], m[1], `${helper} forwards every argument it takes`);
+  }
+  const sites = [...source.matchAll(/(?:\bh\.(call|count)\(|\b(call|callCount)\(this, )"(pindrop_[a-z_]+)"((?:[^;])*?)\);/g)];
   assert.ok(sites.length >= 30, `${sites.length} call sites found`);
-  for (const [, helper, fn, rest] of sites) {
-    const wanted = headerArity(header, fn);
+  for (const [, method, fnHelper, fn, rest] of sites) {
+    const helper = method ?? (fnHelper === "call" ? "call" : "count");
+    const wanted = headerArity(fn);
     assert.notEqual(wanted, null, `${fn} is declared in pindrop.h`);
     const passed = rest.trim() ? argumentCount(rest.replace(/^\s*,/, "")) : 0;
     assert.equal(passed + 1, wanted, `${fn}: the package passes the map and ${passed} arguments, the header takes ${wanted}`);
-    assert.ok(passed <= forwards[helper], `${fn}: #${helper} forwards ${forwards[helper]} arguments, the call passes ${passed}`);
+    assert.ok(passed <= forwards[helper], `${fn}: ${helper} forwards ${forwards[helper]} arguments, the call passes ${passed}`);
   }
 });
