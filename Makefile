@@ -398,6 +398,7 @@ test-qgis-wasm: build wasm deps deps-qgis
 	PINDROP_LIBRARY=$(CURDIR)/.build/unloadable-libpindrop.so PINDROP_QGIS_WASMTIME=$(QGIS_WASMTIME) \
 	  PINDROP_QGIS_INSTALL=yes QT_QPA_PLATFORM=offscreen \
 	  $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis
+qgis-plugin: wasm
 bench: bench-backends
 bench-backends: build wasm wasm-python-deps
 	$(PYTHON) benchmarks/bench_backends.py
