@@ -383,7 +383,7 @@ wasm-python-deps: deps
 	@$(PYTHON) -c "import wasmtime" >/dev/null 2>&1 || { echo "installing wasmtime"; $(PYTHON) -m pip install -q wasmtime; }
 test-python: test-python-wasm
 test-python-wasm: wasm build python-deps wasm-python-deps
-	PINDROP_BACKEND=wasm $(PYTHON) -m pytest -q bindings/python/tests
+	PINDROP_BACKEND=wasm $(PYTHON) -m pytest -q -rs bindings/python/tests
 wheel-any: wasm deps
 	@rm -f $(DIST)/pindrop-*-py3-none-any.whl && mkdir -p $(DIST)
 	PINDROP_WHEEL=wasm $(PYTHON) -m pip wheel -q --no-deps --no-build-isolation -w $(DIST) ./bindings/python
@@ -395,6 +395,9 @@ test: test-qgis-wasm
 QGIS_WASMTIME = $(CURDIR)/.build/qgis-wasmtime
 test-qgis-wasm: build wasm deps deps-qgis
 	@mkdir -p .build && : > .build/unloadable-libpindrop.so
+	@PINDROP_LIBRARY=$(CURDIR)/.build/unloadable-libpindrop.so PINDROP_QGIS_WASMTIME=$(QGIS_WASMTIME) \
+	  PINDROP_QGIS_INSTALL=yes $(QGIS_PYTHON) -c "import sys; sys.path.insert(0, 'examples/qgis'); \
+	  import pindrop_drag, pindrop; assert pindrop.backend == 'wasm', pindrop.backend; print('the plugin runs on', pindrop._ffi.library_path)"
 	PINDROP_LIBRARY=$(CURDIR)/.build/unloadable-libpindrop.so PINDROP_QGIS_WASMTIME=$(QGIS_WASMTIME) \
 	  PINDROP_QGIS_INSTALL=yes QT_QPA_PLATFORM=offscreen \
 	  $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis

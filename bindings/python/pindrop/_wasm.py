@@ -355,6 +355,22 @@ def _callback_kind(t: Any) -> str:
     return "i32"
 
 
+class _Kept:
+    """A buffer in the module's memory kept between calls (a frame's records, every frame)."""
+
+    def __init__(self, library: Library):
+        self.library = library
+        self.p = 0
+        self.size = 0
+
+    def at_least(self, n: int) -> int:
+        if n > self.size:
+            p = self.library.malloc(n + n // 4)
+            self.library.free(self.p)
+            self.p, self.size = p, n + n // 4
+        return self.p
+
+
 def _u32(p: int) -> int:
     return ctypes.c_uint32.from_address(p).value
 
@@ -486,12 +502,16 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
                 for j in alias:
                     pre.append(f"elif h{k} == h{j} and p{j}: p{k} = p{j}")
                 pre.append(f"elif c{k} > 0x7FFFFFFF: p{k} = scratch + {offset}")
-                pre.append(f"else: p{k} = scratch + {offset} if c{k} <= 64 else lib.malloc(c{k})")
+                if alias:  # spread: a buffer of its own, given back after the call
+                    pre.append(f"else: p{k} = scratch + {offset} if c{k} <= 64 else lib.malloc(c{k})")
+                    frees.append(f"if p{k} and p{k} != scratch + {offset}" +
+                                 "".join(f" and p{k} != p{j}" for j in alias) + f": lib.free(p{k})")
+                else:  # the frames' outputs: one buffer kept per function, grown when short
+                    env[f"keep{k}"] = _Kept(library)
+                    pre.append(f"else: p{k} = scratch + {offset} if c{k} <= 64 else keep{k}.at_least(c{k})")
                 post.append(f"if p{k} and c{k} <= 0x7FFFFFFF:")
                 post.append(f"    w{k} = ({count}) * {item}")
                 post.append(f"    if w{k} > 0: memmove(h{k}, base + p{k}, min(w{k}, c{k}))")
-                frees.append(f"if p{k} and p{k} != scratch + {offset}" +
-                             "".join(f" and p{k} != p{j}" for j in alias) + f": lib.free(p{k})")
             offset += 64
         elif t is c_char_p:
             fmt += "I12x"
