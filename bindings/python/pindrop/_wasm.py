@@ -36,7 +36,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import wasmtime
-from wasmtime import _bindings as _wt
+from wasmtime import _bindings
+
+_wt: Any = _bindings           # wasmtime-py's own ctypes layer (its C API)
+_CFuncPtr: Any = getattr(ctypes, "_CFuncPtr")
 
 _CArg = type(ctypes.byref(c_int()))
 _string_at = ctypes.string_at
@@ -98,14 +101,14 @@ def _address(a: Any) -> int:
         return 0
     t = type(a)
     if t is int:
-        return a
+        return int(a)
     if t is _CArg:
         return _addressof(a._obj)
     if isinstance(a, ctypes._Pointer):
-        return ctypes.cast(a, c_void_p).value or 0
+        return int(ctypes.cast(a, c_void_p).value or 0)
     if isinstance(a, (ctypes._SimpleCData, Structure, ctypes.Array, ctypes.Union)):
         if isinstance(a, c_void_p):
-            return a.value or 0
+            return int(a.value or 0)
         return _addressof(a)
     p = getattr(a, "_as_parameter_", None)
     if p is not None:
@@ -150,12 +153,12 @@ class Library:
         instance = linker.instantiate(store, module)
         exports = instance.exports(store)
         self._store = store
-        self._exports = {e.name: exports[e.name] for e in module.exports}
-        self._module_exports = {e.name: e.type for e in module.exports}
+        self._exports: Dict[str, Any] = {e.name: exports[e.name] for e in module.exports}
+        self._module_exports: Dict[str, Any] = {e.name: e.type for e in module.exports}
         memory = self._exports["memory"]
         self._memory = memory
         self.base = _addressof(memory.data_ptr(store).contents)
-        self._table = self._exports.get("__indirect_function_table")
+        self._table: Any = self._exports.get("__indirect_function_table")
         self._lock = threading.RLock()
         self._broken: Optional[str] = None
         # the per-thread last error (pindrop_last_error): the module holds the latest failure's
@@ -271,15 +274,15 @@ class Library:
         """The function-table slot of a CFUNCTYPE callback (added as a host function)."""
         if cfunc is None:
             return 0
-        if not isinstance(cfunc, ctypes._CFuncPtr):
+        if not isinstance(cfunc, _CFuncPtr):
             raise ctypes.ArgumentError(f"cannot pass {type(cfunc).__name__} as a callback")
         known = self._slots.get(id(cfunc))
         if known is not None and known[0]() is cfunc:
             return known[1]
         if self._table is None:
             raise OSError(f"{self._path} exports no function table: rebuild it with wasm/build.sh")
-        argtypes = tuple(cfunc._argtypes_)
-        restype = cfunc._restype_
+        argtypes = tuple(getattr(cfunc, "_argtypes_"))
+        restype = getattr(cfunc, "_restype_")
         kinds = tuple(_callback_kind(t) for t in argtypes)
         params = [wasmtime.ValType.f64() if k == "f64" else wasmtime.ValType.i64() if k == "i64"
                   else wasmtime.ValType.i32() for k in kinds]
@@ -410,7 +413,8 @@ class _Function:
         # who kept it
         library = self._library
         if library.__dict__.get(self.__name__) is self:
-            f.restype, f.argtypes, f.errcheck = self.restype, self.argtypes, self.errcheck
+            for attribute in ("restype", "argtypes", "errcheck"):
+                setattr(f, attribute, getattr(self, attribute))
             library.__dict__[self.__name__] = f
         return f
 
@@ -469,12 +473,12 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
             pre.append(f"h = (a0.value or 0) if a0.__class__ is c_void_p else _handle(a0)")
             packed.append("h")
         elif s is not None:
-            f, kind = s
+            code, kind = s
             if kind != params[k]:
                 raise TypeError(f"{name}: argument {k} is {t.__name__} but the wasm parameter is {params[k]}")
             if t is c_size_t and kind == "i32":  # wasm32's size_t: a larger count saturates (no buffer holds it)
                 pre.append(f"{a} = {a} if {a} <= U32_MAX else U32_MAX")
-            fmt += f + ("12x" if kind == "i32" else "8x")
+            fmt += code + ("12x" if kind == "i32" else "8x")
             packed.append(a)
         elif k in buffers:
             direction, item, count = buffers[k]
@@ -521,14 +525,14 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
             pre.append(f"    b{k} = bytes({a}) if not isinstance({a}, bytes) else {a}")
             pre.append(f"    p{k} = lib.malloc(len(b{k}) + 1); memmove(base + p{k}, b{k} + b'\\0', len(b{k}) + 1)")
             frees.append(f"if p{k}: lib.free(p{k})")
-        elif isinstance(t, type) and issubclass(t, ctypes._CFuncPtr):
+        elif isinstance(t, type) and issubclass(t, _CFuncPtr):
             fmt += "I12x"
             packed.append(f"lib._slot({a})")
         elif t is c_void_p and name.startswith("pindrop_map_set_projection"):
             fmt += "I12x"   # the callbacks' user pointer: passed through as a number
             packed.append(f"(_address({a}) & U32_MAX)")
         elif isinstance(t, type) and issubclass(t, ctypes._Pointer) or t is c_void_p:
-            target = t._type_ if t is not c_void_p else None
+            target: Any = getattr(t, "_type_") if t is not c_void_p else None
             if target is None:
                 raise TypeError(f"{name}: argument {k} is a buffer of unknown size (no entry in _BUFFERS)")
             fmt += "I12x"
@@ -572,7 +576,7 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
     else:
         raise TypeError(f"{name}: restype {restype!r} has no wasm conversion")
     if rfmt and not results:
-        raise TypeError(f"{name}: restype {restype.__name__} for a wasm function returning nothing")
+        raise TypeError(f"{name}: restype {restype!r} for a wasm function returning nothing")
     env["pack"] = struct.Struct(fmt).pack_into
     env["unpack"] = struct.Struct("<" + (rfmt + ("8x" if rfmt == "d" else "12x") if rfmt else "")).unpack_from
     env["scratch"] = region
@@ -624,6 +628,6 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
     source = "\n".join(body) + "\n"
     # argument k's `p5` in a count expression names the size_t out-parameter's scratch copy
     exec(compile(source, f"<pindrop.wasm {name}>", "exec"), env)
-    f = env[name]
-    f.__wrapped_source__ = source
+    f: Callable[..., Any] = env[name]
+    setattr(f, "__wrapped_source__", source)
     return f
