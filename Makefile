@@ -79,9 +79,23 @@ test-install: build
 demo: build deps
 	$(PYTHON) examples/demo.py --out $(OUT)
 
-# bench_wasm.py runs the web module beside the native library, so the module is built first.
-bench: build wasm
+# Every benchmark, the hot paths' instruction counts beside their times, and docs/benchmarks.md
+# written from them. bench_wasm.py runs the web module beside the native library, so the module
+# is built first.
+bench: build wasm bench-valgrind
 	$(PYTHON) benchmarks/run.py
+
+# The instruction counts of the core's hot paths (benchmarks/bench_hot_paths.c under callgrind, a
+# minute or two, no timing) against benchmarks/baseline.json: fails when one rises more than 5%,
+# whatever the machine's load. After a change meant to cost more (or one that costs less),
+# `make bench-baseline` writes the new counts; commit benchmarks/baseline.json with the change.
+.PHONY: bench-check bench-baseline bench-valgrind
+bench-check: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --check benchmarks/baseline.json
+bench-baseline: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --write benchmarks/baseline.json
+bench-valgrind:
+	@command -v valgrind >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
 
 # The peers the benchmarks measure pindrop against, in the same run: scipy and shapely
 # (benchmarks/bench_peers.py), and pysupercluster (benchmarks/bench_clusters.py), whose setup.py
@@ -96,6 +110,20 @@ bench-deps: deps
 	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
 	  $(PYTHON) -m pip install -q setuptools wheel && \
 	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
+
+# The Swift API as a Swift app gets it (docs/swift.md): examples/swift, a package depending on
+# this checkout by path, builds PindropKit and runs the README's drag and the Lawndale spread.
+# pkg-config is pointed nowhere, so the build fails if anything it needs looked for GEOS, and the
+# program must not link libgeos_c.
+.PHONY: test-swift-package
+test: test-swift-package
+SWIFT_PACKAGE_BUILD = $(CURDIR)/.build/swift-package
+test-swift-package:
+	cd examples/swift && PKG_CONFIG_PATH=/nonexistent PKG_CONFIG_LIBDIR=/nonexistent \
+	  $(SWIFT) build --scratch-path $(SWIFT_PACKAGE_BUILD)
+	@if ldd $(SWIFT_PACKAGE_BUILD)/debug/TreeDrag | grep -i geos; then \
+	  echo "test-swift-package: TreeDrag links GEOS"; exit 1; fi
+	$(SWIFT_PACKAGE_BUILD)/debug/TreeDrag examples/data/lawndale_trees.csv
 
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
@@ -168,7 +196,7 @@ test-faults: build
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD = .build-fuzz
 FUZZ_CLANG ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
-FUZZ_FLAGS = -max_len=2048 -print_final_stats=1
+FUZZ_FLAGS = -max_len=2048 -print_final_stats=1 -dict=Tests/fuzz/doubles.dict
 .PHONY: fuzz fuzz-build fuzz-merge
 fuzz-build: deps
 	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -static-stdlib --product pindrop

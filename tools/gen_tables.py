@@ -219,6 +219,7 @@ def tables(text: str) -> dict:
     return {
         "version": tuple(int(v[f"PINDROP_VERSION_{p}"]) for p in ("MAJOR", "MINOR", "PATCH")),
         "no_id": int(v["PINDROP_NO_ID"]), "category_mixed": int(v["PINDROP_CATEGORY_MIXED"]),
+        "event_queue_limit": int(v["PINDROP_EVENT_QUEUE_LIMIT"]),
         "statuses": statuses, "groups": groups, "options": options, "structs": structs,
         "event_fields": filled, "functions": h["functions"],
     }
@@ -251,7 +252,8 @@ def python_module(t: dict) -> str:
     def table(d: dict) -> str:
         return "{" + ", ".join(f'"{k}": {v}' for k, v in d.items()) + "}"
     out = [f'"""The constants and layouts of include/pindrop.h ({HEAD})."""', "",
-           f"VERSION = {t['version']!r}", f"NO_ID = {t['no_id']}", f"CATEGORY_MIXED = {t['category_mixed']}", "",
+           f"VERSION = {t['version']!r}", f"NO_ID = {t['no_id']}", f"CATEGORY_MIXED = {t['category_mixed']}",
+           f"EVENT_QUEUE_LIMIT = {t['event_queue_limit']}", "",
            "#: (value, name, exception class) of every pindrop_status; the exception is None for OK and STALE.",
            "STATUSES = ("]
     out += [f'    ({value}, "{name}", {repr(exception_name(name)) if value < 0 else None}),'
@@ -330,6 +332,7 @@ def js_module(t: dict) -> str:
         "export const CALLOUT_PARTS = " + obj(g["CALLOUT_PARTS"], True) + ";",
         "export const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;",
         f"export const NO_ID = {t['no_id']}n;",
+        f"export const EVENT_QUEUE_LIMIT = {t['event_queue_limit']};",
         f"export const VERSION = \"{'.'.join(map(str, t['version']))}\";",
         "",
         "/** pindrop_status: name by value, and the exception class each error throws (errors.js). */",

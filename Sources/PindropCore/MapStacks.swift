@@ -206,7 +206,7 @@ extension Map {
     func stackExpansionZoom(_ key: UInt64) throws(PindropError) -> Double? {
         guard StackState.isStackKey(key) else { return nil }
         guard spread.group(forKey: key) != nil else { throw staleStack(key) }
-        guard let z = ClusterRoom.zoom(of: view) else { return options.clusterMaxZoom }
+        guard let z = Clusterer.zoom(of: view) else { return options.clusterMaxZoom }
         return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
     }
 }

@@ -93,7 +93,7 @@ PREFIXES = {"SPREAD_MODES": "SPREAD_", "OUTSIDE_POLICIES": "OUTSIDE_", "TOUCH_PH
 
 def test_the_python_tables_say_what_the_compiler_says(tmp_path):
     t = python_tables()
-    lines = [equal("PINDROP_NO_ID", t.NO_ID, "NO_ID"), equal("PINDROP_CATEGORY_MIXED", t.CATEGORY_MIXED, "MIXED")]
+    lines = [equal("PINDROP_NO_ID", t.NO_ID, "NO_ID"), equal("PINDROP_EVENT_QUEUE_LIMIT", t.EVENT_QUEUE_LIMIT, "QLIMIT"), equal("PINDROP_CATEGORY_MIXED", t.CATEGORY_MIXED, "MIXED")]
     lines += [equal(f"PINDROP_VERSION_{p}", v, p) for p, v in zip(("MAJOR", "MINOR", "PATCH"), t.VERSION)]
     lines += [equal(name, value, name) for value, name, _ in t.STATUSES]
     for table, prefix in PREFIXES.items():
@@ -126,7 +126,7 @@ def test_the_js_tables_say_what_the_compiler_says(tmp_path):
     js = js_tables()
     t = python_tables()
     lines = [equal("PINDROP_CATEGORY_MIXED", js["CATEGORY_MIXED"], "MIXED"),
-             equal("PINDROP_NO_ID", int(js["NO_ID"]), "NO_ID"), equal("PINDROP_ERR_STATE", js["STATUS_STATE"], "STATE")]
+             equal("PINDROP_NO_ID", int(js["NO_ID"]), "NO_ID"), equal("PINDROP_EVENT_QUEUE_LIMIT", js["EVENT_QUEUE_LIMIT"], "QLIMIT"), equal("PINDROP_ERR_STATE", js["STATUS_STATE"], "STATE")]
     lines += [equal(f"PINDROP_PIN_{k[4:]}", v, k) for k, v in js.items() if k.startswith("PIN_") and k != "PIN_VIEW_SIZE"]
     lines += [equal(f"PINDROP_CLUSTER_{k[8:]}", v, k) for k, v in js.items()
               if k.startswith("CLUSTER_") and k not in ("CLUSTER_VIEW_SIZE",)]

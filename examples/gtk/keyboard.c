@@ -84,7 +84,9 @@ static void activate_focus(App *app, double t) {
   }
 }
 
-/* Alt+Space: the focused pin (selected first if it is not) is lifted by the keyboard. */
+/* L or Alt+Space: the focused pin (selected first if it is not) is lifted by the keyboard. Alt+Space
+   opens the window menu on Windows and in GNOME, XFCE and some KDE setups, where the window manager
+   takes it before the app sees it; no window manager takes a plain L. */
 static void key_lift(App *app, double t) {
   pindrop_focus f;
   pindrop_id sel = PINDROP_NO_ID;
@@ -100,7 +102,7 @@ static void key_lift(App *app, double t) {
     app->key_dragging = FALSE;
     sel = PINDROP_NO_ID;
     pindrop_map_selected(app->pd, &sel);
-    announce(app, sel == PINDROP_NO_ID ? "select a tree first: Tab to it, then Alt+Space" : pindrop_map_last_error(app->pd));
+    announce(app, sel == PINDROP_NO_ID ? "select a tree first: Tab to it, then L" : pindrop_map_last_error(app->pd));
   }
 }
 
@@ -170,6 +172,10 @@ gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
     break;
   case GDK_KEY_r:
     if (pindrop_map_redo(app->pd, t) == PINDROP_ERR_STATE) announce(app, "nothing to redo");
+    break;
+  case GDK_KEY_l:
+  case GDK_KEY_L:
+    key_lift(app, t);
     break;
   case GDK_KEY_m:
     print_members(app);

@@ -35,7 +35,7 @@
  * an id column or the line number, a species (or city) column for the callout's title.
  *
  * Keys: Tab / Shift+Tab move pindrop's keyboard focus through what is drawn, Enter or Space acts
- * on it (a tree: select; a cluster: zoom in; a stack: open), Alt+Space lifts the focused tree,
+ * on it (a tree: select; a cluster: zoom in; a stack: open), L or Alt+Space lifts the focused tree,
  * arrows move the held or selected tree by a point (Shift: ten), Enter or Space drops it, Esc
  * cancels, Ctrl+Z / Ctrl+Shift+Z (or u / r) undo / redo; each is announced (the status line, an
  * accessible "status" label). e edits the selected tree (then a tap on the map moves it), Return

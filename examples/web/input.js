@@ -105,14 +105,20 @@ function onKey(e) {
 }
 
 // Keyboard lift and drop and the focus walk (behaviour 20): Tab / Shift+Tab move the focus through
-// what is drawn, Alt+Space lifts the selected (focused) pin, Space or Enter drops it.
+// what is drawn, L or Alt+Space lifts the selected (focused) pin, Space or Enter drops it.
+// Alt+Space opens the window menu on Windows and in GNOME, XFCE and some KDE setups, which take it
+// before the browser does; no window manager takes a plain L.
+function isLiftKey(e) {
+  if (e.key === "l" || e.key === "L") return !e.ctrlKey && !e.altKey && !e.metaKey;
+  return e.key === " " && e.altKey;
+}
 let keyboardDrag = false;
 function keyHandlers(e, m, t) {
   if (e.key === "Tab" && mapEl.contains(document.activeElement)) {
     const focus = page.focus = m.focusStep(e.shiftKey ? -1 : 1);
     if (focus.kind === "pin") {
       tryCall(() => m.select(focus.id), "");
-      announce(`${treeTitle(focus.id)} — Alt+Space lifts it, arrows nudge it`);
+      announce(`${treeTitle(focus.id)} — L lifts it, arrows nudge it`);
     } else if (focus.kind === "cluster") {
       const c = page.drawnClusters.find((k) => k.key === focus.key);
       const stack = c && (c.flags & CLUSTER_STACK);
@@ -121,7 +127,7 @@ function keyHandlers(e, m, t) {
     }
     return true;
   }
-  if (e.key === " " && e.altKey && page.selected !== null) {
+  if (isLiftKey(e) && page.selected !== null) {
     if (tryCall(() => m.keyLift(t), "Select a tree first")) keyboardDrag = true;
     return true;
   }

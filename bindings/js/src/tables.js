@@ -13,6 +13,7 @@ export const OUTSIDE_POLICIES = { revert: 0, snap: 1 };
 export const CALLOUT_PARTS = { title: 0, subtitle: 1 };
 export const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
 export const NO_ID = -9223372036854775808n;
+export const EVENT_QUEUE_LIMIT = 1024;
 export const VERSION = "0.3.0";
 
 /** pindrop_status: name by value, and the exception class each error throws (errors.js). */

@@ -111,7 +111,7 @@ class _Keyboard(_MapState):
         return (None if index.value == total.value else index.value), total.value
 
     def key_lift(self, time_ms: float) -> None:
-        """Lifts the selected pin by keyboard (Alt+Space): LIFTED, drawn lifted in place; nudges
+        """Lifts the selected pin by keyboard (Alt+Space, or L): LIFTED, drawn lifted in place; nudges
         then drag it (DRAGGED), `key_drop` drops it, `cancel_gesture` puts it back. StateError
         when nothing is selected, the keyboard already holds a pin, or a pointer is down."""
         h = _check.open_handle(self)

@@ -3,6 +3,7 @@
 VERSION = (0, 3, 0)
 NO_ID = -9223372036854775808
 CATEGORY_MIXED = 4294967295
+EVENT_QUEUE_LIMIT = 1024
 
 #: (value, name, exception class) of every pindrop_status; the exception is None for OK and STALE.
 STATUSES = (

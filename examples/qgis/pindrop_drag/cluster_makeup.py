@@ -7,7 +7,7 @@ import math
 import pindrop
 
 from .drawing import ClusterOverlay
-from .library import HAS_SUMMARIES
+from .library import CLUSTER_STACK, HAS_SUMMARIES
 
 #: Category colours (Tableau 10), category 0 ("none") grey.
 PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -63,7 +63,7 @@ class ClusterMakeup:
         best = None
         for c in self.clusters:
             d = math.hypot(c.x - x, c.y - y)
-            if d <= ClusterOverlay.radius(c.count) + 2 and (best is None or d < best[0]):
+            if d <= ClusterOverlay.radius(c.count, bool(c.flags & CLUSTER_STACK)) + 2 and (best is None or d < best[0]):
                 best = (d, c)
         return best[1] if best else None
 

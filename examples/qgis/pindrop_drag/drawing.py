@@ -43,6 +43,8 @@ class ToolDrawing:
         """Draws the clusters in view, the single points below street zoom, the spread pins with
         their legs and the dragged pin with a leg to where it was; the layer leaves out what the
         tool draws. Nothing while another map tool is active or the layer is being read."""
+        if getattr(self, "_drawing_held", False):
+            return
         if self.map is None or not self.isActive():
             if not self.isActive() or self.pins is None:
                 self._hide_overlay()
@@ -104,7 +106,7 @@ class ToolDrawing:
         f = self.map.focus
         if f.kind == "cluster":
             c = next((c for c in self.clusters if c.key == f.key), None)
-            return (f.x, f.y, ClusterOverlay.radius(c.count) if c else 10)
+            return (f.x, f.y, ClusterOverlay.radius(c.count, bool(c.flags & CLUSTER_STACK)) if c else 10)
         if f.kind == "pin":
             return (f.x, f.y, 6)
         return None
@@ -176,6 +178,9 @@ class ClusterOverlay(QGraphicsItem):
         self.setZValue(100)
         self._font = QFont()
         self._font.setPointSizeF(8)
+        self._small_font = QFont()
+        self._small_font.setPointSizeF(6.5)
+        self._badges = {}  # (count, shares, is_stack) -> (QPixmap, half its size)
         canvas.scene().addItem(self)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
@@ -190,8 +195,55 @@ class ClusterOverlay(QGraphicsItem):
         self.focus = focus
         self.update()
 
+    def _badge(self, count: int, shares, is_stack: bool):
+        """The picture of one cluster or stack, and half its size: drawn once for each look
+        (count, shares, stack or not) and kept, so that a view of hundreds of stacks paints in a
+        few milliseconds (drawn one by one with antialiasing, 592 of them took 0.55 s a paint)."""
+        key = (count, tuple((QColor(c).rgba(), round(f, 3)) for c, f in shares), is_stack)
+        found = self._badges.get(key)
+        if found is not None:
+            return found
+        from qgis.PyQt.QtGui import QPainter, QPixmap
+        r = self.radius(count, is_stack)
+        half = math.ceil(r + 8)
+        ratio = self.canvas.devicePixelRatioF() if hasattr(self.canvas, "devicePixelRatioF") else 1.0
+        pixmap = QPixmap(int(2 * half * ratio), int(2 * half * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.Antialiasing, True)
+        painter.setFont(self._font if r >= 9 else self._small_font)
+        box = QRectF(half - r, half - r, 2 * r, 2 * r)
+        fill = QColor(shares[0][0]) if shares else QColor(176, 58, 46, 210)
+        fill.setAlpha(215)
+        painter.setPen(QPen(QColor(255, 255, 255), 1.5))
+        painter.setBrush(QBrush(fill))
+        if is_stack:  # a stack: a second disc behind the first (points on one spot)
+            painter.drawEllipse(box.translated(2.5 if r >= 9 else 1.5, -2.5 if r >= 9 else -1.5))
+        painter.drawEllipse(box)
+        if len(shares) > 1 and r >= 12:  # the makeup: a ring of the category shares
+            ring = box.adjusted(-4, -4, 4, 4)
+            start = 90 * 16
+            for colour, fraction in shares:
+                span = -int(round(fraction * 360 * 16))
+                painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.FlatCap))
+                painter.drawArc(ring, start, span)
+                start += span
+        painter.setPen(QPen(QColor(255, 255, 255)))
+        painter.drawText(box, Qt.AlignCenter, f"{count:,}" if count < 10000 else f"{count / 1000:.0f}k")
+        painter.end()
+        if len(self._badges) > 4096:
+            self._badges.clear()
+        self._badges[key] = (pixmap, half)
+        return pixmap, half
+
     @staticmethod
-    def radius(count: int) -> float:
+    def radius(count: int, is_stack: bool = False) -> float:
+        """The disc's radius in pixels. A stack of a few points (fewer than 10: in a city's
+        inventory, the two or three trees of one address) is a small disc: at street zoom such
+        stacks stand a house apart, 10-15 pixels at 1:5,000, and full-size discs piled up there."""
+        if is_stack and count < 10:
+            return 6.5
         return 9 + 3 * math.log10(max(count, 1))
 
     def paint(self, painter, option, widget=None) -> None:
@@ -199,29 +251,9 @@ class ClusterOverlay(QGraphicsItem):
         painter.setRenderHint(QPainter.Antialiasing, True)
         for x, y, pixmap in self.singles:
             painter.drawPixmap(int(round(x - pixmap.width() / 2)), int(round(y - pixmap.height() / 2)), pixmap)
-        painter.setFont(self._font)
-        white = QPen(QColor(255, 255, 255), 1.5)
-        default = QColor(176, 58, 46, 210)
         for x, y, count, shares, is_stack in self.items:
-            r = self.radius(count)
-            box = QRectF(x - r, y - r, 2 * r, 2 * r)
-            fill = QColor(shares[0][0]) if shares else default
-            fill.setAlpha(215)
-            painter.setPen(white)
-            painter.setBrush(QBrush(fill))
-            if is_stack:  # a stack: a second disc behind the first (points on one spot)
-                painter.drawEllipse(box.translated(2.5, -2.5))
-            painter.drawEllipse(box)
-            if len(shares) > 1 and r >= 12:  # the makeup: a ring of the category shares
-                ring = box.adjusted(-4, -4, 4, 4)
-                start = 90 * 16
-                for colour, fraction in shares:
-                    span = -int(round(fraction * 360 * 16))
-                    painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.FlatCap))
-                    painter.drawArc(ring, start, span)
-                    start += span
-            painter.setPen(QPen(QColor(255, 255, 255)))
-            painter.drawText(box, Qt.AlignCenter, f"{count:,}" if count < 10000 else f"{count / 1000:.0f}k")
+            badge, half = self._badge(count, shares, is_stack)
+            painter.drawPixmap(int(round(x - half)), int(round(y - half)), badge)
         if self.focus is not None:
             x, y, r = self.focus
             painter.setBrush(Qt.NoBrush)

@@ -1,19 +1,32 @@
 """The keyboard drag (pindrop 0.3): Tab / Shift+Tab focus the points and clusters in view,
-Alt+Space lifts the focused point, arrows move it (or nudge the selected point), Space / Enter drop
+L (or Alt+Space) lifts the focused point, arrows move it (or nudge the selected point), Space / Enter drop
 it (on a cluster: zoom in; on a stack: open it); each step is announced."""
 from __future__ import annotations
 
 import math
 from typing import Tuple
 
-from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtCore import QPoint, Qt
 
 import pindrop
 
 from .library import CLUSTER_STACK, HAS_STACKS
 from .view import _distance
 
+#: How far (canvas pixels) the focused or lifted point stays inside the visible canvas: the view
+#: follows it when it comes nearer an edge (or the message bar's bottom) than this.
+IN_SIGHT_MARGIN = 40
+
 ARROWS = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
+
+
+def is_lift_key(key: int, mods) -> bool:
+    """The keys that lift the focused point: L, and Alt+Space. Alt+Space opens the window menu on
+    Windows and in GNOME, XFCE and some KDE setups, where the window manager takes it before QGIS
+    sees it; no window manager takes a plain L, and QGIS binds no shortcut to it."""
+    if key == Qt.Key_L:
+        return not mods & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier)
+    return key == Qt.Key_Space and bool(mods & Qt.AltModifier)
 
 
 class KeyboardDrag:
@@ -31,6 +44,8 @@ class KeyboardDrag:
             self._announce(f"{what} of {self.summary(f.key, c.count if c else 0)}")
         else:
             self._announce("Nothing to focus here")
+        if f.kind in ("pin", "cluster"):
+            self._keep_in_sight(f.x, f.y)
         self._redraw()
         return f
 
@@ -44,6 +59,7 @@ class KeyboardDrag:
             self._say(f"{self._name(f.id)} cannot be moved: {why}.")
             return False
         self.map.select(f.id)
+        self._keep_point_in_sight(f.id)
         try:
             self.map.key_lift(self._now())
         except pindrop.PindropError as e:
@@ -59,6 +75,7 @@ class KeyboardDrag:
         """Space / Enter: drop the lifted point; on a focused cluster zoom in, on a stack open it."""
         if self._key_lifted is not None:
             fid = self._key_lifted[0]
+            self._keep_point_in_sight(fid)  # the drop is seen where it is made
             try:
                 self.map.key_drop(self._now())
             except pindrop.PindropError:
@@ -106,12 +123,69 @@ class KeyboardDrag:
             return False
         finally:
             self._handle_events()
+        self._keep_point_in_sight(self.map.selected)
         if self._key_lifted is not None:
             fid, lon, lat = self._key_lifted
             dragged = [e for e in self.events if e.type == "DRAGGED"]
             if dragged:
                 self._announce(f"moved {_describe((lon, lat), (dragged[-1].lon, dragged[-1].lat))}")
         return True
+
+    def visible_area(self) -> Tuple[float, float, float, float]:
+        """(left, top, right, bottom) in canvas pixels: the part of the canvas the user sees,
+        without the widget that lies over its top (`cover`, QGIS's message bar, laid over the
+        canvas by the main window) while it is shown."""
+        size = self.canvas.mapSettings().outputSize()
+        top = 0.0
+        cover = getattr(self, "cover", None)
+        try:
+            if cover is not None and cover.isVisible():
+                origin = self.canvas.viewport().mapToGlobal(QPoint(0, 0))
+                corner = cover.mapToGlobal(QPoint(0, 0))
+                # The bar is laid out after the message that showed it: take its height as it will be.
+                bottom = corner.y() - origin.y() + max(cover.height(), cover.sizeHint().height())
+                left, right = corner.x() - origin.x(), corner.x() - origin.x() + cover.width()
+                if bottom > 0 and left < size.width() and right > 0:
+                    top = min(float(bottom), size.height() / 2.0)
+        except RuntimeError:  # the bar is gone (QGIS quitting)
+            pass
+        return 0.0, top, float(size.width()), float(size.height())
+
+    def _keep_in_sight(self, x: float, y: float) -> Tuple[float, float]:
+        """Pans the canvas, as little as it takes, so that the canvas pixel (x, y) lies at least
+        IN_SIGHT_MARGIN inside the visible area; returns the pan (dx, dy) in pixels."""
+        left, top, right, bottom = self.visible_area()
+        m = min(IN_SIGHT_MARGIN, (right - left) / 4, (bottom - top) / 4)
+        dx = min(0.0, x - (left + m)) + max(0.0, x - (right - m))
+        dy = min(0.0, y - (top + m)) + max(0.0, y - (bottom - m))
+        if abs(dx) < 0.5 and abs(dy) < 0.5:
+            return 0.0, 0.0
+        size = self.canvas.mapSettings().outputSize()
+        self.canvas.setCenter(self._canvas_point(size.width() / 2 + dx, size.height() / 2 + dy))
+        self.canvas.refresh()
+        self._set_view()
+        return dx, dy
+
+    def _keep_point_in_sight(self, fid) -> None:
+        """The view follows the point `fid` where it is drawn (a lifted or nudged point)."""
+        if fid is None or self.map is None:
+            return
+        self._set_view()
+        try:
+            x, y = self.map.to_screen(*self.map.display_position(fid))
+        except pindrop.PindropError:
+            return
+        dx, dy = self._keep_in_sight(x, y)
+        if dx or dy:
+            if self._key_lifted is not None and self._key_lifted[0] == fid:
+                # A point held by the keyboard stays at its screen point while the view moves under
+                # it (as under a finger): move it back by the pan, to where it was on the ground.
+                try:
+                    self.map.nudge(-dx, -dy, self._now())
+                except pindrop.PindropError:
+                    pass
+                self._handle_events()
+            self._redraw()
 
     def _announce(self, text: str) -> None:
         self.announcements.append(text)

@@ -8,7 +8,7 @@
   one pixel, ten with Shift. A series of key presses is one step of pindrop's history; each press
   is one edit of the layer.
 - The keyboard drag (pindrop 0.3): Tab / Shift+Tab focus the points and clusters in view,
-  Alt+Space lifts the focused point, arrows move it, Space / Enter drop it (on a cluster: zoom in,
+  L (or Alt+Space) lifts the focused point, arrows move it, Space / Enter drop it (on a cluster: zoom in,
   on a stack: open it), Esc puts it back, Ctrl+Z undoes through the layer's edit buffer; each step
   is announced (`announce`).
 - Stacks open on tap (pindrop 0.3, on by default): points on one spot are one marker with their
@@ -56,8 +56,8 @@ import pindrop
 from .cluster_makeup import ClusterMakeup
 from .drawing import ClusterOverlay, ToolDrawing
 from .editing import LayerEdits
-from .keyboard import ARROWS, KeyboardDrag
-from .library import CLUSTER_STACK, CLUSTERS, HAS_KEYBOARD, HAS_STACKS, MOUSE, TOUCH
+from .keyboard import ARROWS, KeyboardDrag, is_lift_key
+from .library import CLUSTER_STACK, CLUSTERS, HAS_KEYBOARD, HAS_STACKS, MOUSE, RING, SPIRAL, TOUCH
 from .pins import LayerPins, PinsRegistry
 from .renderer_swap import RendererSwap
 from .view import CanvasView
@@ -94,6 +94,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         self.pins: Optional[LayerPins] = None
         self.touch_mode = touch
         self.spread_on_tap = True
+        self.stack_layout = "spiral"   # how an opened stack is laid out: "spiral" or "ring"
         self.noun = "points"           # what the points are called in announcements and tooltips
         self.clock = clock or (lambda: time.monotonic() * 1000.0)
         self.registry = registry if registry is not None else PinsRegistry()
@@ -133,6 +134,9 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         self.messages: List[str] = []  # every refusal, for the curious
         self._locked = None  # (map, id): the point of a read-only layer held by a press
         self.announcements: List[str] = []  # everything announced
+        #: A widget laid over the canvas's top (the plugin gives QGIS's message bar): the focused
+        #: or lifted point is kept out from under it.
+        self.cover = None
         canvas.extentsChanged.connect(self._redraw)
         canvas.destinationCrsChanged.connect(self._redraw)
         canvas.keyPressed.connect(self._key)  # during a mouse drag the canvas keeps keys from tools
@@ -148,6 +152,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         options = dict(**(TOUCH if self.touch_mode else MOUSE), **CLUSTERS)
         if HAS_STACKS:
             options["spread_on_tap"] = bool(self.spread_on_tap)
+        options.update(SPIRAL if self.stack_layout == "spiral" else RING)
         return options
 
     def set_layer(self, layer: Optional[QgsVectorLayer]) -> None:
@@ -162,8 +167,9 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         if layer is None:
             self._redraw()
             return
-        from .settings import layer_settings, spread_on_tap
+        from .settings import layer_settings, spread_on_tap, stack_layout
         self.spread_on_tap = spread_on_tap()
+        self.stack_layout = stack_layout()
         self.pins = self.registry.get(layer, self.options())
         value, category, self.noun = layer_settings(layer)
         self.pins.set_fields(value, category)
@@ -191,10 +197,19 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
             if self.pins is not None:
                 self.pins.set_options(self.options())
 
+    def set_stack_layout(self, layout: str) -> None:
+        """An opened stack on a spiral in screen points ("spiral", the default: it fits the view)
+        or on a ring on the ground ("ring", 1.5 m a point)."""
+        if layout != self.stack_layout:
+            self.stack_layout = layout
+            if self.pins is not None:
+                self.pins.set_options(self.options())
+
     def apply_settings(self) -> None:
         """The settings changed (the plugin's dialog): fields, name, stacks on tap."""
-        from .settings import layer_settings, spread_on_tap
+        from .settings import layer_settings, spread_on_tap, stack_layout
         self.set_spread_on_tap(spread_on_tap())
+        self.set_stack_layout(stack_layout())
         if self.layer is not None and self.pins is not None:
             value, category, self.noun = layer_settings(self.layer)
             self.pins.set_fields(value, category)
@@ -306,14 +321,19 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
 
     def eventFilter(self, watched, event) -> bool:
         """The keyboard while the tool is active: Tab / Shift+Tab move the focus over what is
-        drawn, Alt+Space lifts the focused point, arrows move it (Shift: 10 pixels) or nudge the
+        drawn, L or Alt+Space lifts the focused point, arrows move it (Shift: 10 pixels) or nudge the
         selected point, Space / Enter drop it (on a cluster: zoom in; on a stack: open it), Esc
         cancels, Ctrl+Z undoes through the layer's edit buffer. The canvas would pan with the
         arrows and Qt move the focus with Tab before a tool saw them."""
-        if watched is not self.canvas or event.type() != QEvent.KeyPress or self.map is None \
-                or self.canvas.mapTool() is not self:
+        if watched is not self.canvas or event.type() not in (QEvent.KeyPress, QEvent.ShortcutOverride) \
+                or self.map is None or self.canvas.mapTool() is not self:
             return False
         key, mods = event.key(), event.modifiers()
+        if event.type() == QEvent.ShortcutOverride:
+            # The lift keys come to the tool as key presses, not as an application shortcut.
+            if HAS_KEYBOARD and is_lift_key(key, mods):
+                event.accept()
+            return False
         if key in ARROWS:
             dx, dy = ARROWS[key]
             step = 10 if mods & Qt.ShiftModifier else 1
@@ -323,7 +343,7 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
         if key in (Qt.Key_Tab, Qt.Key_Backtab) and not mods & (Qt.ControlModifier | Qt.AltModifier):
             self.focus_step(-1 if key == Qt.Key_Backtab or mods & Qt.ShiftModifier else 1)
             return True
-        if key == Qt.Key_Space and mods & Qt.AltModifier:
+        if is_lift_key(key, mods):
             self.key_lift()
             return True
         if key in (Qt.Key_Space, Qt.Key_Return, Qt.Key_Enter) and not mods & Qt.AltModifier:
@@ -455,14 +475,18 @@ class PindropMapTool(KeyboardDrag, ClusterMakeup, ToolDrawing, LayerEdits, Canva
     def _handle_events(self) -> None:
         if self.map is None:
             return
+        zoomed = False
         for e in self.map.events():
             self.events.append(e)
             if e.type == "MOVED":
                 self._write(e)
             elif e.type == "CLUSTER_TAPPED":
-                self._zoom_into(e)
+                self._zoom_into(e)  # draws the view it zoomed to
+                zoomed = True
             elif e.type == "STACK_OPENED":  # a tap on its marker (pindrop's nearest target) or Space
                 stack = next((c for c in self.clusters if c.key == e.request), None)
                 self._announce(f"stack of {stack.count:,} {self.noun} opened" if stack else "stack opened")
+                zoomed = False
         self._schedule()
-        self._redraw()
+        if not zoomed:
+            self._redraw()

@@ -35,8 +35,24 @@ class RendererSwap:
             self.original = renderer.clone()
             self.layer.rendererChanged.connect(self._changed)
             QgsProject.instance().writeMapLayer.connect(self._written)
+        gate = self._gate()
+        if gate is not None and expression is not None and self.expression is not None:
+            # Only the filter changes (a point lifted, dropped, a stack opened): change it in the
+            # renderer the layer has. A new renderer would tell the whole desktop (legend, styling
+            # panel, project) that the layer's style changed, at each lift and drop.
+            self.expression = expression
+            gate.setFilterExpression(expression)
+            self.layer.triggerRepaint()
+            return
         self.expression = expression
         self._set(self._filtered(expression))
+
+    def _gate(self):
+        """The rule of our renderer that holds the filter, while the layer still has it."""
+        if self.ours is None or self.layer.renderer() is not self.ours:
+            return None
+        children = self.ours.rootRule().children() if isinstance(self.ours, QgsRuleBasedRenderer) else []
+        return children[0] if len(children) == 1 and children[0].label() == "pindrop tool active" else None
 
     def _filtered(self, expression: Optional[str]):
         if expression is None:

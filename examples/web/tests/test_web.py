@@ -432,7 +432,7 @@ def test_a_stack_badge_holds_its_count_above_its_neighbours(browser, server):
 
 
 def test_keyboard_focus_lift_and_drop(browser, server):
-    """Tab walks the drawn trees and clusters in reading order, Alt+Space lifts the focused tree,
+    """Tab walks the drawn trees and clusters in reading order, Alt+Space (or L) lifts the focused tree,
     arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys); Enter on a
     focused collapsed stack opens it (behaviour 22)."""
     open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
@@ -495,6 +495,17 @@ def test_keyboard_focus_lift_and_drop(browser, server):
     assert close(after, lonlat_of(browser, q["x"] + 3, q["y"]), DEG), (after, lonlat_of(browser, q["x"] + 3, q["y"]))
     browser.key("z", modifiers=2)
     browser.sleep(0.1)
+    assert position(browser, q["id"]) == before
+    # L lifts as Alt+Space does (a window manager may take Alt+Space for its window menu); Esc
+    # puts the tree back.
+    n1 = state(browser, "p.events.length")
+    browser.key("l")
+    browser.wait_for(f"pindropPage.events.slice({n1}).some(e => e.type === 'LIFTED' && e.id === {q['id']})",
+                     timeout=3)
+    browser.key("ArrowRight")
+    browser.key("Escape")
+    browser.wait_for(f"pindropPage.events.slice({n1}).some(e => e.type === 'DRAG_CANCELLED')", timeout=3)
+    assert "MOVED" not in [e["type"] for e in events_since(browser, n1)]
     assert position(browser, q["id"]) == before
 
 
