@@ -200,12 +200,14 @@ class Library:
         pack = struct.Struct("<" + "".join(p + "12x" for p in params)).pack_into
         unpack = struct.Struct("<" + (result + "12x" if result else "")).unpack_from
         check = self._check
+        lock = self._lock
 
         def f(*args: int) -> Any:
-            pack(values, 0, *args)
-            if call() is not None or self._trap.value:
-                check(name)
-            return unpack(values, 0)[0] if result else None
+            with lock:  # one store, one thread at a time (the lock is reentrant: calls made inside calls)
+                pack(values, 0, *args)
+                if call() is not None or self._trap.value:
+                    check(name)
+                return unpack(values, 0)[0] if result else None
         return f
 
     def _check(self, name: str) -> None:
@@ -406,7 +408,8 @@ class _Function:
         return f"<pindrop.wasm function {self.__name__}>"
 
     def _compile(self) -> Callable[..., Any]:
-        f = _compile(self._library, self.__name__, self.restype, self.argtypes, self.errcheck, self)
+        with self._library._lock:  # compiling allocates the function's scratch in the module
+            f = _compile(self._library, self.__name__, self.restype, self.argtypes, self.errcheck, self)
         object.__setattr__(self, "_compiled", f)
         # the library's attribute becomes the compiled function itself (one Python call less on
         # the hot paths); it keeps the declarations, and the object stays callable for those
