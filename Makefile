@@ -269,7 +269,7 @@ dist-deps: deps
 	if [ -n "$$missing" ]; then echo "installing$$missing"; $(PYTHON) -m pip install -q $$missing; fi
 
 wheel: build dist-deps
-	@rm -rf .build/wheel $(DIST)/pindrop-*.whl && mkdir -p .build/wheel $(DIST)
+	@rm -rf .build/wheel $(DIST)/pindrop-*-manylinux*.whl && mkdir -p .build/wheel $(DIST)
 	$(PYTHON) -m pip wheel -q --no-deps -w .build/wheel ./bindings/python
 	$(PYTHON) -m auditwheel repair --strip -w $(DIST) .build/wheel/pindrop-*.whl
 
@@ -399,3 +399,37 @@ bench-wasm: wasm build
 
 # The web host (examples/web): its targets.
 -include examples/web/web.mk
+
+# The Python package's second backend: pindrop.wasm through wasmtime (bindings/python/pindrop/_wasm.py),
+# used where libpindrop.so does not load (Windows, macOS, aarch64). test-python runs the suite on
+# both backends; wheel-any makes the py3-none-any wheel that carries the module and depends on
+# wasmtime (test-dist installs it into a fresh virtualenv); test-qgis-wasm runs the QGIS plugin's
+# tests with the native library unloadable, so that the plugin runs on the module; bench-backends
+# measures the package on both backends in one run (part of make bench).
+.PHONY: wasm-python-deps test-python-wasm wheel-any test-qgis-wasm bench-backends
+wasm-python-deps: deps
+	@$(PYTHON) -c "import wasmtime" >/dev/null 2>&1 || { echo "installing wasmtime"; $(PYTHON) -m pip install -q wasmtime; }
+test-python: test-python-wasm
+test-python-wasm: wasm build python-deps wasm-python-deps
+	PINDROP_BACKEND=wasm $(PYTHON) -m pytest -q -rs bindings/python/tests
+wheel-any: wasm deps
+	@rm -f $(DIST)/pindrop-*-py3-none-any.whl && mkdir -p $(DIST)
+	PINDROP_WHEEL=wasm $(PYTHON) -m pip wheel -q --no-deps --no-build-isolation -w $(DIST) ./bindings/python
+test-dist: wheel-any
+test: test-qgis-wasm
+# QGIS's Python gets wasmtime as a user's does: the plugin installs it with pip into a folder of
+# its own (here .build/qgis-wasmtime, kept between runs); the native library is a file that
+# cannot be loaded.
+QGIS_WASMTIME = $(CURDIR)/.build/qgis-wasmtime
+test-qgis-wasm: build wasm deps deps-qgis
+	@mkdir -p .build && : > .build/unloadable-libpindrop.so
+	@PINDROP_LIBRARY=$(CURDIR)/.build/unloadable-libpindrop.so PINDROP_QGIS_WASMTIME=$(QGIS_WASMTIME) \
+	  PINDROP_QGIS_INSTALL=yes $(QGIS_PYTHON) -c "import sys; sys.path.insert(0, 'examples/qgis'); \
+	  import pindrop_drag, pindrop; assert pindrop.backend == 'wasm', pindrop.backend; print('the plugin runs on', pindrop._ffi.library_path)"
+	PINDROP_LIBRARY=$(CURDIR)/.build/unloadable-libpindrop.so PINDROP_QGIS_WASMTIME=$(QGIS_WASMTIME) \
+	  PINDROP_QGIS_INSTALL=yes QT_QPA_PLATFORM=offscreen \
+	  $(QGIS_PYTHON) -m unittest discover -v -s examples/qgis/tests -t examples/qgis
+qgis-plugin: wasm
+bench: bench-backends
+bench-backends: build wasm wasm-python-deps
+	$(PYTHON) benchmarks/bench_backends.py

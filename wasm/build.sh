@@ -2,8 +2,8 @@
 # Builds dist/pindrop.wasm from the library's own sources with Embedded Swift
 # (wasm32-unknown-none-wasm): PindropCore, PindropSwiftIndex and the C layer (Sources/Pindrop),
 # each one module as SwiftPM would build them, linked with wasi-libc and compiler-rt's builtins.
-# The exports are every pindrop_* function declared in include/pindrop.h, plus memory, malloc and
-# free. Usage: wasm/build.sh [OUT] (default dist/pindrop.wasm). See docs/web.md.
+# The exports are every pindrop_* function declared in include/pindrop.h, plus memory, malloc,
+# free and the function table (growable, for a host's callbacks). Usage: wasm/build.sh [OUT] (default dist/pindrop.wasm). See docs/web.md.
 #
 # Optimised for speed (-O), across the three modules at link time (-lto=llvm-full: the C layer's
 # calls into Core inline like Core's own), then by binaryen's wasm-opt -O3: against -Osize alone
@@ -41,12 +41,14 @@ module PindropSwiftIndex $(find Sources/PindropSwiftIndex -name '*.swift' | sort
 $SWIFTC $FLAGS -module-name Pindrop -I include -c $(find Sources/Pindrop -name '*.swift' | sort) -o "$B/Pindrop.o"
 
 # The exports: the functions of the header, so that functions added to it are exported with no
-# list to keep.
+# list to keep. The function table is exported and growable, so that a host can add its own
+# functions to it and pass their index where the C API takes a function pointer (the Python
+# package's set_projection on the wasm backend, bindings/python/pindrop/_wasm.py).
 sed -n 's/^[^#/ *].*[ *]\(pindrop_[a-z0-9_]*\)(.*/\1/p' include/pindrop.h | sort -u > "$B/exports.txt"
 EXPORTS=$(sed 's/^/--export=/' "$B/exports.txt")
 # shellcheck disable=SC2086
 "$TOOLCHAIN/wasm-ld" --no-entry --gc-sections ${WASM_STRIP:---strip-all} -O2 \
-  --export=malloc --export=free $EXPORTS \
+  --export=malloc --export=free $EXPORTS --export-table --growable-table \
   -z stack-size=1048576 --initial-memory=2097152 \
   "$B/PindropCore.o" "$B/PindropSwiftIndex.o" "$B/Pindrop.o" \
   "$EMBEDDED/libswiftUnicodeDataTables.a" \

@@ -46,7 +46,8 @@ def test_no_source_of_the_library_imports_foundation():
 
 
 @pytest.mark.parametrize("pattern, what, budget", [
-    ("pindrop-*.whl", "wheel (library + GEOS bundled)", 5 * MB),
+    ("pindrop-*-manylinux*.whl", "wheel (library + GEOS bundled)", 5 * MB),
+    ("pindrop-*-py3-none-any.whl", "py3-none-any wheel (pindrop.wasm inside)", 2 * MB),
     ("pindrop_drag-*.zip", "QGIS plugin zip (library inside)", 4 * MB),
 ])
 def test_download_is_small(capsys, pattern, what, budget):

@@ -33,8 +33,8 @@ def _clean_env():
 
 @pytest.fixture(scope="module")
 def wheel():
-    wheels = sorted(DIST.glob("pindrop-*.whl"))
-    assert len(wheels) == 1, f"expected one wheel in {DIST} (make wheel), found {wheels}"
+    wheels = sorted(DIST.glob("pindrop-*-manylinux*.whl"))  # the py3-none-any one: test_wheel_any.py
+    assert len(wheels) == 1, f"expected one manylinux wheel in {DIST} (make wheel), found {wheels}"
     return wheels[0]
 
 

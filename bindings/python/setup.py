@@ -1,5 +1,9 @@
 """Builds libpindrop.so from the Swift package at the repository root and bundles it in the wheel.
 
+With PINDROP_WHEEL=wasm (`make wheel-any`) it bundles dist/pindrop.wasm instead (built by
+`make wasm`) and makes a `py3-none-any` wheel that depends on wasmtime: the package then runs on
+the module wherever wasmtime has a wheel (Windows, macOS, Linux x86_64 and aarch64).
+
 `pip install ./bindings/python` runs `swift build -c release -Xswiftc -static-stdlib` in the
 repository root (two folders up), then copies `.build/release/libpindrop.so` next to the package's
 modules, so that `import pindrop` needs no environment variable. The library links the Swift
@@ -16,6 +20,8 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LIBRARY = "libpindrop.so"
+MODULE = "pindrop.wasm"
+WASM = os.environ.get("PINDROP_WHEEL", "") == "wasm"
 
 
 def build_library() -> Path:
@@ -54,11 +60,20 @@ class BuildPyWithLibrary(build_py):
 
     def run(self):
         super().run()
+        package = Path(self.build_lib) / "pindrop"
+        package.mkdir(parents=True, exist_ok=True)
+        for stale in (LIBRARY, MODULE, "LICENSE.GEOS"):  # from an earlier build of the other kind
+            (package / stale).unlink(missing_ok=True)
+        if WASM:
+            module = ROOT / "dist" / MODULE
+            if not module.exists():
+                raise RuntimeError(f"{module} is missing: run make wasm first")
+            shutil.copy2(module, package / MODULE)
+            shutil.copy2(ROOT / "LICENSE", package / "LICENSE")  # the module holds no GEOS
+            return
         built = build_library()
-        target = Path(self.build_lib) / "pindrop" / LIBRARY
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(built, target)
-        write_licences(target.parent)
+        shutil.copy2(built, package / LIBRARY)
+        write_licences(package)
 
 
 command_classes = {"build_py": BuildPyWithLibrary}
@@ -79,10 +94,6 @@ class PlatformWheel(_bdist_wheel):
         return "py3", "none", platform  # ctypes only: any Python 3, this platform
 
 
-command_classes["bdist_wheel"] = PlatformWheel
-
-
-
 class BinaryDistribution(Distribution):
     """The package holds a native library: it belongs in platlib (auditwheel repairs only those)."""
 
@@ -90,4 +101,8 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(cmdclass=command_classes, distclass=BinaryDistribution)
+if WASM:  # pure Python and the module: py3-none-any, with wasmtime to run it
+    setup(cmdclass={"build_py": BuildPyWithLibrary}, install_requires=["numpy", "wasmtime"])
+else:
+    command_classes["bdist_wheel"] = PlatformWheel
+    setup(cmdclass=command_classes, distclass=BinaryDistribution, install_requires=["numpy"])

@@ -1,11 +1,14 @@
 """Packs the QGIS plugin as the zip that QGIS's Plugin Manager installs ("Install from ZIP"):
 
     pindrop_drag/                 the plugin (metadata.txt, icon, map tool, Processing provider)
-    pindrop_drag/ext/pindrop/     the pindrop Python package with libpindrop.so inside
+    pindrop_drag/ext/pindrop/     the pindrop Python package with libpindrop.so and pindrop.wasm inside
     pindrop_drag/LICENSE          the licence (MIT) of the plugin, the package and the library
 
 The library is stripped; it needs only the C/C++ runtime and GEOS's C library (libgeos_c.so.1),
-which every QGIS loads itself. Usage: make_zip.py LIBRARY OUT_DIR (prints the zip's path).
+which every QGIS loads itself. Where it does not load (Windows, macOS, aarch64), the package runs
+pindrop.wasm (`make wasm`) through wasmtime, which the plugin installs with the user's consent
+(pindrop_drag/runtime.py). Usage: make_zip.py LIBRARY OUT_DIR [WASM] (WASM defaults to
+dist/pindrop.wasm; prints the zip's path).
 """
 import subprocess
 import sys
@@ -34,7 +37,9 @@ def add(zf: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -
     zf.writestr(info, data)
 
 
-def main(library: str, out_dir: str) -> Path:
+def main(library: str, out_dir: str, wasm: str = str(ROOT / "dist" / "pindrop.wasm")) -> Path:
+    if not Path(wasm).is_file():
+        raise SystemExit(f"{wasm} is missing: make wasm")
     out = Path(out_dir) / f"pindrop_drag-{version()}.zip"
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,11 +54,12 @@ def main(library: str, out_dir: str) -> Path:
             for module in sorted(PACKAGE.glob("*.py")) + [PACKAGE / "py.typed"]:  # every module of the package
                 add(zf, f"pindrop_drag/ext/pindrop/{module.name}", module.read_bytes())
             add(zf, "pindrop_drag/ext/pindrop/libpindrop.so", stripped.read_bytes(), executable=True)
+            add(zf, "pindrop_drag/ext/pindrop/pindrop.wasm", Path(wasm).read_bytes())
     print(out)
     return out
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         raise SystemExit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])

@@ -45,6 +45,7 @@ from ._constants import (Callout, Cause, ClusterFlag, EventType, OutsidePolicy, 
 from ._events import Event
 from ._ffi import (NO_ID, DuplicateId, GeosError, InvalidArgument, NoMemory, NotFound, ParseError,
                    PindropError, StateError, lib)
+from ._ffi import backend  # "native" (libpindrop.so) or "wasm" (pindrop.wasm through wasmtime)
 from ._hints import AreaLike, Coordinates, PointLike
 from ._map import Map
 from ._measures import distance

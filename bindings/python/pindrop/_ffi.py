@@ -12,7 +12,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, NoReturn, Tuple, Type
 
-from . import _tables
+from . import _backend, _tables
 
 NO_ID = _tables.NO_ID
 
@@ -109,7 +109,8 @@ def _load() -> Tuple[ctypes.CDLL, Path]:
     raise OSError("libpindrop.so not found (set PINDROP_LIBRARY); tried: " + ", ".join(tried))
 
 
-lib, library_path = _load()
+# The native library where it loads, else pindrop.wasm behind the same interface (_backend.py).
+lib, library_path, backend = _backend.load(_load)
 
 _map_p = c_void_p
 
@@ -252,5 +253,6 @@ def raw(name: str) -> Any:
     the loop of `Map.positions` converts no ctypes objects per pin."""
     f = _RAW.get(name)
     if f is None:
-        f = _RAW[name] = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib))
+        f = _RAW[name] = (lib.raw(name) if backend == "wasm" else
+                          ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib)))
     return f

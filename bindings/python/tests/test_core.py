@@ -452,6 +452,7 @@ def test_randomized_calls_against_a_model():
 
 # -- the shared library ----------------------------------------------------------------------------------
 
+@pytest.mark.native_only
 def test_only_pindrop_symbols_are_exported():
     out = subprocess.run(["nm", "-D", "--defined-only", str(_ffi.library_path)], capture_output=True, text=True,
                          check=True).stdout
@@ -474,6 +475,7 @@ def test_only_pindrop_symbols_are_exported():
         assert name in exported
 
 
+@pytest.mark.native_only
 def test_the_library_needs_no_swift_runtime():
     out = subprocess.run(["ldd", str(_ffi.library_path)], capture_output=True, text=True, check=True).stdout
     assert "geos_c" in out

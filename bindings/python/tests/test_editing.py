@@ -221,6 +221,12 @@ def test_outside_snap_places_on_the_boundary_nearest_the_drop(area):
         assert m.position(12) == (-118.34, 33.89), "beyond a corner: the corner itself"
 
 
+# pindrop.wasm reads areas with its own parser (PindropSwiftIndex), which refuses what GEOS refuses
+# with the same status, in GEOS's words but not always the same text: an open ring of three
+# points is refused for its count, before its closure is checked.
+MODULE_AREA_WORDS = {"closed": "Invalid number of points in LinearRing found 3"}
+
+
 @pytest.mark.parametrize("text, words", [
     ("POLYGON((0 0, 1 0, 1 1))", "closed"),
     ("POLYGON((0 0, 1 0, 1 1, 0 0)", "WKT"),
@@ -237,6 +243,8 @@ def test_invalid_area_text_is_a_parse_error_and_keeps_the_area(text, words):
         m.set_allowed_area(SQUARE_WKT)
         with pytest.raises(pindrop.ParseError) as info:
             m.set_allowed_area(text)
+        if pindrop.backend == "wasm":  # the module's own area reader (docs/web.md, "What differs")
+            words = MODULE_AREA_WORDS.get(words, words)
         assert words in str(info.value)
         with pytest.raises(pindrop.InvalidArgument):
             m.place(1, 0.5, 0.5, 0)  # the square still applies

@@ -164,6 +164,7 @@ def test_esc_puts_a_keyboard_drag_back_and_auto_pan_asks_for_ticks():
             m.key_lift(100)
 
 
+@pytest.mark.native_only
 def test_the_keyboard_functions_are_exported_and_declared():
     out = subprocess.run(["nm", "-D", "--defined-only", str(_ffi.library_path)], capture_output=True, text=True,
                          check=True).stdout

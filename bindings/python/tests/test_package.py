@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def _clean_env():
     """The environment of a new user's shell: none of the variables the Makefile exports."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PINDROP_LIBRARY", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+           if k not in ("PINDROP_LIBRARY", "PINDROP_BACKEND", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     return env
 

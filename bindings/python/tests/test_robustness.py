@@ -80,7 +80,8 @@ DRIVER = textwrap.dedent(r'''
             k += 1
         return k
 
-    raw = ctypes.CDLL(str(_ffi.library_path))   # the same library, without the raising errcheck
+    # the same library, without the raising errcheck (on the wasm backend: the same module)
+    raw = ctypes.CDLL(str(_ffi.library_path)) if _ffi.backend == "native" else lib.unchecked()
     for name, (restype, argtypes, _checked) in _ffi.SIGNATURES.items():
         getattr(raw, name).restype = restype
         getattr(raw, name).argtypes = argtypes

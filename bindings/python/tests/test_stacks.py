@@ -97,6 +97,7 @@ def test_spread_on_tap_off_draws_groups_spread():
             m.open_stack(31 << 59, 0)
 
 
+@pytest.mark.native_only
 def test_the_calls_are_exported():
     out = subprocess.run(["nm", "-D", "--defined-only", str(_ffi.library_path)], capture_output=True, text=True,
                          check=True).stdout

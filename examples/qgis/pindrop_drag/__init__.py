@@ -16,18 +16,29 @@ from pathlib import Path
 # - Run from the source folder (a checkout linked into the profile, or the tests): there is no
 #   ext/, `import pindrop` finds the package on sys.path (PYTHONPATH=bindings/python), and
 #   PINDROP_LIBRARY is honoured: that is how the tests run the plugin with the library just built.
+#
+# Where the native library does not load (Windows, macOS, aarch64), the package runs pindrop.wasm
+# through wasmtime, which runtime.py makes importable (installed with the user's consent into the
+# QGIS profile); until then the plugin is a message that offers to install it.
+from . import runtime
+
 _BUNDLED = Path(__file__).resolve().parent / "ext"
 if (_BUNDLED / "pindrop").is_dir():
     if str(_BUNDLED) not in sys.path:
         sys.path.insert(0, str(_BUNDLED))
     _variable = os.environ.pop("PINDROP_LIBRARY", None)
     try:
-        import pindrop  # noqa: F401  (loads ext/pindrop/libpindrop.so)
+        _ERROR = runtime.load_pindrop()  # ext/pindrop/libpindrop.so, else ext/pindrop/pindrop.wasm
     finally:
         if _variable is not None:
             os.environ["PINDROP_LIBRARY"] = _variable
+else:
+    _ERROR = runtime.load_pindrop()
 
 
 def classFactory(iface):  # noqa: N802 (QGIS's name)
+    error = runtime.load_pindrop() if _ERROR is not None else None
+    if error is not None:
+        return runtime.MissingRuntime(iface, error)
     from .plugin import PindropDragPlugin
     return PindropDragPlugin(iface)

@@ -34,17 +34,17 @@ pindrop_drag.classFactory(None)  # imports the plugin's modules (map tool, pins,
 import pindrop, pindrop._ffi
 with open("/proc/self/maps") as maps:
     mapped = sorted({line.split()[-1] for line in maps if "libpindrop" in line})
-print(json.dumps({"plugin": pindrop_drag.__file__, "package": pindrop.__file__,
+print(json.dumps({"plugin": pindrop_drag.__file__, "package": pindrop.__file__, "backend": pindrop.backend,
                   "library": str(pindrop._ffi.library_path), "mapped": mapped,
                   "variable": os.environ.get("PINDROP_LIBRARY")}))
 """
 
 
-def report(path, library_variable, pythonpath=()):
+def report(path, library_variable, pythonpath=(), **extra):
     """What a fresh Python that puts `path` first on sys.path (as QGIS puts its plugins folder)
-    sees after loading the plugin; `pythonpath` is PYTHONPATH."""
+    sees after loading the plugin; `pythonpath` is PYTHONPATH, `extra` more variables."""
     env = {k: v for k, v in os.environ.items() if k not in ("PINDROP_LIBRARY", "PYTHONPATH", "PYTHONHOME")}
-    env.update(PINDROP_LIBRARY=str(library_variable), QT_QPA_PLATFORM="offscreen")
+    env.update(PINDROP_LIBRARY=str(library_variable), QT_QPA_PLATFORM="offscreen", **extra)
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(map(str, pythonpath))
     code = f"import sys; sys.path.insert(0, {str(path)!r})\n" + REPORT
@@ -55,7 +55,16 @@ def report(path, library_variable, pythonpath=()):
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-@unittest.skipUnless(BUILT.exists(), f"no library at {BUILT} (swift build -c release)")
+def loads(library):
+    """Whether a fresh Python can load `library` (make test-qgis-wasm names one that cannot)."""
+    probe = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
+    return BUILT.exists() and subprocess.run([sys.executable, "-c", probe, str(library)], capture_output=True).returncode == 0
+
+
+# Which native library is chosen is a question only where one loads: in the run where the native
+# library is made unloadable (make test-qgis-wasm), these are skipped, and WasmFallback runs.
+@unittest.skipUnless(loads(BUILT), f"native-only: the library at {BUILT} does not load in this run "
+                     "(make test-qgis-wasm), so there is no native library to choose")
 class LibraryChoice(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -101,6 +110,38 @@ class LibraryChoice(unittest.TestCase):
         self.assertEqual(Path(seen["package"]), ROOT / "bindings" / "python" / "pindrop" / "__init__.py")
         self.assertEqual(Path(seen["library"]), self.other)
         self.assertEqual(seen["mapped"], [str(self.other)])
+
+
+SOURCE_LIBRARY = ROOT / ".build" / "release" / "libpindrop.so"
+WASMTIME = Path(os.environ.get("PINDROP_QGIS_WASMTIME", ROOT / ".build" / "qgis-wasmtime"))
+
+
+@unittest.skipUnless(SOURCE_LIBRARY.exists(), f"no library at {SOURCE_LIBRARY} to pack (swift build -c release)")
+class WasmFallback(unittest.TestCase):
+    """The installed zip on a system where its libpindrop.so cannot load (its library replaced by
+    one that does not): the plugin runs on the pindrop.wasm it carries, with wasmtime installed
+    by the plugin (consent given in advance) into its folder."""
+
+    def test_the_installed_zip_runs_its_own_module_where_its_library_does_not_load(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sys.path.insert(0, str(QGIS_DIR))
+            try:
+                import make_zip
+            finally:
+                sys.path.remove(str(QGIS_DIR))
+            with contextlib.redirect_stdout(io.StringIO()):
+                built_zip = make_zip.main(str(SOURCE_LIBRARY), str(Path(tmp) / "dist"))
+            plugins = Path(tmp) / "plugins"
+            with zipfile.ZipFile(built_zip) as zf:
+                zf.extractall(plugins)
+            bundled = plugins / "pindrop_drag" / "ext" / "pindrop"
+            (bundled / "libpindrop.so").write_bytes(b"")  # a library for another system
+            seen = report(plugins, Path(tmp) / "missing" / "libpindrop.so",
+                          PINDROP_QGIS_WASMTIME=str(WASMTIME), PINDROP_QGIS_INSTALL="yes")
+        self.assertEqual(seen["backend"], "wasm")
+        self.assertEqual(Path(seen["package"]), bundled / "__init__.py")
+        self.assertEqual(Path(seen["library"]), bundled / "pindrop.wasm")
+        self.assertEqual(seen["mapped"], [])
 
 
 if __name__ == "__main__":
