@@ -3,10 +3,12 @@
 /// points lie within `hit_radius` of each other are one target.
 ///
 /// The rule, applied to the badges of a view (those `frame_clusters` draws: inside the viewport
-/// grown by `hit_radius`): join every two badges within `hit_radius` points of each other
-/// (single linkage), make each joined group one badge at its members' count-weighted mean screen
-/// point, and repeat until no two badges lie within `hit_radius` of each other. The result
-/// depends only on the set of badges, not on their order. A merged badge:
+/// grown by `hit_radius`), in rounds: visit the badges by count (most pins first), then by screen
+/// point (x, then y); each badge not yet taken takes every badge not yet taken within
+/// `hit_radius` points of it (supercluster's greedy rule, with hit_radius); each group becomes one
+/// badge at its members' count-weighted mean screen point. Rounds repeat until no two badges lie
+/// within `hit_radius` of each other. The result depends only on the set of badges, not on the
+/// order they come in. A merged badge:
 ///
 /// - counts the pins of its parts, and its key is its leader's key with bit 31 set (no cluster's
 ///   slot and no stack's group record reaches 2^31, so no other key has it). The leader is the
@@ -27,6 +29,8 @@ struct BadgeMerger {
     /// The merged badges of the last merge: their keys and their parts' keys (`parts[first..<end]`).
     var merged: [(key: UInt64, first: Int32, end: Int32)] = []
     var parts: [UInt64] = []
+    /// The groups of a merged stack being opened (`Map.mergedGroups`), reused.
+    var groups: [Int32] = []
     /// The map's version and the view's stamp the merge was made for (nil: none).
     var madeAt: (version: UInt64, stamp: UInt64)?
 
@@ -38,6 +42,8 @@ struct BadgeMerger {
     private var cells: [Int64: Int32] = [:]
     private var cellNext: [Int32] = []
     private var remap: [Int32] = []
+    private var order: [Int32] = []
+    private var taken: [Bool] = []
     private var ox: [Double] = [], oy: [Double] = [], ow: [Double] = []
     private var ol: [Int32] = [], oh: [Int32] = [], ot: [Int32] = []
     private var out: [ClusterView] = []
@@ -74,17 +80,35 @@ struct BadgeMerger {
                 cellNext.append(cells[c] ?? -1)
                 cells[c] = Int32(i)
             }
+            // Greedy, as supercluster's levels: badges by count (most first), then by screen
+            // point (x, then y); each one not yet taken takes every badge not yet taken within r.
+            var ord = order
+            order = []
+            ord.removeAll(keepingCapacity: true)
+            for i in 0..<n { ord.append(Int32(i)) }
+            let (bx, by, bw) = (x, y, w)
+            BadgeMerger.heapSort(&ord) { a, b in
+                let ia = Int(a), ib = Int(b)
+                if bw[ia] != bw[ib] { return bw[ia] > bw[ib] }
+                return bx[ia] != bx[ib] ? bx[ia] < bx[ib] : by[ia] < by[ib]
+            }
+            order = ord
+            taken.removeAll(keepingCapacity: true)
+            taken.append(contentsOf: repeatElement(false, count: n))
             var joined = false
-            for i in 0..<n {
+            for o in ord {
+                let i = Int(o)
+                if taken[i] { continue }
+                taken[i] = true
                 let cx = (x[i] / r).rounded(.down), cy = (y[i] / r).rounded(.down)
                 for dy in -1...1 {
                     for dx in -1...1 {
                         var j = cells[BadgeMerger.cellKey(cx + Double(dx), cy + Double(dy))] ?? -1
                         while j >= 0 {
                             let jj = Int(j)
-                            if jj > i {
+                            if !taken[jj] {
                                 let ex = x[jj] - x[i], ey = y[jj] - y[i]
-                                if ex * ex + ey * ey <= r2 { union(i, jj); joined = true }
+                                if ex * ex + ey * ey <= r2 { taken[jj] = true; parent[jj] = Int32(i); joined = true }
                             }
                             j = cellNext[jj]
                         }
@@ -166,16 +190,28 @@ struct BadgeMerger {
         return va.key < vb.key
     }
 
+    /// Sorts in place (the standard sort takes a scratch buffer: frames allocate nothing).
+    static func heapSort(_ a: inout [Int32], by before: (Int32, Int32) -> Bool) {
+        let n = a.count
+        guard n > 1 else { return }
+        func sift(_ start: Int, _ end: Int) {
+            var root = start
+            while 2 * root + 1 < end {
+                var child = 2 * root + 1
+                if child + 1 < end && before(a[child], a[child + 1]) { child += 1 }
+                guard before(a[root], a[child]) else { return }
+                a.swapAt(root, child)
+                root = child
+            }
+        }
+        for start in stride(from: n / 2 - 1, through: 0, by: -1) { sift(start, n) }
+        for end in stride(from: n - 1, to: 0, by: -1) { a.swapAt(0, end); sift(0, end) }
+    }
+
     private mutating func find(_ i: Int) -> Int {
         var i = i
         while Int(parent[i]) != i { parent[i] = parent[Int(parent[i])]; i = Int(parent[i]) }
         return i
-    }
-
-    private mutating func union(_ a: Int, _ b: Int) {
-        let ra = find(a), rb = find(b)
-        if ra == rb { return }
-        if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
     }
 
     static func cell(_ x: Double, _ y: Double, _ r: Double) -> Int64 {
@@ -279,15 +315,20 @@ extension Map {
         return z
     }
 
-    /// The groups of a merged stack badge, its leader's first; NOT_FOUND when stale.
-    func mergedGroups(_ key: UInt64) throws(PindropError) -> [Int32] {
-        var groups: [Int32] = []
+    /// The groups of a merged stack badge drawn in the current view, its leader's first (in
+    /// `badges.groups`, reused: opening allocates nothing); NOT_FOUND when stale.
+    func mergedGroups(_ key: UInt64) throws(PindropError) -> ArraySlice<Int32> {
+        _ = currentBadges()
+        guard let parts = badges.parts(of: key) else { throw staleMerged(key) }
+        badges.groups.removeAll(keepingCapacity: true)
         let lead = key & ~BadgeMerger.mergedBit
-        for part in try mergedParts(key) {
+        badges.groups.append(-1)
+        for part in parts {
             guard StackState.isStackKey(part), let g = spread.group(forKey: part) else { throw staleMerged(key) }
-            if part == lead { groups.insert(g, at: 0) } else { groups.append(g) }
+            if part == lead { badges.groups[0] = g } else { badges.groups.append(g) }
         }
-        return groups
+        guard badges.groups[0] >= 0 else { throw staleMerged(key) }
+        return badges.groups[...]
     }
 
     private func staleMerged(_ key: UInt64) -> PindropError {

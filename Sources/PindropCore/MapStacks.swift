@@ -11,7 +11,7 @@ extension Map {
     /// STACK_OPENED). Opening the open stack again changes nothing. NOT_FOUND for a key that names
     /// no stack now (unknown, or stale: the group's pins changed since), or when spread_on_tap is off.
     public func openStack(key: UInt64, time: Double) throws(PindropError) {
-        try change(at: time, check: { () throws(PindropError) -> (key: UInt64, g: Int32, also: [Int32], at: LonLat) in
+        try change(at: time, check: { () throws(PindropError) -> (key: UInt64, g: Int32, also: ArraySlice<Int32>, at: LonLat) in
             guard spread.stacks.isOn else {
                 throw PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
             }
@@ -25,10 +25,10 @@ extension Map {
     }
 
     /// What opening a merged stack badge opens: its groups and the badge's centre.
-    private func mergedOpening(_ key: UInt64) throws(PindropError) -> (key: UInt64, g: Int32, also: [Int32], at: LonLat) {
+    private func mergedOpening(_ key: UInt64) throws(PindropError) -> (key: UInt64, g: Int32, also: ArraySlice<Int32>, at: LonLat) {
         let groups = try mergedGroups(key)
         guard let b = badges.last.first(where: { $0.key == key }) else { throw staleStack(key) }
-        return (key, groups[0], Array(groups.dropFirst()), LonLat(lon: b.lon, lat: b.lat))
+        return (key, groups[groups.startIndex], groups.dropFirst(), LonLat(lon: b.lon, lat: b.lat))
     }
 
     /// Closes the open stack (STACK_CLOSED); nothing happens when none is open.
@@ -39,7 +39,7 @@ extension Map {
     /// The key the open stack's STACK_OPENED reported, or nil when no stack is open.
     public var openStackKey: UInt64? { spread.stacks.group >= 0 ? spread.stacks.key : nil }
 
-    private func openGroups(_ key: UInt64, _ g: Int32, also: [Int32], at: LonLat) {
+    private func openGroups(_ key: UInt64, _ g: Int32, also: ArraySlice<Int32>, at: LonLat) {
         guard spread.stacks.group < 0 || spread.stacks.key != key else { return }
         closeOpenStack()
         let opened = spread.open(g, also: also, key: key, at: at)

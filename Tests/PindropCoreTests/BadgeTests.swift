@@ -4,9 +4,9 @@ import XCTest
 import PindropTestSupport
 
 /// The rule of badges (docs/clusters.md, "Badges never overlap"), written out by brute force:
-/// join every two badges within r of each other, each joined group becomes one badge at its
-/// count-weighted mean point, again until no two lie within r. Returns the groups of the input's
-/// indices, in no particular order.
+/// by count (most first), then x, then y, each badge not yet taken takes every badge not yet taken
+/// within r; each group becomes one badge at its count-weighted mean point; again until no two lie
+/// within r. Returns the groups of the input's indices, in no particular order.
 enum BadgeOracle {
     struct Badge { var x, y: Double; var count: Int }
 
@@ -14,24 +14,25 @@ enum BadgeOracle {
         var items = badges.map { (x: $0.x, y: $0.y, w: Double(max($0.count, 1))) }
         var groups = badges.indices.map { [$0] }
         while true {
-            var parent = Array(items.indices)
-            func find(_ i: Int) -> Int { var i = i; while parent[i] != i { i = parent[i] }; return i }
+            // Most pins first, then by x, then y; each not taken takes all not taken within r.
+            let order = items.indices.sorted { a, b in
+                items[a].w != items[b].w ? items[a].w > items[b].w
+                    : items[a].x != items[b].x ? items[a].x < items[b].x : items[a].y < items[b].y
+            }
+            var seedOf = [Int](repeating: -1, count: items.count)
             var joined = false
-            for i in items.indices {
-                for j in items.indices where j > i {
+            for i in order where seedOf[i] < 0 {
+                seedOf[i] = i
+                for j in items.indices where seedOf[j] < 0 {
                     let dx = items[i].x - items[j].x, dy = items[i].y - items[j].y
-                    if dx * dx + dy * dy <= r * r {
-                        let a = find(i), b = find(j)
-                        if a != b { parent[max(a, b)] = min(a, b) }
-                        joined = true
-                    }
+                    if dx * dx + dy * dy <= r * r { seedOf[j] = i; joined = true }
                 }
             }
             if !joined { return groups }
             var next: [Int: Int] = [:]
             var newItems: [(x: Double, y: Double, w: Double)] = [], newGroups: [[Int]] = []
             for i in items.indices {
-                let root = find(i)
+                let root = seedOf[i]
                 if next[root] == nil { next[root] = newItems.count; newItems.append((0, 0, 0)); newGroups.append([]) }
                 let k = next[root]!
                 newItems[k].x += items[i].w * items[i].x; newItems[k].y += items[i].w * items[i].y
@@ -61,12 +62,42 @@ enum BadgeOracle {
 }
 
 final class BadgeTests: XCTestCase {
-    func testTheOracleMergesChainsAndRepeats() {
-        // 0 and 1 within r, 2 within r of their mean only after the first merge.
-        let b = [BadgeOracle.Badge(x: 0, y: 0, count: 1), .init(x: 20, y: 0, count: 1), .init(x: 31, y: 0, count: 1),
+    func testTheOracleIsGreedyAndRepeats() {
+        // 0 (most pins) takes 1; 2, 23 from 1, is not taken; the mean of 0 and 1 (at 10/3) is
+        // within 22 of 2, so a second round joins them.
+        let b = [BadgeOracle.Badge(x: 0, y: 0, count: 2), .init(x: 10, y: 0, count: 1), .init(x: 24, y: 0, count: 1),
                  .init(x: 100, y: 0, count: 5)]
         let g = BadgeOracle.merge(b, radius: 22).map { $0.sorted() }.sorted { $0[0] < $1[0] }
         XCTAssertEqual(g, [[0, 1, 2], [3]])
+        // No chains: 0 takes 1 (20 away), not 2 (40 away), which stays apart from their mean (30 away).
+        let c = [BadgeOracle.Badge(x: 0, y: 0, count: 1), .init(x: 20, y: 0, count: 1), .init(x: 40, y: 0, count: 1)]
+        XCTAssertEqual(BadgeOracle.merge(c, radius: 22).map { $0.sorted() }.sorted { $0[0] < $1[0] }, [[0, 1], [2]])
+    }
+
+    /// The map against the oracle on the stacks of a dense neighbourhood (no clusters).
+    func testTheMapMergesAsTheOracle() throws {
+        let data = try Self.lawndale()
+        let map = try Self.map(data) { _ in }
+        var byCoordinate: [[Double]: [Int64]] = [:]
+        for (i, id) in data.ids.enumerated() { byCoordinate[[data.lonlat[2 * i], data.lonlat[2 * i + 1]], default: []].append(id) }
+        let stacks = byCoordinate.filter { $0.value.count >= 2 }.map { ($0.key, $0.value.sorted()) }
+        for z in [14.0, 16, 17, 18, 19] {
+            try map.setCamera(Camera(centerLon: -118.3466, centerLat: 33.8870, zoom: z, width: 1200, height: 800))
+            let n = try map.frameClusters(time: 0)
+            let got = try map.clusterViews[0..<n].map { try map.clusterMembers(key: $0.key) }.sorted { $0[0] < $1[0] }
+            // The oracle over the stacks the view draws (inside the viewport grown by hit_radius).
+            let r = map.options.hitRadius
+            let shown = try stacks.filter { s in
+                let q = try map.toScreen(lon: s.0[0], lat: s.0[1])
+                return q.x >= -r && q.x <= 1200 + r && q.y >= -r && q.y <= 800 + r
+            }
+            let points = try shown.map { s -> BadgeOracle.Badge in
+                let q = try map.toScreen(lon: s.0[0], lat: s.0[1])
+                return BadgeOracle.Badge(x: q.x, y: q.y, count: s.1.count)
+            }
+            let want = BadgeOracle.merge(points, radius: r).map { $0.flatMap { shown[$0].1 }.sorted() }.sorted { $0[0] < $1[0] }
+            XCTAssertEqual(got, want, "zoom \(z)")
+        }
     }
 
     /// Two stacks 5 m apart at zoom 18 (about 8 points): one badge of 4 + 13 pins, which answers

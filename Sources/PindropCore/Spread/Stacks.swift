@@ -221,7 +221,7 @@ extension SpreadLayout {
 
     /// Opens group g with the groups merged into its badge (`also`), as one stack: their pins are
     /// laid out together; STACK_OPENED reports `key` and `at` (the merged badge's).
-    mutating func open(_ g: Int32, also: [Int32], key: UInt64, at: LonLat) -> (key: UInt64, at: LonLat) {
+    mutating func open(_ g: Int32, also: ArraySlice<Int32>, key: UInt64, at: LonLat) -> (key: UInt64, at: LonLat) {
         stacks.group = g
         stacks.witness = members[Int(g)][0]
         stacks.alsoGroups.removeAll(keepingCapacity: true)
