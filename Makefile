@@ -54,6 +54,16 @@ test-c: build
 test-python: build python-deps
 	$(PYTHON) -m pytest -q bindings/python/tests
 
+# The bindings' tables (Python, JS, the TypeScript enums, the Swift tests' constants) are generated
+# from include/pindrop.h by tools/gen_tables.py: `make tables` rewrites them after a header change;
+# test-tables checks they are fresh and agree with the C compiler (no network, a few seconds).
+.PHONY: tables test-tables
+tables:
+	$(PYTHON) tools/gen_tables.py
+test: test-tables
+test-tables:
+	$(PYTHON) -m pytest -q Tests/tables
+
 # Installs into a scratch prefix and builds a program the way a user would, with pkg-config.
 INSTALL_TEST = $(CURDIR)/.build/install-test
 test-install: build
@@ -69,9 +79,23 @@ test-install: build
 demo: build deps
 	$(PYTHON) examples/demo.py --out $(OUT)
 
-# bench_wasm.py runs the web module beside the native library, so the module is built first.
-bench: build wasm
+# Every benchmark, the hot paths' instruction counts beside their times, and docs/benchmarks.md
+# written from them. bench_wasm.py runs the web module beside the native library, so the module
+# is built first.
+bench: build wasm bench-valgrind
 	$(PYTHON) benchmarks/run.py
+
+# The instruction counts of the core's hot paths (benchmarks/bench_hot_paths.c under callgrind, a
+# minute or two, no timing) against benchmarks/baseline.json: fails when one rises more than 5%,
+# whatever the machine's load. After a change meant to cost more (or one that costs less),
+# `make bench-baseline` writes the new counts; commit benchmarks/baseline.json with the change.
+.PHONY: bench-check bench-baseline bench-valgrind
+bench-check: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --check benchmarks/baseline.json
+bench-baseline: build bench-valgrind
+	$(PYTHON) benchmarks/instructions.py --write benchmarks/baseline.json
+bench-valgrind:
+	@command -v valgrind >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
 
 # The peers the benchmarks measure pindrop against, in the same run: scipy and shapely
 # (benchmarks/bench_peers.py), and pysupercluster (benchmarks/bench_clusters.py), whose setup.py
@@ -86,6 +110,20 @@ bench-deps: deps
 	@$(PYTHON) -c "import pysupercluster" >/dev/null 2>&1 || { \
 	  $(PYTHON) -m pip install -q setuptools wheel && \
 	  $(PYTHON) -m pip install -q --no-build-isolation --no-use-pep517 pysupercluster; }
+
+# The Swift API as a Swift app gets it (docs/swift.md): examples/swift, a package depending on
+# this checkout by path, builds PindropKit and runs the README's drag and the Lawndale spread.
+# pkg-config is pointed nowhere, so the build fails if anything it needs looked for GEOS, and the
+# program must not link libgeos_c.
+.PHONY: test-swift-package
+test: test-swift-package
+SWIFT_PACKAGE_BUILD = $(CURDIR)/.build/swift-package
+test-swift-package:
+	cd examples/swift && PKG_CONFIG_PATH=/nonexistent PKG_CONFIG_LIBDIR=/nonexistent \
+	  $(SWIFT) build --scratch-path $(SWIFT_PACKAGE_BUILD)
+	@if ldd $(SWIFT_PACKAGE_BUILD)/debug/TreeDrag | grep -i geos; then \
+	  echo "test-swift-package: TreeDrag links GEOS"; exit 1; fi
+	$(SWIFT_PACKAGE_BUILD)/debug/TreeDrag examples/data/lawndale_trees.csv
 
 # The C example as a user builds it: `make install` (here into a prefix inside .build), then
 # pkg-config. It replays a recorded touch script; examples/tests check its output and the demo.
@@ -158,7 +196,7 @@ test-faults: build
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD = .build-fuzz
 FUZZ_CLANG ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
-FUZZ_FLAGS = -max_len=2048 -print_final_stats=1
+FUZZ_FLAGS = -max_len=2048 -print_final_stats=1 -dict=Tests/fuzz/doubles.dict
 .PHONY: fuzz fuzz-build fuzz-merge
 fuzz-build: deps
 	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -static-stdlib --product pindrop
@@ -292,7 +330,7 @@ test-gtk: build deps deps-gtk
 	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX) >/dev/null
 	@mkdir -p .build/examples
 	PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig; export PKG_CONFIG_PATH; \
-	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/pindrop_gtk.c \
+	  $(CC) -std=c99 -Wall -Wextra -Werror examples/gtk/*.c \
 	  $$(pkg-config --cflags --libs pindrop shumate-1.0 gtk4 json-glib-1.0) -lm -o .build/examples/pindrop-gtk
 	PINDROP_GTK_APP=$(CURDIR)/.build/examples/pindrop-gtk GTK_SCREENSHOT=$(CURDIR)/.build/examples/gtk-screenshot.png \
 	  $(PYTHON) -m pytest -q examples/gtk/tests
@@ -327,10 +365,11 @@ test-docs: build python-deps
 	@echo "docs/python: built without a warning, up to date"
 # WebAssembly (docs/web.md): dist/pindrop.wasm from the same sources with the toolchain's Embedded
 # Swift, linked with Debian's wasi-libc and compiler-rt builtins; the JavaScript package
-# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner and the
-# same recording replayed through the native library (Python) and the module (Node).
+# (bindings/js) carries a copy. test-js runs the package's suite under Node's test runner
+# (bindings/js/tests, README's JavaScript example included) and the same recording replayed
+# through the native library (Python) and the module (Node) (Tests/web).
 WASM_APT_PACKAGES = wasi-libc libclang-rt-dev-wasm32 binaryen
-JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/test/types.test.js
+JS_APT_PACKAGES = node-typescript  # tsc, for bindings/js/tests/types.test.js
 WASM = dist/pindrop.wasm
 NODE ?= node
 .PHONY: wasm wasm-deps test-js
@@ -350,7 +389,7 @@ bindings/js/pindrop.wasm: $(WASM)
 $(WASM): $(WASM_SOURCES) | wasm-deps
 	SWIFTC=$(dir $(realpath $(shell command -v $(SWIFT))))swiftc wasm/build.sh $(WASM)
 test-js: wasm build
-	$(NODE) --test bindings/js/test/*.test.js
+	$(NODE) --test bindings/js/tests/*.test.js
 	$(PYTHON) -m pytest -q Tests/web
 
 # pindrop.wasm in Node against the native library (Python) on the 916k LA trees (docs/web.md).

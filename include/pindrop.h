@@ -8,9 +8,23 @@
  * Conventions (they hold for every function below unless its comment says otherwise):
  *  - Coordinates are WGS84 degrees, always (lon, lat). lon in [-180, 180], lat in [-90, 90]. NaN,
  *    infinities or values outside are PINDROP_ERR_INVALID_ARGUMENT.
- *  - Screen positions are points, origin top-left, x right, y down.
- *  - Time is double milliseconds on any monotonic clock. Time passed to one map must never
- *    decrease: an earlier time is PINDROP_ERR_INVALID_ARGUMENT and changes nothing.
+ *    A latitude beyond Web Mercator's ±85.0511287798° (but not ±90) is valid data: it is stored,
+ *    kept and reported as given, and in the Web Mercator camera the pin is drawn, hit, clustered
+ *    and spread (PINDROP_SPREAD_SPIRAL) on the world's edge (the top or bottom of the map) at its
+ *    own longitude, as if its latitude were ±85.0511287798°; to_screen answers that edge point
+ *    (0.3.0; docs/robustness.md, "Beyond ±85.0511°", says what PINDROP_SPREAD_RING does there). A pole (±90°, where every
+ *    longitude is one point) has no screen point: see "A coordinate the view cannot place" below.
+ *    A host projection places every coordinate itself.
+ *  - Screen positions are points, origin top-left, x right, y down. A screen point passed in
+ *    (touch, hit tests, to_lonlat) must be finite and within the viewport grown by 1e7 points on
+ *    each side (x in [-1e7, width + 1e7], y in [-1e7, height + 1e7]), else
+ *    PINDROP_ERR_INVALID_ARGUMENT: no display is that large, and a point beyond means no place.
+ *  - Time is double milliseconds on any monotonic clock, finite and within [0, 1e13] (317 years;
+ *    Unix time in ms fits until 2286). Time passed to one map must never decrease: an earlier time,
+ *    or one outside that range, is PINDROP_ERR_INVALID_ARGUMENT and changes nothing.
+ *  - The accepted range of every argument of every function is tabled in docs/robustness.md
+ *    ("Accepted ranges"). A value outside is PINDROP_ERR_INVALID_ARGUMENT, whose message names
+ *    the argument, its value and the range, and the call changes nothing.
  *  - Distances are metres on the sphere of radius 6378137 m.
  *  - Ids are chosen by the host; PINDROP_NO_ID (INT64_MIN) is never a valid id.
  *  - Functions that can fail return pindrop_status: PINDROP_OK (0) or a negative error. New codes
@@ -76,6 +90,31 @@ const char *pindrop_status_string(pindrop_status status);
  * Options
  * ---------------------------------------------------------------------------------------------- */
 
+/* The defaults pindrop_options_init fills in (and pindrop_map_create takes for options NULL or
+   fields beyond the caller's struct_size), one per field of pindrop_options, in its order. Since
+   0.3.0 as macros; the values are those of every version. */
+#define PINDROP_DEFAULT_HIT_RADIUS 22.0
+#define PINDROP_DEFAULT_DRAG_THRESHOLD 5.0
+#define PINDROP_DEFAULT_LIFT_DELAY_MS 250.0
+#define PINDROP_DEFAULT_LIFT_HEIGHT 40.0
+#define PINDROP_DEFAULT_LIFT_DURATION_MS 200.0
+#define PINDROP_DEFAULT_DROP_DURATION_MS 250.0
+#define PINDROP_DEFAULT_TAP_MAX_MS 250.0
+#define PINDROP_DEFAULT_DOUBLE_TAP_MS 300.0
+#define PINDROP_DEFAULT_DOUBLE_TAP_SLOP 40.0
+#define PINDROP_DEFAULT_AUTOPAN_MARGIN 40.0
+#define PINDROP_DEFAULT_AUTOPAN_SPEED 600.0
+#define PINDROP_DEFAULT_MIN_SPACING_M 0.0
+#define PINDROP_DEFAULT_SPREAD_MODE 1          /* PINDROP_SPREAD_RING */
+#define PINDROP_DEFAULT_SPREAD_TOLERANCE_M 0.0
+#define PINDROP_DEFAULT_OUTSIDE_POLICY 0       /* PINDROP_OUTSIDE_REVERT */
+#define PINDROP_DEFAULT_CLUSTER_RADIUS 0.0
+#define PINDROP_DEFAULT_CLUSTER_MAX_ZOOM 17.0
+#define PINDROP_DEFAULT_SPREAD_SPACING 25.0
+#define PINDROP_DEFAULT_CLUSTER_MIN_POINTS 2
+#define PINDROP_DEFAULT_CLUSTER_BY_CATEGORY 0
+#define PINDROP_DEFAULT_SPREAD_ON_TAP 0
+
 typedef struct pindrop_options {
   uint32_t struct_size;       /* sizeof the caller's struct, set by pindrop_options_init; lets it grow */
   double hit_radius;          /* points, default 22; > 0 */
@@ -131,7 +170,14 @@ typedef struct pindrop_map pindrop_map;
    fields the caller's struct does not have take their defaults. Every numeric option must be
    finite and within the range given above, else PINDROP_ERR_INVALID_ARGUMENT (no map is made,
    *out is set to NULL). The new map has the Web Mercator camera at (0, 0), zoom 0, 256x256 points.
-   Free it with pindrop_map_destroy. */
+   Free it with pindrop_map_destroy.
+   Memory: a map holds memory in proportion to its pins and to the largest recent frame, not a
+   fixed amount: a map of one pin that has drawn a frame and answered a tap holds a few kilobytes
+   (1,000 of them about 6 MB, Tests/c/test_map_memory.c), one of the 916k LA street trees about
+   105 bytes a pin once every tree of its index is built (Tests/c/test_memory.c). A frame of n pins
+   adds about 60 bytes a pin while it is kept (its views, 56 bytes each, and their sort's bucket
+   bounds); the next frames give that room back once they need less than a quarter of it
+   (docs/architecture.md). benchmarks/bench_memory.c measures both from outside (VmRSS, VmHWM). */
 pindrop_status pindrop_map_create(const pindrop_options *options, pindrop_map **out);
 
 /* Frees the map and everything it owns. NULL is a no-op. */
@@ -157,13 +203,16 @@ const char *pindrop_last_error(void);
 typedef struct pindrop_camera {
   double center_lon, center_lat; /* degrees; center_lat within +-85.0511287798 (Web Mercator) */
   double zoom;                   /* 0 .. 30 */
-  double bearing_deg;            /* clockwise, any finite value (normalised) */
+  double bearing_deg;            /* clockwise, finite, within [-1e6, 1e6] (used modulo 360; since
+                                    0.3.0 a larger bearing is INVALID_ARGUMENT) */
   double width, height;          /* viewport in points, > 0 */
 } pindrop_camera;
 
 /* Sets the built-in Web Mercator camera (replacing any host projection). The screen position of a
    point is computed on the copy of the world nearest to the centre, so views across the
-   antimeridian work. */
+   antimeridian work. PINDROP_ERR_INVALID_ARGUMENT, changing nothing: camera NULL, a centre that is
+   not a coordinate or lies beyond ±85.0511287798°, zoom outside [0, 30], a bearing that is not
+   finite or beyond ±1e6°, a width or height that is not finite or not > 0. */
 pindrop_status pindrop_map_set_camera(pindrop_map *map, const pindrop_camera *camera);
 
 typedef int (*pindrop_project_fn)(void *user, double lon, double lat, double *x, double *y);
@@ -178,7 +227,9 @@ pindrop_status pindrop_map_set_projection(pindrop_map *map, pindrop_project_fn p
                                           pindrop_unproject_fn unproject, void *user,
                                           double width, double height);
 
-/* Screen point of (lon, lat), and the reverse, through the current view. */
+/* Screen point of (lon, lat), and the reverse, through the current view. to_screen of a latitude
+   beyond ±85.0511° in the Web Mercator camera is its point on the world's edge (see the
+   conventions); to_lonlat takes a screen point within the viewport grown by 1e7 points. */
 pindrop_status pindrop_map_to_screen(const pindrop_map *map, double lon, double lat, double *x, double *y);
 pindrop_status pindrop_map_to_lonlat(const pindrop_map *map, double x, double y, double *lon, double *lat);
 
@@ -223,7 +274,8 @@ size_t pindrop_map_count(const pindrop_map *map);
 pindrop_status pindrop_map_hit_test(pindrop_map *map, double x, double y, pindrop_id *out_id);
 
 /* hit_test for n screen points xy[2i], xy[2i+1]; out_ids[i] is the hit or PINDROP_NO_ID for a miss.
-   Any non-finite coordinate fails the whole call (out_ids untouched). */
+   Any coordinate that is not finite or lies beyond the viewport grown by 1e7 points fails the
+   whole call (out_ids untouched). */
 pindrop_status pindrop_map_hit_test_many(pindrop_map *map, const double *xy, size_t n, pindrop_id *out_ids);
 
 /* Pins whose true coordinate lies within radius_m metres (great circle, inclusive) of (lon, lat),
@@ -419,8 +471,8 @@ typedef enum { PINDROP_TOUCH_DOWN, PINDROP_TOUCH_MOVE, PINDROP_TOUCH_UP, PINDROP
    pointer identifies a finger (any value; the mouse may always use 0). A pointer whose events
    returned 1 is handed to the host by the first event that returns 0 for it (a quick swipe from a
    pin, a second finger during a press): start the host's pan there, as if it were the DOWN.
-   PINDROP_ERR_INVALID_ARGUMENT, changing nothing: an unknown phase, a non-finite x or y (CANCEL
-   ignores them), a time earlier than the last, a DOWN for a pointer already down, a MOVE / UP /
+   PINDROP_ERR_INVALID_ARGUMENT, changing nothing: an unknown phase, an x or y that is not finite or
+   lies beyond the viewport grown by 1e7 points (CANCEL ignores them), a time earlier than the last, a DOWN for a pointer already down, a MOVE / UP /
    CANCEL for a pointer that is not down. Due timeouts are resolved first, at time_ms.
    docs/gestures.md describes the state machine, the animations and auto-pan. */
 int pindrop_map_touch(pindrop_map *map, int32_t pointer, pindrop_touch_phase phase, double x, double y, double time_ms);
@@ -477,6 +529,63 @@ enum { PINDROP_CAUSE_NONE = 0, PINDROP_CAUSE_DRAG = 1, PINDROP_CAUSE_TAP = 2, PI
        PINDROP_CAUSE_UNDO = 4, PINDROP_CAUSE_REDO = 5, PINDROP_CAUSE_SNAP = 6 };
 enum { PINDROP_CAUSE_NUDGE = 7 };  /* since 0.2.0 */
 enum { PINDROP_CAUSE_KEYBOARD = 8 };  /* since 0.3.0: the drop of a keyboard drag (pindrop_map_key_drop) */
+
+/* Which fields of pindrop_event each type fills (since 0.3.0): PINDROP_EVENT_FIELDS_<TYPE> is a
+   mask of PINDROP_EVENT_FIELD_<FIELD>, one bit per field of pindrop_event under its name; type and
+   time_ms are always filled, the other fields of an event are 0 (id and other: PINDROP_NO_ID).
+   PINDROP_EVENT_REQUEST_IS_KEY marks the types whose request is a cluster's or a stack's key (as
+   pindrop_cluster_view.key), not a geocode request's number. */
+#define PINDROP_EVENT_FIELD_ID 0x001
+#define PINDROP_EVENT_FIELD_OTHER 0x002
+#define PINDROP_EVENT_FIELD_LON 0x004
+#define PINDROP_EVENT_FIELD_LAT 0x008
+#define PINDROP_EVENT_FIELD_FROM_LON 0x010
+#define PINDROP_EVENT_FIELD_FROM_LAT 0x020
+#define PINDROP_EVENT_FIELD_DX 0x040
+#define PINDROP_EVENT_FIELD_DY 0x080
+#define PINDROP_EVENT_FIELD_DISTANCE_M 0x100
+#define PINDROP_EVENT_FIELD_REQUEST 0x200
+#define PINDROP_EVENT_FIELD_CAUSE 0x400
+#define PINDROP_EVENT_REQUEST_IS_KEY 0x800
+#define PINDROP_EVENT_FIELDS_SELECTED (PINDROP_EVENT_FIELD_ID)
+#define PINDROP_EVENT_FIELDS_DESELECTED (PINDROP_EVENT_FIELD_ID)
+#define PINDROP_EVENT_FIELDS_LIFTED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DRAGGED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DROPPED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_DRAG_CANCELLED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_MOVED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                    PINDROP_EVENT_FIELD_FROM_LON | PINDROP_EVENT_FIELD_FROM_LAT | \
+                                    PINDROP_EVENT_FIELD_CAUSE)
+#define PINDROP_EVENT_FIELDS_GEOCODE_REQUEST (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | \
+                                              PINDROP_EVENT_FIELD_LAT | PINDROP_EVENT_FIELD_REQUEST)
+#define PINDROP_EVENT_FIELDS_CALLOUT_CHANGED (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT)
+#define PINDROP_EVENT_FIELDS_NEARBY (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_OTHER | PINDROP_EVENT_FIELD_LON | \
+                                     PINDROP_EVENT_FIELD_LAT | PINDROP_EVENT_FIELD_DISTANCE_M)
+#define PINDROP_EVENT_FIELDS_AUTOPAN (PINDROP_EVENT_FIELD_ID | PINDROP_EVENT_FIELD_DX | PINDROP_EVENT_FIELD_DY)
+#define PINDROP_EVENT_FIELDS_CLUSTER_TAPPED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                             PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
+#define PINDROP_EVENT_FIELDS_STACK_OPENED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                           PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
+#define PINDROP_EVENT_FIELDS_STACK_CLOSED (PINDROP_EVENT_FIELD_LON | PINDROP_EVENT_FIELD_LAT | \
+                                           PINDROP_EVENT_FIELD_REQUEST | PINDROP_EVENT_REQUEST_IS_KEY)
+
+/* The event queue is bounded (since 0.4.0). While fewer than PINDROP_EVENT_QUEUE_LIMIT events
+   wait, every event is queued as it comes. From the limit on, the events a drag produces for every
+   finger move, nudge or auto-pan tick are merged instead of added:
+    - a DRAGGED replaces the DRAGGED of the same pin in the queue's tail: one event with the latest
+      landing point and time_ms;
+    - an AUTOPAN is added to the AUTOPAN of the same pin in the queue's tail: dx and dy are the sums
+      of the merged ones (the whole pan owed), time_ms the latest.
+   The tail is the run of DRAGGED and AUTOPAN events at the end of the queue: any other event ends
+   it, so a merge never crosses an event of another kind, and the merged event moves to the end of
+   the queue, after the events it was merged across. Every other event is always queued, never
+   dropped or merged: SELECTED, DESELECTED, LIFTED, DROPPED, DRAG_CANCELLED, MOVED (what a host
+   saves), GEOCODE_REQUEST, CALLOUT_CHANGED, NEARBY, CLUSTER_TAPPED, STACK_OPENED and STACK_CLOSED.
+   So events keep their order, times never decrease along the queue, a DROPPED or MOVED of a drag
+   still follows the DRAGGED at its landing point, and a host that does not poll holds at most
+   PINDROP_EVENT_QUEUE_LIMIT events plus one per such discrete event (one or a few per user
+   action: a drop, a nudge, a tap), however long a drag lasts. */
+#define PINDROP_EVENT_QUEUE_LIMIT 1024
 
 /* Takes the oldest pending event into *out: 1 = written, 0 = none left (or NULL arguments). */
 int pindrop_map_poll_event(pindrop_map *map, pindrop_event *out);
@@ -554,7 +663,8 @@ pindrop_status pindrop_map_redo(pindrop_map *map, double time_ms);
    between starts a new step. (0, 0) moves nothing. While the keyboard holds a pin
    (pindrop_map_key_lift, since 0.3.0) a nudge moves that pin as a drag instead (DRAGGED only). Returns PINDROP_ERR_STATE when no pin is
    selected or a gesture holds it (pressed, lifted or dragged), PINDROP_ERR_INVALID_ARGUMENT for a
-   non-finite dx or dy, a time earlier than the last, a pin or target the view cannot place, or a
+   dx or dy that is not finite or beyond ±1e7 points (since 0.3.0: farther than any touch may lie
+   outside the view), a time earlier than the last, a pin or target the view cannot place, or a
    target outside the allowed area with PINDROP_OUTSIDE_REVERT; nothing changes then.
    Since 0.2.0. */
 pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double time_ms);
@@ -562,9 +672,9 @@ pindrop_status pindrop_map_nudge(pindrop_map *map, double dx, double dy, double 
 /* ------------------------------------------------------------------------------------------------
  * Keyboard focus and the keyboard drag (behaviour 20; since 0.3.0). The whole drag has a keyboard
  * path, as Google Maps' draggable markers have: Tab / Shift+Tab move the focus
- * (pindrop_map_focus_step), Alt+Space lifts the selected pin (select the focused one first),
- * arrows nudge it (1 point, 10 with Shift), Space or Enter drops it, Esc cancels
- * (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
+ * (pindrop_map_focus_step), Alt+Space (or L, which no window manager takes) lifts the selected
+ * pin (select the focused one first), arrows nudge it (1 point, 10 with Shift), Space or Enter
+ * drops it, Esc cancels (pindrop_map_cancel_gesture), Ctrl+Z undoes the drop. docs/accessibility.md has the key map and
  * what a host must do for each WCAG 2.2 criterion; docs/gestures.md the keyboard machine.
  * ---------------------------------------------------------------------------------------------- */
 

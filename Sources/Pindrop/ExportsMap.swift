@@ -33,19 +33,20 @@ public func pindrop_status_string(_ status: pindrop_status) -> UnsafePointer<CCh
 /// The smallest struct a caller may pass: struct_size and hit_radius.
 private let minimumOptionsSize = MemoryLayout<pindrop_options>.offset(of: \pindrop_options.hit_radius)! + 8
 
-private func cOptions(_ o: Options) -> pindrop_options {
-    pindrop_options(
-        struct_size: UInt32(MemoryLayout<pindrop_options>.size), hit_radius: o.hitRadius,
-        drag_threshold: o.dragThreshold, lift_delay_ms: o.liftDelayMs, lift_height: o.liftHeight,
-        lift_duration_ms: o.liftDurationMs, drop_duration_ms: o.dropDurationMs, tap_max_ms: o.tapMaxMs,
-        double_tap_ms: o.doubleTapMs, double_tap_slop: o.doubleTapSlop, autopan_margin: o.autopanMargin,
-        autopan_speed: o.autopanSpeed, min_spacing_m: o.minSpacingM, spread_mode: o.spreadMode.rawValue,
-        spread_tolerance_m: o.spreadToleranceM, outside_policy: o.outsidePolicy.rawValue,
-        cluster_radius: o.clusterRadius, cluster_max_zoom: o.clusterMaxZoom, spread_spacing: o.spreadSpacing,
-        cluster_min_points: o.clusterMinPoints,
-        cluster_by_category: o.clusterByCategory ? 1 : 0,
-        spread_on_tap: o.spreadOnTap ? 1 : 0)
-}
+/// The defaults, from the header's PINDROP_DEFAULT_* macros: what pindrop_options_init writes and
+/// what a map takes for the fields a caller's struct does not have (or for options NULL).
+private let headerDefaults = pindrop_options(
+    struct_size: UInt32(MemoryLayout<pindrop_options>.size), hit_radius: PINDROP_DEFAULT_HIT_RADIUS,
+    drag_threshold: PINDROP_DEFAULT_DRAG_THRESHOLD, lift_delay_ms: PINDROP_DEFAULT_LIFT_DELAY_MS,
+    lift_height: PINDROP_DEFAULT_LIFT_HEIGHT, lift_duration_ms: PINDROP_DEFAULT_LIFT_DURATION_MS,
+    drop_duration_ms: PINDROP_DEFAULT_DROP_DURATION_MS, tap_max_ms: PINDROP_DEFAULT_TAP_MAX_MS,
+    double_tap_ms: PINDROP_DEFAULT_DOUBLE_TAP_MS, double_tap_slop: PINDROP_DEFAULT_DOUBLE_TAP_SLOP,
+    autopan_margin: PINDROP_DEFAULT_AUTOPAN_MARGIN, autopan_speed: PINDROP_DEFAULT_AUTOPAN_SPEED,
+    min_spacing_m: PINDROP_DEFAULT_MIN_SPACING_M, spread_mode: Int32(PINDROP_DEFAULT_SPREAD_MODE),
+    spread_tolerance_m: PINDROP_DEFAULT_SPREAD_TOLERANCE_M, outside_policy: Int32(PINDROP_DEFAULT_OUTSIDE_POLICY),
+    cluster_radius: PINDROP_DEFAULT_CLUSTER_RADIUS, cluster_max_zoom: PINDROP_DEFAULT_CLUSTER_MAX_ZOOM,
+    spread_spacing: PINDROP_DEFAULT_SPREAD_SPACING, cluster_min_points: UInt32(PINDROP_DEFAULT_CLUSTER_MIN_POINTS),
+    cluster_by_category: UInt32(PINDROP_DEFAULT_CLUSTER_BY_CATEGORY), spread_on_tap: UInt32(PINDROP_DEFAULT_SPREAD_ON_TAP))
 
 @_cdecl("pindrop_options_init")
 public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options>?, _ structSize: UInt32) -> pindrop_status {
@@ -54,7 +55,7 @@ public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options
         return failWithoutMap(PindropError(.invalidArgument,
             "struct_size \(structSize) is too small (pass sizeof(pindrop_options), at least \(minimumOptionsSize))"))
     }
-    var full = cOptions(Options())
+    var full = headerDefaults
     full.struct_size = structSize
     // Write only the caller's struct_size bytes: an older, smaller struct is filled as far as it goes.
     let n = min(Int(structSize), MemoryLayout<pindrop_options>.size)
@@ -64,13 +65,20 @@ public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options
     return statusOK
 }
 
+/// The header's defaults as a caller's struct, for pindrop_map_create with options NULL.
+private let defaultsPointer: UnsafePointer<pindrop_options> = {
+    let p = UnsafeMutablePointer<pindrop_options>.allocate(capacity: 1)
+    p.initialize(to: headerDefaults)
+    return UnsafePointer(p)
+}()
+
 /// Reads a caller's options struct of options->struct_size bytes into Core's Options.
 private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropError) -> Options {
     let size = Int(p.pointee.struct_size)
     guard size >= minimumOptionsSize else {
         throw PindropError(.invalidArgument, "options.struct_size \(size) is too small (call pindrop_options_init)")
     }
-    var c = cOptions(Options())
+    var c = headerDefaults
     withUnsafeMutableBytes(of: &c) { dst in
         dst.baseAddress!.copyMemory(from: UnsafeRawPointer(p), byteCount: min(size, MemoryLayout<pindrop_options>.size))
     }
@@ -105,7 +113,7 @@ public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out
     guard let out else { return failWithoutMap(PindropError(.invalidArgument, "out is NULL")) }
     out.pointee = nil
     do throws(PindropError) {
-        let o = try options.map { p throws(PindropError) in try readOptions(p) } ?? Options()
+        let o = try readOptions(options ?? defaultsPointer)
         let map = try Map(options: o, factory: makeIndexFactory())
         out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(map: map)).toOpaque())
         return statusOK

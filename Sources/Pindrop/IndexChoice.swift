@@ -2,7 +2,7 @@ import PindropCore
 #if arch(wasm32)
 import PindropSwiftIndex
 #else
-import PindropIndex
+import PindropGEOSIndex
 #endif
 
 /// The spatial index and allowed-area reader behind every map: GEOS in the native library, the

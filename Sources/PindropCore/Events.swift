@@ -96,22 +96,82 @@ public struct TimedEvent: Sendable, Equatable {
     public var time: Double
 }
 
-/// A first-in first-out queue that reuses its storage (no allocation once warmed up).
+/// The events a map holds for its host, first in first out, bounded (`PINDROP_EVENT_QUEUE_LIMIT`,
+/// docs/robustness.md, "The event queue").
+///
+/// The rule: while fewer than `limit` events wait, every event is queued as it comes. From
+/// `limit` on, the events a drag produces for every finger move or auto-pan tick are merged
+/// instead of added: a DRAGGED of a pin replaces that pin's DRAGGED in the queue's tail (its
+/// latest landing point, at the latest time), an AUTOPAN of a pin is added to that pin's
+/// AUTOPAN there (the distances summed, at the latest time). The tail is the run of DRAGGED and
+/// AUTOPAN events at the end of the queue: any other event ends it, so a merge never crosses an
+/// event of another kind, and the merged event moves to the end of the queue, after what came
+/// before it. Every other event (selections, LIFTED, DROPPED, MOVED, callouts, geocode
+/// requests, NEARBY, clusters and stacks) is always queued: a host must see each. Times in the
+/// queue never decrease. Reuses its storage (no allocation once warmed up).
 public struct EventQueue {
+    /// The pending events from which DRAGGED and AUTOPAN are merged (`PINDROP_EVENT_QUEUE_LIMIT`).
+    public static let defaultLimit = 1024
+
     private var items: [TimedEvent] = []
     private var head = 0
+    /// The pending count from which DRAGGED and AUTOPAN are merged.
+    public let limit: Int
 
-    public init() {}
+    public init(limit: Int = EventQueue.defaultLimit) { self.limit = max(1, limit) }
     public var isEmpty: Bool { head == items.count }
     public var count: Int { items.count - head }
+    /// The events stored, read or not (for the test that storage follows the pending events).
+    var storedCount: Int { items.count }
 
-    public mutating func push(_ e: Event, time: Double) { items.append(TimedEvent(event: e, time: time)) }
+    public mutating func push(_ e: Event, time: Double) {
+        if count >= limit, merge(e, time: time) { return }
+        items.append(TimedEvent(event: e, time: time))
+    }
 
     public mutating func pop() -> TimedEvent? {
         guard head < items.count else { return nil }
         let e = items[head]
         head += 1
-        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        if head == items.count {
+            items.removeAll(keepingCapacity: true); head = 0
+        } else if head >= 256, head * 2 >= items.count {
+            // A host that polls some events but never all of them: drop what was read, so that
+            // the storage follows the pending events, not every event ever queued.
+            items.removeSubrange(0..<head); head = 0
+        }
         return e
+    }
+
+    /// Merges a DRAGGED or AUTOPAN into the event of the same kind and pin in the queue's tail of
+    /// DRAGGED and AUTOPAN events, moving the result to the end. False when `e` is of another
+    /// kind or the tail holds no such event (then it is queued as it is).
+    private mutating func merge(_ e: Event, time: Double) -> Bool {
+        var merged: Event
+        switch e {
+        case .dragged, .autopan: merged = e
+        default: return false
+        }
+        var i = items.count - 1
+        while i >= head {
+            switch (items[i].event, e) {
+            case (.dragged(let a, _), .dragged(let b, _)) where a == b:
+                break
+            case (.autopan(let a, let dx0, let dy0), .autopan(let b, let dx1, let dy1)) where a == b:
+                merged = .autopan(id: b, dx: dx0 + dx1, dy: dy0 + dy1)
+            case (.dragged, _), (.autopan, _):
+                i -= 1
+                continue
+            default:
+                return false  // the tail ends at an event of another kind
+            }
+            // Move the merged event to the end: the tail is a handful of events (one DRAGGED and
+            // one AUTOPAN per held pin), so the shift is short.
+            var j = i
+            while j + 1 < items.count { items[j] = items[j + 1]; j += 1 }
+            items[items.count - 1] = TimedEvent(event: merged, time: time)
+            return true
+        }
+        return false
     }
 }

@@ -14,7 +14,7 @@ public final class Map {
     public let index: SpatialIndex
     let factory: IndexFactory
     public internal(set) var view: View
-    public private(set) var events = EventQueue()
+    public internal(set) var events = EventQueue()
     /// The latest time the host passed; times must never decrease.
     public private(set) var now = -Double.infinity
 
@@ -29,7 +29,7 @@ public final class Map {
     // The rooms of the map, each in its own folder: gestures, spreading, editing, frame.
     let gesture: GestureMachine
     var spread: SpreadLayout
-    let editing: EditingRoom
+    let editing: Editor
 
     // Scratch buffers reused across calls so that queries do not allocate once warmed up.
     var candidates: [Int32] = []
@@ -39,7 +39,7 @@ public final class Map {
     /// The cluster room (nil when cluster_radius is 0): the levels of clusters, kept up to date
     /// through the pin hooks. Read only through `clusterRoom`, which first keeps the selected,
     /// edited and held pins out of it.
-    private let clusters: ClusterRoom?
+    private let clusters: Clusterer?
     /// The clusters of the last `frameClusters` call.
     public internal(set) var clusterViews: [ClusterView] = []
     /// Scratch buffers of the stacks (behaviour 22, MapStacks.swift).
@@ -61,19 +61,20 @@ public final class Map {
         self.options = options
         self.factory = factory
         self.gesture = GestureMachine(options: options)
-        self.editing = EditingRoom(options: options)
+        self.editing = Editor(options: options)
         self.index = factory.makeIndex(sharing: pins.coordinates)
         let view = View.camera(CameraTransform(Camera(centerLon: 0, centerLat: 0, zoom: 0, width: 256, height: 256)))
         self.view = view
         self.spread = SpreadLayout(options: options, view: view)
-        self.clusters = ClusterRoom(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom,
+        self.clusters = Clusterer(radius: options.clusterRadius, maxZoom: options.clusterMaxZoom,
                                     attributes: attributes, byCategory: options.clusterByCategory,
                                     minPoints: Int(options.clusterMinPoints))
     }
 
     // MARK: - Time
 
-    /// Accepts a host time: finite and not earlier than the last one.
+    /// Accepts a host time: finite, within [0, 1e13] ms (`InputRange.checkTime`) and not earlier
+    /// than the last one.
     public func advance(to time: Double) throws(PindropError) {
         try checkTime(time)
         now = time
@@ -81,7 +82,7 @@ public final class Map {
 
     /// Checks a time without accepting it (for calls that may still fail).
     public func checkTime(_ time: Double) throws(PindropError) {
-        guard time.isFinite else { throw .invalid("time \(time) ms is not finite") }
+        try InputRange.checkTime(time)
         guard time >= now else {
             throw .invalid("time went backwards: \(time) ms is earlier than the last time given, \(now) ms")
         }
@@ -166,7 +167,7 @@ public final class Map {
     /// The cluster room, with the selected, edited and held pins kept out of it (nil when
     /// clustering is off). Every query of the room goes through here; only the hooks below,
     /// which tell it about pins, hold the room itself.
-    var clusterRoom: ClusterRoom? {
+    var clusterRoom: Clusterer? {
         upToDate()
         return clusters
     }

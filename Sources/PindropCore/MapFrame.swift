@@ -119,7 +119,7 @@ extension Map: FrameSource {
             // A pin's true coordinate is projected from its kept Mercator point.
             let t = c.toScreen(mercator: pins.mercator(s))
             guard let d = over else { return (t, t) }
-            return (c.toScreen(d.lon, d.lat), t)
+            return (c.toScreen(laidOut: d.lon, d.lat), t)
         }
         let d = over ?? pins.position(s)
         guard let q = view.toScreen(d.lon, d.lat) else { return nil }

@@ -5,13 +5,13 @@ extension Map {
 
     /// Feeds one touch (or mouse) event. Returns true when pindrop owns the gesture (the host must
     /// not pan or zoom with this event), false when the host's map should handle it. Bad input
-    /// (non-finite position, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
+    /// (a position that is not finite or beyond the viewport grown by 1e7 points, time going backwards, a DOWN for a pointer already down, a MOVE / UP /
     /// CANCEL for a pointer that is not down) throws and changes nothing. CANCEL ignores x and y.
     /// A DOWN is hit-tested (a pin, else a cluster, else off pins) and a MOVE or UP measured
     /// against the followed pointer's down point before the gesture room sees it.
     public func touch(pointer: Int32, phase: TouchPhase, x: Double, y: Double, time: Double) throws(PindropError) -> Bool {
         if phase != .cancel {
-            guard x.isFinite, y.isFinite else { throw .invalid("touch position (\(x), \(y)) is not finite") }
+            try InputRange.checkScreenPoint(x, y, width: view.width, height: view.height, "touch position")
         }
         return try change(at: time, check: { () throws(PindropError) in
             try checkNoKeyboardDrag(touch: phase)
@@ -98,11 +98,12 @@ extension Map {
     /// A user move: MOVED with cause NUDGE (SNAP when the allowed area snaps it), the callout, a
     /// geocode request and nearby warnings. Nudges of one pin less than 1000 ms apart are one undo
     /// step (`NudgeSeries`). (0, 0) moves nothing. STATE when nothing is selected or a gesture holds
-    /// the pin; INVALID_ARGUMENT for a non-finite offset, a point the view cannot place, or (policy
-    /// REVERT) a target outside the allowed area.
+    /// the pin; INVALID_ARGUMENT for an offset that is not finite or beyond ±1e7 points
+    /// (`InputRange.checkNudge`), a point the view cannot place, or (policy REVERT) a target
+    /// outside the allowed area.
     public func nudge(dx: Double, dy: Double, time: Double) throws(PindropError) {
         try change(at: time, check: { () throws(PindropError) -> Nudge in
-            guard dx.isFinite, dy.isFinite else { throw .invalid("nudge (\(dx), \(dy)) is not finite") }
+            try InputRange.checkNudge(dx: dx, dy: dy)
             if gesture.keyboardSlot != nil { return try checkKeyNudge(dx: dx, dy: dy) }
             guard selectedID != noID, let s = pins.slot(of: selectedID) else {
                 throw PindropError(.state, "nothing is selected: select a pin to nudge it")

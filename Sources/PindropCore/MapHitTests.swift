@@ -1,5 +1,5 @@
 /// Hit tests: the pin drawn nearest a screen point (ties to the edited, then the selected pin,
-/// then the higher id), from the last frame's grid while it is current (docs/index.md), else
+/// then the higher id), from the last frame's grid while it is current (docs/spatial-index.md), else
 /// from the index and the rooms.
 extension Map {
     /// The pin drawn nearest to (x, y) within hit_radius, ties to the edited, then the selected,
@@ -11,7 +11,7 @@ extension Map {
     }
 
     /// How much deferred index work (GEOS inserts, and the tree builds they complete) a host
-    /// query does: a hit test or nearby call, and a frame (docs/index.md).
+    /// query does: a hit test or nearby call, and a frame (docs/spatial-index.md).
     static let maintainPerQuery = 32, maintainPerFrame = 256
 
     /// hit_test for n points xy[2i], xy[2i+1]; misses are PINDROP_NO_ID. All or nothing.
@@ -60,7 +60,7 @@ extension Map {
             // A pin drawn at its true coordinate is projected from its kept Mercator point.
             for s in found {
                 if let p = drawnOverride(s) {
-                    consider(s, c.toScreen(p.lon, p.lat))
+                    consider(s, c.toScreen(laidOut: p.lon, p.lat))
                 } else {
                     consider(s, c.toScreen(mercator: pins.mercator(s)))
                 }

@@ -40,14 +40,15 @@ extension Map {
             var slots = [Int32](); slots.reserveCapacity(n)
             for i in 0..<n {
                 let x = lonlat[2 * i], y = lonlat[2 * i + 1]
-                guard let s = pins.insertIfNew(id: ids[i], lon: x, lat: y) else {
-                    pins.undoInserts(slots, previousCapacity: before)
+                guard let s = pins.insertIfNew(id: ids[i], lon: x, lat: y, counting: false) else {
+                    pins.undoInserts(slots, previousCapacity: before, counted: false)
                     throw PindropError(.duplicateID, pins.contains(ids[i])
                         ? "ids[\(i)] = \(ids[i]) already exists on the map"
                         : "ids[\(i)] = \(ids[i]) appears twice in the batch")
                 }
                 slots.append(s)
             }
+            pins.countInserts(slots)
             return slots
         }, apply: { slots in
             index.insert(slots: slots, lonlat: lonlat)

@@ -229,7 +229,7 @@ extension Map {
         if BadgeMerger.isMerged(key), let z = try mergedExpansionZoom(key) { return z }
         guard StackState.isStackKey(key) else { return nil }
         guard BadgeMerger.isMerged(key) || spread.group(forKey: key) != nil else { throw staleStack(key) }
-        guard let z = ClusterRoom.zoom(of: view) else { return options.clusterMaxZoom }
+        guard let z = Clusterer.zoom(of: view) else { return options.clusterMaxZoom }
         return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
     }
 }

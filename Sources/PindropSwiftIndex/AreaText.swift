@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PindropCore
 
 /// A geometry as read from an area's text: polygons as rings of interleaved lon, lat (closed,

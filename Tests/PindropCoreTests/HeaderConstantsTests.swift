@@ -1,40 +1,15 @@
 import XCTest
 @testable import PindropCore
 
-/// The constants that cross the boundary are written once, in include/pindrop.h; this test reads
-/// the header and checks every status, event type, cause, pin flag, spread mode, outside policy,
-/// touch phase and callout part against Core's Swift types, both ways: each header name has a
-/// Swift case with its value, and each Swift case has a header name (bindings/python/tests/
-/// test_constants.py does the same for Python).
+/// The constants that cross the boundary are written once, in include/pindrop.h; this test checks
+/// every status, event type, cause, pin flag, cluster flag, spread mode, outside policy, touch
+/// phase, callout part and focus kind against Core's Swift types, both ways (each header name has
+/// a Swift case with its value, and each Swift case has a header name), and each option's default
+/// against Core's `Options()`. The header's values come through HeaderTables.swift, which
+/// tools/gen_tables.py writes from the header with the C compiler's values (Tests/tables checks it
+/// is fresh; Core cannot import the header itself).
 final class HeaderConstantsTests: XCTestCase {
-    /// Every enumerator of the header's enums: name -> value (implicit values counted as C does).
-    static let header: [String: Int] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../include/pindrop.h").standardized
-        var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        // Comments out: /* ... */ and // ...
-        while let open = text.range(of: "/*"), let close = text.range(of: "*/", range: open.upperBound..<text.endIndex) {
-            text.replaceSubrange(open.lowerBound..<close.upperBound, with: " ")
-        }
-        var values: [String: Int] = [:]
-        var rest = Substring(text)
-        while let e = rest.range(of: "enum") {
-            rest = rest[e.upperBound...]
-            guard let open = rest.firstIndex(of: "{"), let close = rest.firstIndex(of: "}") else { break }
-            // A `typedef enum name {` or `enum {`; an `enum name` used as a type has no brace before ';'.
-            if let semi = rest.firstIndex(of: ";"), semi < open { continue }
-            var next = 0
-            for item in rest[rest.index(after: open)..<close].split(separator: ",") {
-                let parts = item.split(separator: "=").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                guard let name = parts.first, !name.isEmpty else { continue }
-                if parts.count == 2 { next = Int(parts[1]) ?? Int.min }
-                values[name] = next
-                next += 1
-            }
-            rest = rest[close...]
-        }
-        return values
-    }()
+    static let header = HeaderTables.constants
 
     /// "dragCancelled" -> "DRAG_CANCELLED", "duplicateID" -> "DUPLICATE_ID".
     static func upperSnake(_ camel: String) -> String {
@@ -63,7 +38,7 @@ final class HeaderConstantsTests: XCTestCase {
         }
     }
 
-    func testTheHeaderIsRead() {
+    func testTheTablesAreRead() {
         XCTAssertEqual(Self.header["PINDROP_OK"], 0)
         XCTAssertEqual(Self.header["PINDROP_EVENT_DESELECTED"], 1, "implicit values are counted")
         XCTAssertEqual(Self.upperSnake("duplicateID"), "DUPLICATE_ID")
@@ -108,13 +83,28 @@ final class HeaderConstantsTests: XCTestCase {
         check("PINDROP_FOCUS_", Focus.Kind.allCases.map { (Self.upperSnake("\($0)"), Int($0.rawValue)) })
     }
 
-    /// Behaviour 19's constants: the cluster flags, and PINDROP_CATEGORY_MIXED (a #define).
-    func testClusterFlagsAndMixedCategory() throws {
+    /// Behaviour 19's constants: the cluster flags, and PINDROP_CATEGORY_MIXED (UINT32_MAX).
+    func testClusterFlagsAndMixedCategory() {
         XCTAssertEqual(ClusterSummary.oneSpot, ClusterFlags.oneSpot.rawValue)
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../include/pindrop.h").standardized
-        let text = try String(contentsOf: url, encoding: .utf8)
-        XCTAssertTrue(text.contains("#define PINDROP_CATEGORY_MIXED UINT32_MAX"))
-        XCTAssertEqual(PinAttributes.mixed, UInt32.max)
+        XCTAssertEqual(HeaderTables.categoryMixed, UInt64(UInt32.max))
+        XCTAssertEqual(UInt64(PinAttributes.mixed), HeaderTables.categoryMixed)
+    }
+
+    /// Core's defaults are the header's PINDROP_DEFAULT_* (the library's pindrop_options_init
+    /// writes the macros themselves; Core's `Options()` is what Swift callers and these tests get).
+    func testOptionDefaults() {
+        let o = Options()
+        let core: [String: Double] = [
+            "hit_radius": o.hitRadius, "drag_threshold": o.dragThreshold, "lift_delay_ms": o.liftDelayMs,
+            "lift_height": o.liftHeight, "lift_duration_ms": o.liftDurationMs, "drop_duration_ms": o.dropDurationMs,
+            "tap_max_ms": o.tapMaxMs, "double_tap_ms": o.doubleTapMs, "double_tap_slop": o.doubleTapSlop,
+            "autopan_margin": o.autopanMargin, "autopan_speed": o.autopanSpeed, "min_spacing_m": o.minSpacingM,
+            "spread_mode": Double(o.spreadMode.rawValue), "spread_tolerance_m": o.spreadToleranceM,
+            "outside_policy": Double(o.outsidePolicy.rawValue), "cluster_radius": o.clusterRadius,
+            "cluster_max_zoom": o.clusterMaxZoom, "spread_spacing": o.spreadSpacing,
+            "cluster_min_points": Double(o.clusterMinPoints), "cluster_by_category": o.clusterByCategory ? 1 : 0,
+            "spread_on_tap": o.spreadOnTap ? 1 : 0,
+        ]
+        XCTAssertEqual(core, HeaderTables.optionDefaults)
     }
 }

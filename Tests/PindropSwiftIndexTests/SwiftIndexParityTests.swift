@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PindropCore
-import PindropIndex
+import PindropGEOSIndex
 import PindropSwiftIndex
 import PindropTestSupport
 

@@ -1,4 +1,4 @@
-/* The bytes a map holds per pin on the 916k LA street trees (docs/index.md, "Bytes per pin"),
+/* The bytes a map holds per pin on the 916k LA street trees (docs/spatial-index.md, "Bytes per pin"),
    by malloc's own count (mallinfo2: bytes handed out and not had back), default options
    (spreading on, clustering off), every leaf's GEOS tree built:
    - once loaded: at most 105 (the leaf trees' node vectors kept their doubling room before:

@@ -56,12 +56,27 @@ static double raw_double(input *in) {
 
 static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 90.0, -90.0, 180.0, -180.0, 85.0511287798066,
                                  -85.0511287798066, 89.9999999, 1e-300, 1e300, INFINITY, -INFINITY, NAN,
-                                 DBL_MAX, -DBL_MAX, DBL_MIN, 30.0, 24.0, 1e9, -1e9, 256.0, 4e-9};
+                                 DBL_MAX, -DBL_MAX, DBL_MIN, 30.0, 24.0, 1e9, -1e9, 256.0, 4e-9,
+                                 /* the edges of the accepted ranges (docs/robustness.md, "Accepted ranges") */
+                                 1e7, 1e7 + 1, -1e7 - 1, 1e6, -1e6, 1e6 + 1, 1e13, 1e13 + 1, -1e-300,
+                                 4.9406564584124654e-324, -4.9406564584124654e-324, 2.2250738585072009e-308,
+                                 9007199254740992.0, 9007199254740994.0, 9007199254740991.0, -1e300};
 #define NSPECIAL (sizeof special / sizeof special[0])
 
-/* Any double, leaning towards values that break arithmetic. */
+/* A NaN with a payload (quiet or signalling, either sign): the library must treat every NaN alike. */
+static double nan_with_payload(input *in) {
+  uint64_t bits = 0x7ff0000000000000ull | (u64(in) & 0x800fffffffffffffull);
+  double d;
+  if ((bits & 0x000fffffffffffffull) == 0) bits |= 1;  /* not infinity */
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+/* Any double, leaning towards values that break arithmetic. Raw doubles are 8 input bytes,
+   little-endian, so that the entries of Tests/fuzz/doubles.dict (make fuzz's -dict) reach them. */
 static double any_double(input *in) {
   uint8_t k = u8(in);
+  if (k < 8) return nan_with_payload(in);
   if (k < 96) return special[k % NSPECIAL];
   if (k < 160) return raw_double(in);
   return (double)(int8_t)u8(in) * 0.37;
@@ -650,6 +665,8 @@ static void step(pindrop_map **mp, input *in) {
     if (k & 8) { c.width = any_double(in); c.height = any_double(in); }
     if (k & 16) c.zoom = any_double(in);
     s = pindrop_map_set_camera(m, &c);
+    /* Accepted ranges: a bearing beyond ±1e6° or not finite is refused. */
+    if (!(fabs(c.bearing_deg) <= 1e6)) INVARIANT(s == PINDROP_ERR_INVALID_ARGUMENT, s);
     if (s == PINDROP_OK) { view_w = c.width; view_h = c.height; }
     after(m, s, __LINE__);
     break;
@@ -671,12 +688,19 @@ static void step(pindrop_map **mp, input *in) {
     t = any_time(in);
     s = pindrop_map_touch(m, pointer, phase, x, y, t);
     INVARIANT(s == 0 || s == 1 || s < 0, s);
+    /* Accepted ranges: a touch beyond the viewport grown by 1e7 points, or at a time outside
+       [0, 1e13] ms, is refused. */
+    if (phase <= PINDROP_TOUCH_UP && !(x >= -1e7 && x <= view_w + 1e7 && y >= -1e7 && y <= view_h + 1e7))
+      INVARIANT(s < 0, s);
+    if (!(t >= 0 && t <= 1e13)) INVARIANT(s == PINDROP_ERR_INVALID_ARGUMENT, s);
     if (key_holding) INVARIANT(s == PINDROP_ERR_STATE || s == PINDROP_ERR_INVALID_ARGUMENT, s);
     after(m, s == 1 ? 0 : s, __LINE__);
     break;
   }
   case 11: /* tick */
-    s = pindrop_map_tick(m, any_time(in));
+    t = any_time(in);
+    s = pindrop_map_tick(m, t);
+    if (!(t >= 0 && t <= 1e13)) INVARIANT(s == PINDROP_ERR_INVALID_ARGUMENT, s);
     after(m, s, __LINE__);
     { double d = pindrop_map_next_deadline(m); INVARIANT(!isnan(d), 0); }
     break;
@@ -844,6 +868,8 @@ static void step(pindrop_map **mp, input *in) {
       double dx = u8(in) < 200 ? (double)((int)u8(in) - 128) / 8.0 : any_double(in);
       double dy = u8(in) < 200 ? (double)((int)u8(in) - 128) / 8.0 : any_double(in);
       s = pindrop_map_nudge(m, dx, dy, any_time(in));
+      /* Accepted ranges: a nudge of more than 1e7 points (or not finite) is refused. */
+      if (!(fabs(dx) <= 1e7 && fabs(dy) <= 1e7)) INVARIANT(s < 0, s);
       after(m, s, __LINE__);
       break;
     }

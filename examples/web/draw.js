@@ -3,7 +3,11 @@
 // (paintFrame). Shared by the page and the benchmark, so that the benchmark's "including drawing"
 // is the page's drawing.
 //
-// C and P are the accessors of pindrop-host.js (n, x(i), y(i), ...); flags are the package's.
+// `clusters` and `frame` are what the package's Map.clusters(t) and Map.frame(t) return: typed
+// arrays `count` long ({key, x, y, lon, lat, size, flags} and {id, x, y, anchorX, anchorY, lift,
+// flags}), read here before the next call reuses them.
+
+import { CLUSTER_ONE_SPOT, CLUSTER_STACK, PIN_DRAGGING, PIN_EDITING, PIN_FOCUSED, PIN_INVALID, PIN_SELECTED, PIN_SPREAD } from "pindrop";
 
 export const COLORS = {
   pin: "#2e7d32", selected: "#1565c0", editing: "#ef6c00", invalid: "#c62828", leg: "rgba(40,60,40,.55)",
@@ -29,11 +33,11 @@ export function shortCount(n) {
 // points from a stack of 305 would otherwise cover its count (the Lawndale stacks sit among
 // single trees). Lifted pins come last, above everything, as the one the user holds should.
 // Returns the stacks' badges as paintStacks drew them.
-export function paintFrame(ctx, C, P, f, colour = null) {
-  paintClusters(ctx, C, f, colour);
-  paintPins(ctx, P, f, false);
-  const badges = paintStacks(ctx, C, f);
-  paintPins(ctx, P, f, true);
+export function paintFrame(ctx, clusters, frame, colour = null) {
+  paintClusters(ctx, clusters, colour);
+  paintPins(ctx, frame, false);
+  const badges = paintStacks(ctx, clusters);
+  paintPins(ctx, frame, true);
   return badges;
 }
 
@@ -44,12 +48,12 @@ const STACK_MIN_RADIUS = 9, STACK_PADDING = 3;   // points: a pin's disc and a l
 // with STACK_PADDING either side ("305" is about 20 points wide in system-ui at 11 px, more than
 // the 18 of a pin-sized disc, and white text beyond the disc is lost on the pale map). Returns
 // [{ i, label, font, radius, textWidth }], one per stack drawn.
-export function paintStacks(ctx, C, flagsOf) {
+export function paintStacks(ctx, clusters) {
   const badges = [];
   ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.font = STACK_FONT;
-  for (let i = 0; i < C.n; i++) {
-    if (!(C.flags(i) & flagsOf.CLUSTER_STACK)) continue;
-    const x = C.x(i), y = C.y(i), label = shortCount(C.count(i));
+  for (let i = 0; i < clusters.count; i++) {
+    if (!(clusters.flags[i] & CLUSTER_STACK)) continue;
+    const x = clusters.x[i], y = clusters.y[i], label = shortCount(clusters.size[i]);
     const textWidth = ctx.measureText(label).width;
     const radius = Math.max(STACK_MIN_RADIUS, textWidth / 2 + STACK_PADDING);
     for (let k = 2; k >= 0; k--) {
@@ -65,18 +69,18 @@ export function paintStacks(ctx, C, flagsOf) {
 
 // Clusters other than collapsed stacks (paintStacks draws those, above the pins).
 // colour(i) may give a cluster's fill (e.g. by its dominant category); null = by size
-export function paintClusters(ctx, C, flagsOf, colour = null) {
+export function paintClusters(ctx, clusters, colour = null) {
   ctx.textAlign = "center"; ctx.textBaseline = "middle";
-  for (let i = 0; i < C.n; i++) {
-    const x = C.x(i), y = C.y(i), count = C.count(i), flags = C.flags(i);
-    if (flags & flagsOf.CLUSTER_STACK) continue;
+  for (let i = 0; i < clusters.count; i++) {
+    const x = clusters.x[i], y = clusters.y[i], count = clusters.size[i], flags = clusters.flags[i];
+    if (flags & CLUSTER_STACK) continue;
     const r = clusterRadius(count);
     let [outer, inner] = clusterStyle(count);
     const own = colour && colour(i);
     if (own) { outer = own[0]; inner = own[1]; }
     ctx.beginPath(); ctx.arc(x, y, r + 5, 0, 2 * Math.PI); ctx.fillStyle = outer; ctx.fill();
     ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fillStyle = inner; ctx.fill();
-    if (flags & flagsOf.CLUSTER_ONE_SPOT) {
+    if (flags & CLUSTER_ONE_SPOT) {
       ctx.setLineDash([3, 3]); ctx.strokeStyle = "#333"; ctx.lineWidth = 1.5; ctx.stroke(); ctx.setLineDash([]);
     }
     ctx.font = "600 12px system-ui, sans-serif";
@@ -90,31 +94,32 @@ export function paintClusters(ctx, C, flagsOf, colour = null) {
 
 // The pins at rest with the legs of spread pins under them (lifted = false), or the lifted and
 // dragged ones (lifted = true), each in the frame's drawing order.
-export function paintPins(ctx, P, f, lifted) {
-  const isLifted = (i) => P.lift(i) > 0.001 || (P.flags(i) & f.PIN_DRAGGING) !== 0;
+export function paintPins(ctx, frame, lifted) {
+  const { count: n, x: xs, y: ys, anchorX, anchorY, lift: lifts, flags: pinFlags } = frame;
+  const isLifted = (i) => lifts[i] > 0.001 || (pinFlags[i] & PIN_DRAGGING) !== 0;
   if (!lifted) {
     ctx.strokeStyle = COLORS.leg; ctx.lineWidth = 1.2;
     ctx.beginPath();
-    for (let i = 0; i < P.n; i++) {
-      if (P.flags(i) & f.PIN_SPREAD) { ctx.moveTo(P.ax(i), P.ay(i)); ctx.lineTo(P.x(i), P.y(i)); }
+    for (let i = 0; i < n; i++) {
+      if (pinFlags[i] & PIN_SPREAD) { ctx.moveTo(anchorX[i], anchorY[i]); ctx.lineTo(xs[i], ys[i]); }
     }
     ctx.stroke();
   }
-  for (let i = 0; i < P.n; i++) {
+  for (let i = 0; i < n; i++) {
     if (isLifted(i) !== lifted) continue;
-    const x = P.x(i), y = P.y(i), lift = P.lift(i), flags = P.flags(i);
+    const x = xs[i], y = ys[i], lift = lifts[i], flags = pinFlags[i];
     let fill = COLORS.pin;
-    if (flags & f.PIN_EDITING) fill = COLORS.editing;
-    else if (flags & f.PIN_SELECTED) fill = COLORS.selected;
-    if (flags & f.PIN_INVALID) fill = COLORS.invalid;
+    if (flags & PIN_EDITING) fill = COLORS.editing;
+    else if (flags & PIN_SELECTED) fill = COLORS.selected;
+    if (flags & PIN_INVALID) fill = COLORS.invalid;
     if (lifted) paintLifted(ctx, x, y, Math.max(0, Math.min(1, lift)), fill);
     else {
       const bounce = lift < 0 ? -lift : 0;      // below 0 during the drop's bounce
-      const r = (flags & (f.PIN_SELECTED | f.PIN_EDITING)) ? 7 : 5;
+      const r = (flags & (PIN_SELECTED | PIN_EDITING)) ? 7 : 5;
       ctx.beginPath(); ctx.arc(x, y, r * (1 + 0.6 * bounce), 0, 2 * Math.PI);
       ctx.fillStyle = fill; ctx.fill(); ctx.strokeStyle = "#fff"; ctx.lineWidth = 1.5; ctx.stroke();
     }
-    if (flags & f.PIN_FOCUSED) focusRing(ctx, x, y, 11);
+    if (flags & PIN_FOCUSED) focusRing(ctx, x, y, 11);
   }
 }
 

@@ -8,7 +8,7 @@ server, ?input=touch|mouse to choose the input profile).
 
 What it serves:
 
-    /                 examples/web/ (the page, its script, the benchmark page)
+    /                 examples/web/ (the page and its modules)
     /pindrop/...      bindings/js/ (the ES module package); a pindrop.wasm it lacks comes from
                       dist/pindrop.wasm (`make wasm`)
     /leaflet/...      Debian's Leaflet 1.7 and Leaflet.markercluster 1.5.3

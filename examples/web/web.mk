@@ -1,5 +1,5 @@
 # The Leaflet host page (examples/web) in real headless Chromium: `make test-web` (part of
-# `make test`), `make serve-web` (the page on http://127.0.0.1:8019/), `make bench-web` (pindrop.wasm
+# `make test`), `make serve-web` (the page on http://127.0.0.1:8019/), `make bench-web` (benchmarks/web: pindrop.wasm
 # against Leaflet.markercluster and against the native library on the 916k LA trees; not a test).
 # Included at the end of the Makefile; needs `make wasm` (dist/pindrop.wasm) and bindings/js.
 
@@ -22,5 +22,12 @@ test-web: build wasm web-deps
 serve-web: wasm web-deps
 	$(PYTHON) examples/web/serve.py --port $(WEB_PORT)
 
+# The benchmark page's harness lives in benchmarks/web (served with this page's server); its test
+# checks that the native, package and raw-export paths do the same work.
+.PHONY: test-bench-web
+test: test-bench-web
+test-bench-web: build wasm web-deps
+	$(PYTHON) -m pytest -q -p no:cacheprovider benchmarks/web/tests
+
 bench-web: build wasm web-deps bench-deps
-	$(PYTHON) examples/web/bench_web.py
+	$(PYTHON) benchmarks/web/bench_web.py

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The cluster levels (docs/clusters.md), kept up to date as pins come, go and move.
 ///

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The area pins may be dropped in (docs/editing.md, "Allowed area"): polygons in lon/lat. Points on the
 /// boundary count as inside, so a pin snapped onto the boundary is allowed.
@@ -12,7 +16,7 @@ public protocol AllowedArea: AnyObject {
 }
 
 extension IndexFactory {
-    /// Factories without a geometry reader cannot read areas; PindropIndex's GEOSFactory can.
+    /// Factories without a geometry reader cannot read areas; PindropGEOSIndex's GEOSFactory can.
     public func parseArea(_ text: String) throws(PindropError) -> AllowedArea {
         throw PindropError(.state, "allowed areas are read with GEOS; this map was built without it (\(type(of: self)))")
     }

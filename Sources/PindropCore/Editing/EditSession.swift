@@ -1,7 +1,7 @@
 /// The edit session (place, edit, commit, cancel), undo / redo and the nudge series, as the
 /// editing room's own methods. `Map` checks the arguments and the time, then calls these.
 /// docs/editing.md describes the rules they follow.
-extension EditingRoom {
+extension Editor {
     // MARK: - Session
 
     /// Where a placement at (lon, lat) goes: there, or (policy SNAP) the nearest point inside the

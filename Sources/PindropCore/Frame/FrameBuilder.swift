@@ -32,15 +32,17 @@ struct FrameBuilder {
     private(set) var views: [PinView] = []
     // A generation stamp per slot (a candidate seen twice in one frame is drawn once: one byte
     // per pin, cleared every 255 frames, which costs a frame a memset of a byte per pin), and the
-    // draw-order sort's keys and spare buffers.
+    // draw-order sort's bucket bounds. The views are sorted in place: a frame of n views holds
+    // its views (56 bytes each) and 2 bytes of bucket bounds a view, where sort keys, their bucket
+    // starts and a sorted copy of the views held 96 more (a frame of all 916k LA trees at zoom 15
+    // took the process to 338 bytes per pin, benchmarks/bench_memory.c).
     private var seen: [UInt8] = []
     private var generation: UInt8 = 0
-    private var keys: [FrameKey] = []
-    private var bucketStart: [Int] = []
-    private var crowdKeys: [FrameKey] = []
-    private var crowdStart: [Int] = []
+    private var bucketStart: [Int32] = []
+    private var bucketNext: [Int32] = []
+    private var crowdStart: [Int32] = []
+    private var crowdNext: [Int32] = []
     private var late: [PinView] = []
-    private var spare: [PinView] = []
     /// The pins this frame drew, gridded by screen point for the hit tests that follow it.
     var hits = HitGrid()
     /// The keyboard focus: one of the items the last frame drew (KeyboardFocus.swift).
@@ -54,6 +56,12 @@ struct FrameBuilder {
                                              width w: Double, height h: Double, time: Double, _ source: Source,
                                              grid: Bool = false, version: UInt64 = 0) {
         views.removeAll(keepingCapacity: true)
+        // Room for every candidate at once: growing by doubling would hold the old and the new
+        // buffer at once (twice the views) while it copies.
+        if views.capacity < candidates.count {
+            views = []
+            views.reserveCapacity(candidates.count)
+        }
         late.removeAll(keepingCapacity: true)
         hits.begin(version: version, width: w, height: h, r: r, camera: grid)
         defer { hits.end() }
@@ -70,28 +78,27 @@ struct FrameBuilder {
             if FrameBuilder.drawRank(v) == 0 { views.append(v) } else { late.append(v) }
         }
         sortViews()
-        fitScratch()
+        fitScratch(candidates: candidates.count)
     }
 
     /// Gives back the room a larger frame left in the buffers (`FrameScratch`): a frame of every
-    /// pin is not kept for good.
-    private mutating func fitScratch() {
+    /// pin is not kept for good. The views keep room for the candidates, which `build` reserves.
+    private mutating func fitScratch(candidates: Int) {
         let n = views.count
-        FrameScratch.fit(keeping: &views, need: n)
-        FrameScratch.fit(&spare, need: n)
+        FrameScratch.fit(keeping: &views, need: max(n, candidates))
         FrameScratch.fit(&late, need: late.count)
-        FrameScratch.fit(&keys, need: n)
-        FrameScratch.fit(&bucketStart, need: n + 1)
-        FrameScratch.fit(&crowdKeys, need: n)
+        FrameScratch.fit(&bucketStart, need: FrameBuilder.buckets(n) + 1)
+        FrameScratch.fit(&bucketNext, need: FrameBuilder.buckets(n) + 1)
         FrameScratch.fit(&crowdStart, need: n + 1)
+        FrameScratch.fit(&crowdNext, need: n + 1)
         hits.fit(views: n)
     }
 
     /// The bytes of room the frame room's buffers hold: its views, sort buffers and hit grid (the
     /// per-slot stamps excluded: they are per pin, not per frame).
     var scratchBytes: Int {
-        FrameScratch.bytes(views) + FrameScratch.bytes(spare) + FrameScratch.bytes(late) + FrameScratch.bytes(keys)
-            + FrameScratch.bytes(bucketStart) + FrameScratch.bytes(crowdKeys) + FrameScratch.bytes(crowdStart)
+        FrameScratch.bytes(views) + FrameScratch.bytes(late) + FrameScratch.bytes(bucketStart)
+            + FrameScratch.bytes(bucketNext) + FrameScratch.bytes(crowdStart) + FrameScratch.bytes(crowdNext)
             + hits.scratchBytes
     }
 
@@ -123,89 +130,105 @@ struct FrameBuilder {
         v.flags.contains(.dragging) ? 2 : v.flags.contains(.selected) ? 1 : 0
     }
 
-    /// A view's place in the draw order among the ordinary pins: its y (-0.0 made 0.0), id and index.
-    struct FrameKey {
-        var y: Double
-        var id: Int64
-        var index: Int32
-
-        @inline(__always)
-        static func before(_ a: FrameKey, _ b: FrameKey) -> Bool { a.y != b.y ? a.y < b.y : a.id < b.id }
-    }
+    /// Whether view a is drawn before view b among the ordinary pins: by y (top first), then id.
+    @inline(__always)
+    static func before(_ a: PinView, _ b: PinView) -> Bool { a.y != b.y ? a.y < b.y : a.id < b.id }
 
     /// Puts `views` (ordinary pins) in drawing order — by y, then id — and appends the selected
-    /// and dragged pins (`late`) after them by rank, y, id. A bucket sort: as many buckets as views
-    /// over the frame's range of y (the bucket of y never decreases as y grows), filled by one
-    /// counting pass. A bucket of a few views is put in order by insertion; a crowded one (trees
-    /// along a street running east–west share a sliver of y) is bucketed again over its own range
-    /// of y (`sortBucket`). No allocation once the buffers have grown.
+    /// and dragged pins (`late`) after them by rank, y, id. A bucket sort in place: a bucket for
+    /// every `viewsPerBucket` views over the frame's range of y (the bucket of y never decreases
+    /// as y grows), the views swapped into their buckets (`distribute`). A bucket of a few views is put in
+    /// order by insertion; a crowded one (trees along a street running east–west share a sliver of
+    /// y) is bucketed again over its own range of y (`sortCrowded`). (y, id) is a total order (ids
+    /// are unique), so the order does not depend on how it is reached. No allocation once the
+    /// buffers have grown.
     private mutating func sortViews() {
-        let n = views.count
-        keys.removeAll(keepingCapacity: true)
-        var lo = Double.infinity, hi = -Double.infinity
-        for v in views { lo = min(lo, v.y); hi = max(hi, v.y) }
-        let last = n - 1
-        let scale = hi > lo ? Double(max(last, 0)) / (hi - lo) : 0
-        @inline(__always) func bucket(_ y: Double) -> Int {
-            let f = (y - lo) * scale
-            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
-        }
-        FrameBuilder.grow(&bucketStart, to: n + 1, 0)
-        if keys.capacity < n { keys.reserveCapacity(n) }
-        keys.append(contentsOf: repeatElement(FrameKey(y: 0, id: 0, index: 0), count: n))
-        // The crowded buckets' own pass: a key buffer and bucket starts as large as the largest.
+        let n = views.count, buckets = FrameBuilder.buckets(n)
+        FrameBuilder.grow(&bucketStart, to: buckets + 1, 0)
+        FrameBuilder.grow(&bucketNext, to: buckets + 1, 0)
         var crowded = 0
-        views.withUnsafeBufferPointer { views in
-            keys.withUnsafeMutableBufferPointer { keys in
-                bucketStart.withUnsafeMutableBufferPointer { start in
-                    for b in 0...n { start[b] = 0 }
-                    for v in views { start[bucket(v.y) + 1] += 1 }
-                    for b in 0..<n {
-                        crowded = max(crowded, start[b + 1])
-                        start[b + 1] += start[b]
-                    }
-                    // start[b] is now where bucket b begins; fill moves it to where b ends.
-                    for i in 0..<n {
-                        let v = views[i], b = bucket(v.y)
-                        keys[start[b]] = FrameKey(y: v.y + 0, id: v.id, index: Int32(truncatingIfNeeded: i))
-                        start[b] += 1
-                    }
+        views.withUnsafeMutableBufferPointer { v in
+            bucketStart.withUnsafeMutableBufferPointer { start in
+                bucketNext.withUnsafeMutableBufferPointer { next in
+                    crowded = FrameBuilder.distribute(v, 0, n, buckets: buckets, start, next)
                 }
             }
         }
         if crowded > FrameBuilder.insertionLimit {
             FrameBuilder.grow(&crowdStart, to: crowded + 1, 0)
-            FrameBuilder.grow(&crowdKeys, to: crowded, FrameKey(y: 0, id: 0, index: 0))
+            FrameBuilder.grow(&crowdNext, to: crowded + 1, 0)
         }
-        keys.withUnsafeMutableBufferPointer { keys in
+        views.withUnsafeMutableBufferPointer { v in
             bucketStart.withUnsafeBufferPointer { start in
-                crowdKeys.withUnsafeMutableBufferPointer { spareKeys in
-                    crowdStart.withUnsafeMutableBufferPointer { spareStart in
-                        var begin = 0
-                        for b in 0..<n {
-                            let end = start[b]
+                crowdStart.withUnsafeMutableBufferPointer { spareStart in
+                    crowdNext.withUnsafeMutableBufferPointer { spareNext in
+                        for b in 0..<buckets {
+                            let begin = Int(start[b]), end = Int(start[b + 1])
                             if end - begin > FrameBuilder.insertionLimit {
-                                FrameBuilder.sortBucket(keys, begin, end, spareKeys, spareStart)
+                                FrameBuilder.sortCrowded(v, begin, end, spareStart, spareNext)
                             } else if end - begin > 1 {
-                                FrameBuilder.insertionSort(keys, begin, end)
+                                FrameBuilder.insertionSort(v, begin, end)
                             }
-                            begin = end
                         }
                     }
                 }
             }
         }
-        spare.removeAll(keepingCapacity: true)
-        for k in keys { spare.append(views[Int(k.index)]) }
-        swap(&views, &spare)
         if !late.isEmpty {
             late.sort { a, b in
                 let ka = FrameBuilder.drawRank(a), kb = FrameBuilder.drawRank(b)
                 if ka != kb { return ka < kb }
-                return a.y != b.y ? a.y < b.y : a.id < b.id
+                return FrameBuilder.before(a, b)
             }
             views.append(contentsOf: late)
         }
+    }
+
+    /// Views per bucket of the first pass: four keeps the bucket bounds at 2 bytes a view, and a
+    /// bucket of four is put in order by insertion in a few moves.
+    static let viewsPerBucket = 4
+
+    /// The first pass's buckets for n views (at least one).
+    @inline(__always)
+    static func buckets(_ n: Int) -> Int { max(1, (n + viewsPerBucket - 1) / viewsPerBucket) }
+
+    /// Swaps v[begin..<end] into m buckets over their range of y, in place (an American flag
+    /// sort's pass): bucket b is then v[start[b] ..< start[b + 1]], and every y in bucket b is
+    /// below every y in bucket b + 1. `start` and `next` hold at least m + 1 entries. Returns the
+    /// size of the largest bucket.
+    @inline(__always)
+    private static func distribute(_ v: UnsafeMutableBufferPointer<PinView>, _ begin: Int, _ end: Int, buckets m: Int,
+                                   _ start: UnsafeMutableBufferPointer<Int32>,
+                                   _ next: UnsafeMutableBufferPointer<Int32>) -> Int {
+        start[0] = Int32(truncatingIfNeeded: begin)
+        guard end > begin else { for b in 1...m { start[b] = start[0] }; return 0 }
+        var lo = Double.infinity, hi = -Double.infinity
+        for i in begin..<end { lo = min(lo, v[i].y); hi = max(hi, v[i].y) }
+        let last = m - 1
+        let scale = hi > lo ? Double(last) / (hi - lo) : 0
+        @inline(__always) func bucket(_ y: Double) -> Int {
+            let f = (y - lo) * scale
+            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
+        }
+        for b in 1...m { start[b] = 0 }
+        for i in begin..<end { start[bucket(v[i].y) + 1] += 1 }
+        var largest = 0
+        for b in 0..<m {
+            largest = max(largest, Int(start[b + 1]))
+            start[b + 1] += start[b]
+            next[b] = start[b]
+        }
+        // Buckets before b are complete; v[start[t] ..< next[t]] already belong to bucket t.
+        for b in 0..<m {
+            var i = Int(next[b])
+            let stop = Int(start[b + 1])
+            while i < stop {
+                let t = bucket(v[i].y)
+                if t == b { i += 1 } else { v.swapAt(i, Int(next[t])); next[t] += 1 }
+            }
+            next[b] = Int32(truncatingIfNeeded: stop)
+        }
+        return largest
     }
 
     /// Buckets up to this size are sorted by insertion.
@@ -217,66 +240,48 @@ struct FrameBuilder {
         if a.count < count { a.append(contentsOf: repeatElement(fill, count: count - a.count)) }
     }
 
-    /// Sorts keys[begin..<end] by (y, id) in place by insertion.
+    /// Sorts v[begin..<end] by (y, id) in place by insertion.
     @inline(__always)
-    private static func insertionSort(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
+    private static func insertionSort(_ v: UnsafeMutableBufferPointer<PinView>, _ begin: Int, _ end: Int) {
         for i in (begin + 1)..<end {
-            let k = keys[i]
+            let k = v[i]
             var j = i
-            while j > begin && FrameKey.before(k, keys[j - 1]) { keys[j] = keys[j - 1]; j -= 1 }
-            keys[j] = k
+            while j > begin && before(k, v[j - 1]) { v[j] = v[j - 1]; j -= 1 }
+            v[j] = k
         }
     }
 
-    /// Sorts a crowded bucket keys[begin..<end] by (y, id): one more bucket pass over the bucket's
-    /// own range of y, through `spare` and `start` (at least end - begin and end - begin + 1
-    /// long), whose buckets are sorted by insertion, or by a heap sort if still crowded (many
-    /// views on one y: pins stacked on one coordinate).
-    private static func sortBucket(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int,
-                                   _ spare: UnsafeMutableBufferPointer<FrameKey>, _ start: UnsafeMutableBufferPointer<Int>) {
+    /// Sorts a crowded bucket v[begin..<end] by (y, id): one more bucket pass over the bucket's
+    /// own range of y, through `start` and `next` (at least end - begin + 1 long), whose buckets
+    /// are sorted by insertion, or by a heap sort if still crowded (many views on one y: pins
+    /// stacked on one coordinate).
+    private static func sortCrowded(_ v: UnsafeMutableBufferPointer<PinView>, _ begin: Int, _ end: Int,
+                                    _ start: UnsafeMutableBufferPointer<Int32>, _ next: UnsafeMutableBufferPointer<Int32>) {
         let m = end - begin
-        var lo = Double.infinity, hi = -Double.infinity
-        for i in begin..<end { lo = min(lo, keys[i].y); hi = max(hi, keys[i].y) }
-        guard hi > lo else { return heapSort(keys, begin, end) }
-        let last = m - 1, scale = Double(last) / (hi - lo)
-        @inline(__always) func bucket(_ y: Double) -> Int {
-            let f = (y - lo) * scale
-            return f >= Double(last) ? last : f > 0 ? Int(f) : 0
-        }
-        for b in 0...m { start[b] = 0 }
-        for i in begin..<end { start[bucket(keys[i].y) + 1] += 1 }
-        for b in 0..<m { start[b + 1] += start[b] }
-        for i in begin..<end {
-            let b = bucket(keys[i].y)
-            spare[start[b]] = keys[i]
-            start[b] += 1
-        }
-        var from = 0
+        if distribute(v, begin, end, buckets: m, start, next) == m { return heapSort(v, begin, end) }
         for b in 0..<m {
-            let to = start[b]
-            if to - from > insertionLimit { heapSort(spare, from, to) } else if to - from > 1 { insertionSort(spare, from, to) }
-            from = to
+            let from = Int(start[b]), to = Int(start[b + 1])
+            if to - from > insertionLimit { heapSort(v, from, to) } else if to - from > 1 { insertionSort(v, from, to) }
         }
-        for i in 0..<m { keys[begin + i] = spare[i] }
     }
 
-    /// Sorts keys[begin..<end] by (y, id) in place by a heap sort.
-    private static func heapSort(_ keys: UnsafeMutableBufferPointer<FrameKey>, _ begin: Int, _ end: Int) {
+    /// Sorts v[begin..<end] by (y, id) in place by a heap sort.
+    private static func heapSort(_ v: UnsafeMutableBufferPointer<PinView>, _ begin: Int, _ end: Int) {
         let count = end - begin
         @inline(__always) func siftDown(_ root: Int, _ size: Int) {
             var r = root
             while true {
                 var child = 2 * r + 1
                 if child >= size { return }
-                if child + 1 < size && FrameKey.before(keys[begin + child], keys[begin + child + 1]) { child += 1 }
-                if !FrameKey.before(keys[begin + r], keys[begin + child]) { return }
-                keys.swapAt(begin + r, begin + child)
+                if child + 1 < size && before(v[begin + child], v[begin + child + 1]) { child += 1 }
+                if !before(v[begin + r], v[begin + child]) { return }
+                v.swapAt(begin + r, begin + child)
                 r = child
             }
         }
         for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
         for size in stride(from: count - 1, to: 0, by: -1) {
-            keys.swapAt(begin, begin + size)
+            v.swapAt(begin, begin + size)
             siftDown(0, size)
         }
     }

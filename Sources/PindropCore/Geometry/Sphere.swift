@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Geodesy on the Web Mercator sphere (radius 6378137 m), the only earth model pindrop uses.
 public enum Sphere {

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The built-in camera: Web Mercator with a centre, zoom, clockwise bearing and viewport size.
 public struct Camera: Sendable, Equatable {
@@ -16,7 +20,7 @@ public struct Camera: Sendable, Equatable {
             throw .invalid("camera centre latitude \(centerLat) is beyond Web Mercator's ±\(WebMercator.maxLatitude)")
         }
         guard zoom.isFinite, zoom >= 0, zoom <= 30 else { throw .invalid("camera zoom \(zoom) is outside [0, 30]") }
-        guard bearingDeg.isFinite else { throw .invalid("camera bearing is not finite") }
+        try InputRange.checkBearing(bearingDeg)
         guard width.isFinite, height.isFinite, width > 0, height > 0 else {
             throw .invalid("camera viewport \(width)x\(height) must be finite and > 0")
         }
@@ -70,7 +74,8 @@ public enum View {
         let w = c.toWorld(x, y)
         let nw = WebMercator.unproject(x: w.lon - r, y: w.lat - r, worldSize: c.worldSize)
         let se = WebMercator.unproject(x: w.lon + r, y: w.lat + r, worldSize: c.worldSize)
-        return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
+        return c.reachingPastTheEdges(GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat),
+                                      minY: w.lat - r, maxY: w.lat + r)
     }
 
     /// A lon/lat box covering the screen rectangle [x0, x1] × [y0, y1]. Allocation-free: it runs
@@ -87,7 +92,8 @@ public enum View {
             b.add(c.toWorld(x0, y1)); b.add(c.toWorld(x1, y1))
             let nw = WebMercator.unproject(x: b.minLon, y: b.minLat, worldSize: c.worldSize)
             let se = WebMercator.unproject(x: b.maxLon, y: b.maxLat, worldSize: c.worldSize)
-            return GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat)
+            return c.reachingPastTheEdges(GeoBox(minLon: nw.lon, minLat: se.lat, maxLon: se.lon, maxLat: nw.lat),
+                                          minY: b.minLat, maxY: b.maxLat)
         case .host(let h):
             // A host projection may bend: sample the edges too and pad the result. A host gives
             // longitudes in [-180, 180]: a view across the antimeridian shows up as a spread of
@@ -151,6 +157,13 @@ public struct CameraTransform: Sendable {
         toScreen(mercator: WebMercator.normalized(lon: lon, lat: lat))
     }
 
+    /// Screen point of a point that a screen point gave (a drag's landing point, a spread
+    /// layout's): `WebMercator.unclamped`, so that beyond ±85.0511° it stays where it was laid out.
+    @inline(__always)
+    public func toScreen(laidOut lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+        toScreen(mercator: WebMercator.unclamped(lon: lon, lat: lat))
+    }
+
     /// Screen point of a normalised world point (`WebMercator.normalized`): the same numbers as
     /// `toScreen(lon, lat)`, by multiplications and additions only.
     @inline(__always)
@@ -162,6 +175,16 @@ public struct CameraTransform: Sendable {
         let dy = p.y - centerY
         // Bearing θ turns the map so that θ points up: rotate the world offset by −θ.
         return (halfW + dx * cosB + dy * sinB, halfH - dx * sinB + dy * cosB)
+    }
+
+    /// A box whose world rows reach the world's north edge (y 0) or south edge (y worldSize)
+    /// grown to latitude 90 or -90 there: pins beyond ±85.0511° are drawn on the edge.
+    @inline(__always)
+    func reachingPastTheEdges(_ box: GeoBox, minY: Double, maxY: Double) -> GeoBox {
+        var b = box
+        if minY <= 0 { b.maxLat = 90 }
+        if maxY >= worldSize { b.minLat = -90 }
+        return b
     }
 
     /// (lon, lat) under a screen point; the longitude is not wrapped.

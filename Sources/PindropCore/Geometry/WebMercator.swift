@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Spherical Web Mercator in "world points": the world is 256·2^zoom points wide, x east from the
 /// antimeridian, y south from the top (85.0511°N). Unrounded, as the mapping libraries define it.
@@ -14,11 +18,25 @@ public enum WebMercator {
         scale(normalized(lon: lon, lat: lat), worldSize: worldSize)
     }
 
-    /// The world point of (lon, lat) in a world of size 1 (x, y in [0, 1] within ±85.05°). A pin's
+    /// The world point of (lon, lat) in a world of size 1 (x, y in [0, 1]). A pin's
     /// is computed once and kept (`PinStore.mercator`): scaled by `scale`, it gives exactly the
     /// numbers `project` gives, with no sine or atanh per projection.
+    ///
+    /// A latitude beyond ±maxLatitude (valid data: Web Mercator has no place for it) lies on the
+    /// world's edge, y = 0 or 1, at its own longitude, as Leaflet and supercluster place it: it is
+    /// drawn, hit, clustered and spread there (docs/robustness.md, "Beyond ±85.0511°"). A pole
+    /// (±90°, where every longitude is one point) keeps its infinite y: no view can place it.
     @inline(__always)
     public static func normalized(lon: Double, lat: Double) -> (x: Double, y: Double) {
+        let m = unclamped(lon: lon, lat: lat)
+        return (m.x, m.y.isFinite ? min(1, max(0, m.y)) : m.y)
+    }
+
+    /// The formula itself, for a point that is not a pin's coordinate but where a screen point
+    /// lands (a finger's drag, a spread layout laid out on the screen): beyond ±maxLatitude it
+    /// lies past the world's edge, where that screen point is.
+    @inline(__always)
+    public static func unclamped(lon: Double, lat: Double) -> (x: Double, y: Double) {
         let s = sin(lat * Sphere.radians)
         // y = 0.5 - ln(tan(π/4 + φ/2)) / 2π, written with atanh for accuracy.
         return ((lon + 180) / 360, 0.5 - atanh(s) / (2 * Double.pi))

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a held pin is drawn, the animation curves and the auto-pan velocity. Everything is
 /// computed from the finger's screen point and the current view, in double precision, every time:

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The gesture room (docs/gestures.md: grab, pan or drag, lift, drop, cancel, taps and
 /// tap-to-move, auto-pan), sans-IO: the map passes it classified inputs with the map's time,

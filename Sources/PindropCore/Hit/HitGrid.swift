@@ -41,6 +41,7 @@ struct HitGrid {
     /// Gives back the room a larger frame left in the sorted copies, for a frame of `n` views
     /// (`FrameScratch`). Called after the frame is built and before its grid is.
     mutating func fit(views n: Int) {
+        FrameScratch.fit(&cellStart, need: Int(max(HitGrid.minCells, HitGrid.cellsPerView * Double(n))) + 1)
         FrameScratch.fit(&ids, need: n)
         FrameScratch.fit(&xy, need: 2 * n)
     }
@@ -88,11 +89,17 @@ struct HitGrid {
         v >= Double(n - 1) ? n - 1 : v > 0 ? Int(v) : 0
     }
 
-    /// Sorts the views into cells of side r (or larger, for a very large viewport) over
-    /// [-r, width + r] × [-r, height + r].
+    /// The most cells a view may have: a grid for a frame of few views is small whatever its
+    /// viewport (four cells a view, at least `minCells`), so a map's memory follows its pins: a
+    /// desktop viewport gridded in cells of the hit radius was 18 kB for a frame of one pin.
+    private static let cellsPerView = 4.0, minCells = 64.0
+
+    /// Sorts the views into cells of side r (or larger, for a very large viewport or a frame of
+    /// few views) over [-r, width + r] × [-r, height + r].
     private mutating func build(_ views: [PinView]) {
         let w = width + 2 * r, h = height + 2 * r, side = Double(HitGrid.maxSide)
-        cell = max(r, 1, w / side, h / side)
+        let most = max(HitGrid.minCells, HitGrid.cellsPerView * Double(views.count))
+        cell = max(r, 1, w / side, h / side, (w * h / most).squareRoot())
         if !cell.isFinite { cell = .greatestFiniteMagnitude }
         cols = HitGrid.clamp(w / cell, HitGrid.maxSide + 1) + 1
         rows = HitGrid.clamp(h / cell, HitGrid.maxSide + 1) + 1

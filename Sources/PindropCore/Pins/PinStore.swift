@@ -41,6 +41,9 @@ public struct PinStore {
         return mercatorCache.point(slot, p.lon, p.lat)
     }
 
+    /// The bytes the Mercator cache holds (for the tests).
+    var mercatorCacheBytes: Int { mercatorCache.bytes }
+
     /// Whether another pin may stand at exactly this pin's coordinate (false: certainly none).
     @inline(__always)
     public func mayShareCoordinate(_ slot: Int32) -> Bool {
@@ -74,6 +77,14 @@ public struct PinStore {
     /// One hash probe: the bulk load of a large batch depends on it.
     @inline(__always)
     public mutating func insertIfNew(id: Int64, lon x: Double, lat y: Double) -> Int32? {
+        insertIfNew(id: id, lon: x, lat: y, counting: true)
+    }
+
+    /// `insertIfNew`, leaving the coordinate counts to the caller when `counting` is false: a
+    /// batch (`reserve` first, so that the counts fit every slot of it) is counted in one pass
+    /// after its inserts (`countInserts`), or taken back with `undoInserts(counted: false)`.
+    @inline(__always)
+    mutating func insertIfNew(id: Int64, lon x: Double, lat y: Double, counting: Bool) -> Int32? {
         let slot = free.last ?? Int32(truncatingIfNeeded: ids.count)
         // The table reads a candidate's id from `ids`, so the new id is stored first.
         if free.last != nil { ids[Int(slot)] = id } else { ids.append(id) }
@@ -87,17 +98,24 @@ public struct PinStore {
         } else {
             coordinates.append(lon: x, lat: y); bits.append(1)
         }
-        if counts.fits(ids.count) { counts.add(x, y) } else { recount(2 * ids.count) }
+        if counting { if counts.fits(ids.count) { counts.add(x, y) } else { recount(2 * ids.count) } }
         return slot
+    }
+
+    /// Counts the coordinates of a batch inserted with `counting: false`, in one pass. The
+    /// load of the 916k LA trees spent about 80 instructions a pin counting one pin at a time.
+    mutating func countInserts(_ slots: [Int32]) {
+        if !counts.fits(ids.count) { return recount(2 * ids.count) }  // recounts every live pin
+        coordinates.withBuffer { ll in counts.add(slots, ll) }
     }
 
     /// Takes back the latest inserts (a batch that failed half-way), given their slots in the
     /// order they were made and `capacity` before them: the store is as it was, free list included.
-    public mutating func undoInserts(_ slots: [Int32], previousCapacity: Int) {
+    public mutating func undoInserts(_ slots: [Int32], previousCapacity: Int, counted: Bool = true) {
         for s in slots.reversed() {
             ids.withUnsafeBufferPointer { slotOf.remove($0[Int(s)], slot: s, $0) }
             let p = coordinates.position(s)
-            counts.remove(p.lon, p.lat)
+            if counted { counts.remove(p.lon, p.lat) }
             if Int(s) >= previousCapacity {
                 ids.removeLast(); coordinates.removeLast(); bits.removeLast()
             } else {
@@ -129,20 +147,32 @@ public struct PinStore {
 }
 
 /// Normalised Web Mercator points of recently projected pins. Only y needs keeping (x is one
-/// division): 2^15 sets of two entries, slot s in set s mod 2^15 (neighbouring slots never
+/// division): sets of two entries, slot s in set s mod the number of sets (neighbouring slots never
 /// collide), the latest computed first; an entry is valid for the latitude it was computed from
 /// (compared on every read, so a moved pin needs no invalidation). Two ways, because the pins of
 /// one view come from anywhere in a wide range of slots: with one entry per set, a quarter of a
-/// dense view's pins shared theirs and were projected again on every frame. 1.5 MB once used.
+/// dense view's pins shared theirs and were projected again on every frame.
+///
+/// Sized by need: the sets are the power of two that gives every slot projected so far an entry of
+/// its own (half the slots rounded up to a power of two: two ways a set), up to 2^15 sets. It
+/// grows, and forgets what it held, when a higher slot is projected (a dozen times at most over a
+/// map's life), so a map of a few pins holds a few entries of 24 bytes, and no map more than
+/// 1.5 MB. A fixed 2^15 sets made every map that had drawn once hold 1.5 MB: 1,000 one-pin maps
+/// held 1.47 GB (Tests/c/test_map_memory.c).
 struct MercatorCache {
-    private static let sets = 1 << 15
+    private static let maxSets = 1 << 15
     private var entries: [Entry] = []
+    /// The number of sets less one (-1 before the first point).
+    private var mask = -1
     private struct Entry { var slot: Int32 = -1; var lat = 0.0, y = 0.0 }
+
+    /// The bytes the cache holds (for the tests).
+    var bytes: Int { entries.count * MemoryLayout<Entry>.stride }
 
     @inline(__always)
     mutating func point(_ slot: Int32, _ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
-        if entries.isEmpty { entries = [Entry](repeating: Entry(), count: 2 * MercatorCache.sets) }
-        let i = 2 * (Int(slot) & (MercatorCache.sets - 1))
+        if Int(slot) > 2 * mask + 1 && mask < MercatorCache.maxSets - 1 { grow(to: slot) }
+        let i = 2 * (Int(slot) & mask)
         // The same expression as WebMercator.normalized's x: the same bits.
         let x = (lon + 180) / 360
         return entries.withUnsafeMutableBufferPointer { e in
@@ -153,6 +183,15 @@ struct MercatorCache {
             e[i] = Entry(slot: slot, lat: lat, y: m.y)
             return m
         }
+    }
+
+    /// Sets enough for two entries a set to hold slots 0 ... slot, up to `maxSets`; empties the cache.
+    @inline(never)
+    private mutating func grow(to slot: Int32) {
+        var sets = 1
+        while 2 * sets <= Int(slot) && sets < MercatorCache.maxSets { sets <<= 1 }
+        entries = [Entry](repeating: Entry(), count: 2 * sets)
+        mask = sets - 1
     }
 }
 
@@ -186,7 +225,10 @@ struct CoordinateCounts {
     /// The coordinate's three cells (two or all three may be one): a block from the hash's top
     /// bits, a cell in it from each of its low three bytes.
     @inline(__always)
-    private func cells(_ x: Double, _ y: Double) -> (Int, Int, Int) {
+    private func cells(_ x: Double, _ y: Double) -> (Int, Int, Int) { CoordinateCounts.cells(x, y, blockMask) }
+
+    @inline(__always)
+    private static func cells(_ x: Double, _ y: Double, _ blockMask: Int) -> (Int, Int, Int) {
         let h = OpenHash.of(x, y)
         let block = (Int(truncatingIfNeeded: h >> 40) & blockMask) << 8
         return (block | Int(truncatingIfNeeded: h & 255), block | Int(truncatingIfNeeded: h >> 8 & 255),
@@ -198,8 +240,27 @@ struct CoordinateCounts {
 
     @inline(__always)
     private mutating func step(_ c: Int, up: Bool) {
-        let n = counter(c), shift = UInt64(2 * (c & 31))
+        words.withUnsafeMutableBufferPointer { CoordinateCounts.step($0, c, up: up) }
+    }
+
+    @inline(__always)
+    private static func step(_ words: UnsafeMutableBufferPointer<UInt64>, _ c: Int, up: Bool) {
+        let shift = UInt64(2 * (c & 31)), n = words[c >> 5] >> shift & 3
         if up { if n < 3 { words[c >> 5] &+= 1 << shift } } else if n > 0 && n < 3 { words[c >> 5] &-= 1 << shift }
+    }
+
+    /// One pin more at each of the slots' coordinates (`ll` holds (lon, lat) by slot).
+    mutating func add(_ slots: [Int32], _ ll: UnsafeBufferPointer<Double>) {
+        guard !words.isEmpty else { return }
+        let mask = blockMask
+        words.withUnsafeMutableBufferPointer { w in
+            for s in slots {
+                let (a, b, c) = CoordinateCounts.cells(ll[2 * Int(s)], ll[2 * Int(s) + 1], mask)
+                CoordinateCounts.step(w, a, up: true)
+                if b != a { CoordinateCounts.step(w, b, up: true) }
+                if c != a && c != b { CoordinateCounts.step(w, c, up: true) }
+            }
+        }
     }
 
     @inline(__always)

@@ -1,4 +1,4 @@
-/// A point index over pin slots, answering box queries. Core defines it; PindropIndex implements
+/// A point index over pin slots, answering box queries. Core defines it; PindropGEOSIndex implements
 /// it with GEOS; tests use `BruteForceIndex` (Tests/Support). Positions are lon/lat degrees; boxes handed to
 /// `query` lie inside [-180, 180] × [-90, 90].
 public protocol SpatialIndex: AnyObject {

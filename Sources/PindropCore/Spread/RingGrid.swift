@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the spreading room's groups are drawn, for one box query (docs/spreading.md, "Drawn
 /// positions, hit tests and frames"). Every group of two or more pins has an extent: a lon/lat box

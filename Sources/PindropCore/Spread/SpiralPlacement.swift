@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Behaviour 17 on a map: where the pins of a spiral group (`SpreadMode.spiral`) are drawn in the
 /// current view. The layout is in screen points (`SpiralRule`), so a pin's drawn lon/lat depends

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The compact spreading rule (`PINDROP_SPREAD_SPIRAL`, docs/spreading.md): a group is laid out in
 /// screen points around its centre, so it keeps its size at every zoom.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The spreading room: a map's pins that share a spot, drawn on a ring (docs/spreading.md), kept
 /// equal to the batch rule (`pindrop_spread` over the map's pins in id order) after every change.

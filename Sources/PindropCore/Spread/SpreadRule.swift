@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The spreading rule (docs/spreading.md: pins sharing a spot drawn on a ring), shared by the map and the batch function: where pin i of a
 /// group of n is drawn, how a group's centre is found, and how points are grouped.

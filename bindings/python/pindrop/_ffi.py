@@ -10,9 +10,11 @@ import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
-from typing import Any, Dict, Iterator, NoReturn, Tuple
+from typing import Any, Dict, Iterator, List, NoReturn, Tuple, Type
 
-NO_ID = -(2 ** 63)
+from . import _tables
+
+NO_ID = _tables.NO_ID
 
 
 class PindropError(Exception):
@@ -36,57 +38,50 @@ class GeosError(PindropError): pass
 class NoMemory(PindropError, MemoryError): pass
 
 
-OK, STALE = 0, 1
-ERR_INVALID_ARGUMENT, ERR_NOT_FOUND, ERR_DUPLICATE_ID, ERR_PARSE, ERR_STATE, ERR_GEOS, ERR_NO_MEMORY = range(-1, -8, -1)
-STATUS_NAMES = {0: "PINDROP_OK", 1: "PINDROP_STALE", -1: "PINDROP_ERR_INVALID_ARGUMENT", -2: "PINDROP_ERR_NOT_FOUND",
-                -3: "PINDROP_ERR_DUPLICATE_ID", -4: "PINDROP_ERR_PARSE", -5: "PINDROP_ERR_STATE",
-                -6: "PINDROP_ERR_GEOS", -7: "PINDROP_ERR_NO_MEMORY"}
-_EXCEPTIONS = {-1: InvalidArgument, -2: NotFound, -3: DuplicateId, -4: ParseError, -5: StateError,
-               -6: GeosError, -7: NoMemory}
+# The statuses of include/pindrop.h (_tables.STATUSES), under their C names without PINDROP_.
+STATUS_NAMES: Dict[int, str] = {value: name for value, name, _ in _tables.STATUSES}
+OK: int
+STALE: int
+ERR_INVALID_ARGUMENT: int
+ERR_NOT_FOUND: int
+globals().update({name[len("PINDROP_"):]: value for value, name, _ in _tables.STATUSES})  # and ERR_PARSE, ...
+#: The exception each error status raises, by the class names the tables give.
+_EXCEPTIONS: Dict[int, Type[PindropError]] = {value: globals()[exception] for value, _, exception in _tables.STATUSES if exception}
+
+_C_TYPES: Dict[str, Any] = {"double": c_double, "int32_t": c_int32, "uint32_t": c_uint32, "int64_t": c_int64,
+                            "pindrop_id": c_int64, "uint64_t": c_uint64}
+
+
+def _fields(struct: str) -> List[Tuple[str, Any]]:
+    """The ctypes fields of one of the header's structs, from the generated tables."""
+    return [(name, _C_TYPES[ctype]) for name, ctype, _ in _tables.STRUCTS[struct][1]]
 
 
 class Options(Structure):
-    _fields_ = [("struct_size", c_uint32), ("hit_radius", c_double), ("drag_threshold", c_double),
-                ("lift_delay_ms", c_double), ("lift_height", c_double), ("lift_duration_ms", c_double),
-                ("drop_duration_ms", c_double), ("tap_max_ms", c_double), ("double_tap_ms", c_double),
-                ("double_tap_slop", c_double), ("autopan_margin", c_double), ("autopan_speed", c_double),
-                ("min_spacing_m", c_double), ("spread_mode", c_int32), ("spread_tolerance_m", c_double),
-                ("outside_policy", c_int32),
-                # since 0.2.0
-                ("cluster_radius", c_double), ("cluster_max_zoom", c_double), ("spread_spacing", c_double),
-                # since 0.3.0
-                ("cluster_min_points", c_uint32), ("cluster_by_category", c_uint32),
-                ("spread_on_tap", c_uint32)]
+    _fields_ = _fields("pindrop_options")
 
 
 class ClusterSummary(Structure):
-    _fields_ = [("count", c_uint32), ("valued", c_uint32), ("category", c_uint32), ("flags", c_uint32),
-                ("value_sum", c_double), ("value_min", c_double), ("value_max", c_double)]
+    _fields_ = _fields("pindrop_cluster_summary")
 
 
-CATEGORY_MIXED = 0xFFFFFFFF
+CATEGORY_MIXED = _tables.CATEGORY_MIXED
 
 
 class Camera(Structure):
-    _fields_ = [("center_lon", c_double), ("center_lat", c_double), ("zoom", c_double),
-                ("bearing_deg", c_double), ("width", c_double), ("height", c_double)]
+    _fields_ = _fields("pindrop_camera")
 
 
 class PinView(Structure):
-    _fields_ = [("id", c_int64), ("x", c_double), ("y", c_double), ("anchor_x", c_double),
-                ("anchor_y", c_double), ("lift", c_double), ("flags", c_uint32)]
+    _fields_ = _fields("pindrop_pin_view")
 
 
 class ClusterView(Structure):
-    _fields_ = [("key", c_uint64), ("x", c_double), ("y", c_double), ("lon", c_double), ("lat", c_double),
-                ("count", c_uint32), ("flags", c_uint32)]
+    _fields_ = _fields("pindrop_cluster_view")
 
 
 class Event(Structure):
-    _fields_ = [("type", c_int32), ("cause", c_int32), ("id", c_int64), ("other", c_int64),
-                ("lon", c_double), ("lat", c_double), ("from_lon", c_double), ("from_lat", c_double),
-                ("dx", c_double), ("dy", c_double), ("distance_m", c_double), ("time_ms", c_double),
-                ("request", c_uint64)]
+    _fields_ = _fields("pindrop_event")
 
 
 PROJECT_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double), POINTER(c_double))
@@ -223,8 +218,7 @@ SIGNATURES = _SIGNATURES
 
 # Keyboard focus and the keyboard drag (behaviour 20, since 0.3.0).
 class Focus(Structure):
-    _fields_ = [("kind", c_int32), ("reserved", c_int32), ("id", c_int64), ("key", c_uint64),
-                ("x", c_double), ("y", c_double)]
+    _fields_ = _fields("pindrop_focus")
 
 
 _KEYBOARD_SIGNATURES = {

@@ -10,9 +10,17 @@ coordinates) or a grid of first points (a tolerance); the positions come from th
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Tuple, cast
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, cast
 
 import numpy as np
+
+from . import _check, _geo
+from ._ffi import lib
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from ._hints import Coordinates
 
 RADIUS = 6378137.0
 _RAD = math.pi / 180.0
@@ -277,3 +285,38 @@ class SpreadResult(np.ndarray):  # type: ignore[type-arg, unused-ignore]
         line from its true coordinate to its drawn position, as [[lon, lat], [lon, lat]]."""
         pick = slice(None) if every else self.moved
         return np.stack([self._true[pick], np.asarray(self)[pick]], axis=1)
+
+
+def spread(lonlat: "Coordinates", tolerance_m: float = 0.0, layout: "Literal['ring', 'spiral']" = "ring",
+           spacing: float = 25.0, zoom: Optional[float] = None, *, lat: Any = None) -> SpreadResult:
+    """The spreading rule over n points: where each is drawn when points sharing a coordinate (or
+    within tolerance_m metres of a group's first point) are spread around their spot.
+
+    `lonlat`: (n, 2) (lon, lat) rows, or shapely points, a GeoSeries or GeoDataFrame of points in
+    EPSG:4326, ``__geo_interface__``, GeoJSON or WKT; or the longitudes as a 1-D array with the
+    latitudes as `lat` (``spread(lon, lat=lat)``). Points are taken in order as their ids.
+
+    layout="ring" (the default) draws a group of n on a ring of 3n/2 metres. layout="spiral"
+    lays it out in screen points (a circle below 9 points, Leaflet's spiral from 9, `spacing`
+    points apart) at Web Mercator `zoom`, which it then needs.
+
+    Returns a `SpreadResult`: the (n, 2) array of drawn positions, which also holds the `moved`
+    mask, the `group`, `rank`, `sizes` and `centres` of the groups and their `legs()`. The input
+    is not modified."""
+    if layout not in ("ring", "spiral"):
+        raise _check.invalid(f"layout must be 'ring' or 'spiral', not {_check.shown(layout)}")
+    if layout == "spiral" and zoom is None:
+        raise _check.invalid("layout='spiral' is laid out in screen points: it needs the zoom")
+    if layout == "ring" and zoom is not None:
+        raise _check.invalid("zoom applies to layout='spiral' only (the ring is in metres)")
+    src = _geo.lonlat(lonlat, lat, name="lonlat")
+    if src is lonlat or (isinstance(lonlat, np.ndarray) and np.shares_memory(src, lonlat)):
+        src = src.copy()
+    tol = _check.real(tolerance_m, "tolerance_m")
+    out = np.empty_like(src)
+    if layout == "ring":
+        lib.pindrop_spread(src.ctypes.data, src.shape[0], tol, out.ctypes.data)
+    else:
+        lib.pindrop_spread_spiral(src.ctypes.data, src.shape[0], tol, _check.real(spacing, "spacing"),
+                                  _check.real(zoom, "zoom"), out.ctypes.data)
+    return SpreadResult._make(out, src, tol)

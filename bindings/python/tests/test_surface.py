@@ -2,7 +2,6 @@
 import dataclasses
 import gc
 import math
-import re
 import weakref
 from pathlib import Path
 
@@ -14,27 +13,17 @@ import pindrop
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def documented_defaults():
-    """The defaults as include/pindrop.h documents them ("/* points, default 22; > 0 */")."""
-    header = (ROOT / "include" / "pindrop.h").read_text()
-    body = re.search(r"typedef struct pindrop_options \{(.*?)\} pindrop_options;", header, re.S).group(1)
-    out = {}
-    for kind, name, comment in re.findall(r"(double|u?int32_t)\s+(\w+);\s*/\*(.*?)\*/", body, re.S):
-        m = (re.search(r"default (-?[\d.]+)", comment) or re.search(r"^\s*(\d+) \(default", comment)
-             or re.search(r"\((default)\)", comment))
-        if m and m.group(1) != "default":
-            out[name] = float(m.group(1))
-        elif "(default)" in comment:  # enum: the value marked (default)
-            constant = re.search(r"(PINDROP_\w+) \(default\)", comment).group(1)
-            out[name] = float(re.search(rf"{constant} = (\d+)", header).group(1))
-    return out
-
-
 def test_options_defaults_are_the_documented_ones():
-    documented = documented_defaults()
+    """Options has the header's fields, in its order, with its PINDROP_DEFAULT_* (through the
+    generated tables); Map's keywords are the same, with the same defaults."""
+    import inspect
+    from pindrop import _tables
+    documented = {name: float(default) for name, _, _, default, _ in _tables.OPTIONS}
     python = dataclasses.asdict(pindrop.Options())
-    assert set(documented) == set(python)
+    assert list(python) == [name for name, *_ in _tables.OPTIONS]
     assert {k: float(v) for k, v in python.items()} == documented
+    keywords = {k: p.default for k, p in inspect.signature(pindrop.Map).parameters.items() if k != "options"}
+    assert {k: float(v) for k, v in keywords.items()} == documented
 
 
 def test_options_defaults_agree_with_the_library():
@@ -153,12 +142,11 @@ def test_spread_returns_a_new_array_and_leaves_the_input_alone():
     assert len({tuple(p) for p in out[:4]}) == 4
 
 
-def test_every_function_of_the_header_is_declared_and_nothing_else(repo_root):
+def test_every_function_of_the_header_is_declared_and_nothing_else():
     """_ffi declares argtypes/restype for exactly the functions include/pindrop.h declares (an
     undeclared pointer argument would be truncated to 32 bits); importing pindrop fails on a
     library that lacks any of them."""
-    header = (repo_root / "include" / "pindrop.h").read_text()
-    declared = set(re.findall(r"^[a-z_ ]*\*?\s*(pindrop_[a-z_]+)\(", header, re.M))
+    declared = set(pindrop._tables.FUNCTIONS)  # every function of the header (tools/gen_tables.py)
     # 0.1's 40; 0.2: pindrop_last_error, pindrop_spread_spiral, pindrop_map_nudge, three cluster
     # functions; 0.3: focus_step, focused, focus_rank, key_lift, key_drop, distance, open_stack,
     # close_stack, set_attributes, cluster_summary, cluster_categories, cluster_members_from

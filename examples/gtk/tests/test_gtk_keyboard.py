@@ -180,6 +180,18 @@ def test_the_whole_drag_by_keyboard_is_announced_and_the_saved_coordinate_is_whe
     assert "DRAG_CANCELLED" in kinds and "MOVED" not in kinds
     assert announcements(lines)[-1] == "back where it was"
     assert saved(app.save_path)[tree] == (moved[0]["from_lon"], moved[0]["from_lat"])
+    # L, the lift key no window manager takes (Alt+Space opens the window menu in GNOME, XFCE,
+    # Windows), lifts it as Alt+Space does; Esc puts it back.
+    app.key("l")
+    lines = app.drain()
+    assert [e for e in map(parse, lines) if e["kind"] == "LIFTED"][0]["id"] == tree
+    assert f"Tree {tree} lifted" in announcements(lines)
+    app.key("Right")
+    app.key("Escape")
+    lines = app.drain(0.5)
+    kinds = [parse(line)["kind"] for line in lines if line.startswith("EVENT ")]
+    assert "DRAG_CANCELLED" in kinds and "MOVED" not in kinds
+    assert saved(app.save_path)[tree] == (moved[0]["from_lon"], moved[0]["from_lat"])
 
 
 def test_tab_reaches_a_cluster_and_says_how_many_trees_it_holds(display):

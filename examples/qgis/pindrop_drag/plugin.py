@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction
+from qgis.PyQt.QtWidgets import QAction, QWidget
 
 from .maptool import PindropMapTool, is_point_layer
 from .pins import PinsRegistry
@@ -90,6 +90,8 @@ class PindropDragPlugin:
             self.tool = PindropMapTool(self.iface.mapCanvas(), touch=self.touch_action.isChecked(),
                                        registry=self.registry)
             self.tool.setAction(self.drag_action)
+            bar = self.iface.messageBar()
+            self.tool.cover = bar if isinstance(bar, QWidget) else None  # it lies over the canvas's top
             self.tool.refused.connect(self._warn)
             self.tool.status.connect(self._status)
             self.tool.announce.connect(self._announce)

@@ -1,17 +1,24 @@
 """The tool's settings: what clusters summarise (a numeric field as the value, a text or integer
-field as the category), what the points are called, and whether stacks open on tap.
+field as the category), what the points are called, whether stacks open on tap and how an
+opened stack is laid out.
 
 The fields and the name are kept with the layer (its custom properties, saved in the project);
-"stacks open on tap" is the user's (QgsSettings), on by default."""
+"stacks open on tap" (on by default) and the stack layout (a spiral by default) are the user's
+(QgsSettings)."""
 from __future__ import annotations
 
 from qgis.core import QgsFieldProxyModel, QgsSettings
 from qgis.gui import QgsFieldComboBox
-from qgis.PyQt.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
+from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
 
 VALUE, CATEGORY, NOUN = "pindrop/value_field", "pindrop/category_field", "pindrop/noun"
 CATEGORIES = "pindrop/categories_are"
 SPREAD_ON_TAP = "pindrop/spread_on_tap"
+STACK_LAYOUT = "pindrop/stack_layout"
+#: How an opened stack is laid out: "spiral" (the default: in screen points, 25 apart, so that it
+#: fits the view at any zoom: Lawndale's 305 trees take about 500 points across) or "ring" (on the
+#: ground, 1.5 m a point: 457.5 m for the same 305, far wider than the canvas at street zoom).
+STACK_LAYOUTS = ("spiral", "ring")
 
 
 def layer_settings(layer):
@@ -47,6 +54,17 @@ def set_spread_on_tap(on: bool) -> None:
     QgsSettings().setValue(SPREAD_ON_TAP, bool(on))
 
 
+def stack_layout() -> str:
+    layout = QgsSettings().value(STACK_LAYOUT, "spiral", type=str)
+    return layout if layout in STACK_LAYOUTS else "spiral"
+
+
+def set_stack_layout(layout: str) -> None:
+    if layout not in STACK_LAYOUTS:
+        raise ValueError(f"the stack layout is one of {', '.join(STACK_LAYOUTS)}, not {layout!r}")
+    QgsSettings().setValue(STACK_LAYOUT, layout)
+
+
 class SettingsDialog(QDialog):
     """The settings of the tool for one layer."""
 
@@ -76,11 +94,17 @@ class SettingsDialog(QDialog):
         self.stacks.setChecked(spread_on_tap())
         self.stacks.setToolTip("Points on one spot stay one marker with their count until tapped; "
                                "off: always spread on their ring")
+        self.layout_box = QComboBox()
+        self.layout_box.addItem("on a spiral that fits the view", "spiral")
+        self.layout_box.addItem("on a ring on the ground (1.5 m a point)", "ring")
+        self.layout_box.setCurrentIndex(STACK_LAYOUTS.index(stack_layout()))
+        self.layout_box.setToolTip("How an opened stack's points are laid out")
         form.addRow("Value", self.value)
         form.addRow("Category", self.category)
         form.addRow("Categories are", self.categories)
         form.addRow("Points are", self.noun)
         form.addRow(self.stacks)
+        form.addRow("Stacks open", self.layout_box)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -91,3 +115,4 @@ class SettingsDialog(QDialog):
         set_layer_settings(self.layer, self.value.currentField(), self.category.currentField(),
                            self.noun.text().strip(), self.categories.text().strip())
         set_spread_on_tap(self.stacks.isChecked())
+        set_stack_layout(self.layout_box.currentData())

@@ -10,7 +10,7 @@ $PINDROP_GPKG (the 916k LA trees) and
   click on a cluster.
 
 Writes what it saw as JSON to $PINDROP_DESKTOP_RESULT and quits QGIS. $PINDROP_DESKTOP_PARTS picks
-the parts ("freeze,x"); $PINDROP_DESKTOP_SHOT, if set, names a PNG of the screen at the end."""
+the parts ("freeze,stalls,x"); $PINDROP_DESKTOP_SHOT, if set, names a PNG of the screen at the end."""
 import json
 import math
 import os
@@ -56,6 +56,21 @@ def stall(action, settle_s, until=None):
     timer.stop()
     ticks.append(time.perf_counter())
     return round(max([longest] + [b - a for a, b in zip(ticks, ticks[1:])]), 3)
+
+
+def longest_gap(action, settle_s):
+    """The longest the GUI thread left a 5 ms timer waiting while `action` ran (real X events
+    from xdotool, delivered to QGIS meanwhile) and for settle_s after."""
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+    ticks.append(time.perf_counter())
+    action()
+    wait(settle_s)
+    timer.stop()
+    ticks.append(time.perf_counter())
+    return round(max(b - a for a, b in zip(ticks, ticks[1:])), 3)
 
 
 def xdotool(*args):
@@ -149,6 +164,48 @@ def freeze(plugin, layer, canvas):
     registry = getattr(plugin, "registry", None)
     RESULT["reads"] = registry.pins[layer.id()].reads if registry is not None else None
     RESULT["freeze"] = table
+
+
+def drop_and_click(plugin, layer, canvas):
+    """Issue 36: the first drop on the 916k layer (not yet in edit mode) and a click on a cluster
+    of Lawndale, with real X events; for each, the longest the GUI thread was away while it ran
+    and settled (the lift, the drag and the drop; the click, the zoom and its drawing)."""
+    seen = RESULT["stalls"] = {}
+    iface.setActiveLayer(layer)
+    plugin.drag_action.trigger()
+    wait(0.5, until=lambda: ready(plugin))
+    tool = plugin.tool
+    if layer.isEditable():
+        layer.rollBack()
+    # Lawndale at street zoom: a tree standing alone, dragged 64 px right and dropped.
+    canvas.setExtent(QgsRectangle(-118.3560, 33.8855, -118.3510, 33.8885))
+    canvas.refresh()
+    wait(1.5)
+    tool._redraw()
+    size = canvas.mapSettings().outputSize()
+    tree = next(v for v in tool.map.frame(tool._now()) if not v.flags & 7
+                and 0.3 * size.width() < v.x < 0.6 * size.width() and 0.3 * size.height() < v.y < 0.7 * size.height())
+    start = layer.getFeature(tree.id).geometry().asPoint()
+    x, y = global_point(canvas, tree.x, tree.y)
+    drag = ["mousemove", x, y, "mousedown", 1, "sleep", 0.1,
+            *sum((["mousemove", x + 8 * k, y, "sleep", 0.03] for k in range(1, 9)), []), "mouseup", 1]
+    seen["first drop"] = longest_gap(lambda: xdotool(*drag), 1.5)
+    seen["drop_moved"] = layer.getFeature(tree.id).geometry().asPoint() != start
+    layer.rollBack()
+    # Lawndale below street zoom: a click on the cluster nearest 388 trees of those that come apart
+    # at street zoom (Lawndale's stacks then drawn as markers), until it has settled.
+    canvas.setExtent(QgsRectangle(-118.3750, 33.8750, -118.3250, 33.9050))
+    canvas.refresh()
+    wait(1.5)
+    tool._redraw()
+    street = [c for c in tool.clusters if tool.map.cluster_expansion_zoom(c.key) >= 16]
+    c = min(street or tool.clusters, key=lambda c: abs(c.count - 388))
+    seen["cluster_count"], seen["scale_before"] = c.count, canvas.scale()
+    seen["expansion_zoom"] = tool.map.cluster_expansion_zoom(c.key)
+    x, y = global_point(canvas, c.x, c.y)
+    seen["cluster click"] = longest_gap(lambda: xdotool("mousemove", x, y, "click", 1), 1.5)
+    seen["scale_after"] = canvas.scale()
+    log(f"stalls {seen}")
 
 
 def with_x_events(plugin, layer, canvas):
@@ -280,9 +337,11 @@ def main():
         iface.setActiveLayer(layer)
         canvas = iface.mapCanvas()
         wait(3.0)
-        parts = os.environ.get("PINDROP_DESKTOP_PARTS", "freeze,x").split(",")
+        parts = os.environ.get("PINDROP_DESKTOP_PARTS", "freeze,stalls,x").split(",")
         if "freeze" in parts:
             freeze(plugin, layer, canvas)
+        if "stalls" in parts:
+            drop_and_click(plugin, layer, canvas)
         if "x" in parts:
             with_x_events(plugin, layer, canvas)
     except Exception:

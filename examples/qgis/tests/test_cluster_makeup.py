@@ -52,7 +52,7 @@ class ClusterMakeup(CanvasCase):
         return list(self.layer.getFeatures(QgsFeatureRequest().setFilterFids(ids)))
 
     def test_each_cluster_has_its_members_shares_colour_and_summary(self):
-        from pindrop_drag.maptool import PALETTE
+        from pindrop_drag.cluster_makeup import PALETTE
         self.assertEqual(self.t.pins.category_names, self.names)
         self.assertGreater(len(self.t.clusters), 3)
         for c, item in zip(self.t.clusters, self.t._clusters.items):
@@ -144,7 +144,7 @@ class StackMakeup(CanvasCase):
                 if c.flags & pindrop.CLUSTER_STACK]
 
     def test_a_stack_marker_has_its_trees_colour_ring_and_summary(self):
-        from pindrop_drag.maptool import PALETTE
+        from pindrop_drag.cluster_makeup import PALETTE
         stacks = self.stacks()
         self.assertIn(305, [c.count for c, _ in stacks])
         for c, item in stacks:
@@ -168,7 +168,8 @@ class StackMakeup(CanvasCase):
 
     def test_the_305_stack_marker_is_painted_in_its_dominant_species_colour(self):
         from qgis.PyQt.QtGui import QColor, QImage, QPainter
-        from pindrop_drag.maptool import PALETTE, ClusterOverlay
+        from pindrop_drag.cluster_makeup import PALETTE
+        from pindrop_drag.drawing import ClusterOverlay
         c = next(c for c, _ in self.stacks() if c.count == 305)
         counts, order, _ = oracle_words(c, self.members(c.key), self.names)
         want = QColor(PALETTE[(self.names.index(order[0]) - 1) % len(PALETTE)])

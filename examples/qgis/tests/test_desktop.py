@@ -41,6 +41,7 @@ class Desktop(unittest.TestCase):
         for action, seconds in cls.seen.get("freeze", {}).items():
             print(f"  {action:<50} {seconds:.3f}")
         print("cluster click:", cls.seen.get("x", {}).get("cluster"))
+        print("first drop and a Lawndale cluster click (seconds):", cls.seen.get("stalls"))
 
     @classmethod
     def tearDownClass(cls):
@@ -55,6 +56,18 @@ class Desktop(unittest.TestCase):
         for action, seconds in self.seen["freeze"].items():
             self.assertLessEqual(seconds, self.LIMIT, action)
         self.assertEqual(self.seen["reads"], 1)
+
+    def test_the_first_drop_on_the_916k_layer_shows_within_0_2_s(self):
+        stalls = self.seen["stalls"]
+        self.assertTrue(stalls["drop_moved"], stalls)
+        self.assertLessEqual(stalls["first drop"], self.LIMIT, stalls)
+
+    def test_a_click_on_a_lawndale_cluster_settles_within_0_2_s(self):
+        stalls = self.seen["stalls"]
+        self.assertGreater(stalls["cluster_count"], 100, stalls)
+        self.assertGreaterEqual(stalls["expansion_zoom"], 16, stalls)  # it opens onto street zoom
+        self.assertLess(stalls["scale_after"], stalls["scale_before"], stalls)
+        self.assertLessEqual(stalls["cluster click"], self.LIMIT, stalls)
 
     def test_the_toolbar_button_shows_an_icon_and_a_click_on_it_picks_the_tool(self):
         self.assertTrue(self.seen["x"]["button_icon_only"])

@@ -106,6 +106,83 @@ class KeyboardDrag(CanvasCase):
         self.assertAlmostEqual(y, tool.map.focus.y)
 
 
+    def test_l_lifts_the_focused_point_as_alt_space_does_and_no_shortcut_takes_it(self):
+        layer = self.make_layer(THREE)
+        canvas = self.make_canvas(layer)
+        tool = self.tool(canvas, layer)
+        layer.startEditing()
+        press(canvas, Qt.Key_Tab)
+        fid = tool.map.focus.id
+        name = next(n for n, i in self.fids.items() if i == fid)
+        start = self.point(layer, name)
+        px, py = self.to_pixel(canvas, *start)
+        override = QKeyEvent(QEvent.ShortcutOverride, Qt.Key_L, Qt.NoModifier, "l")
+        override.ignore()
+        QApplication.sendEvent(canvas, override)
+        self.assertTrue(override.isAccepted())          # an application shortcut on L would not fire
+        self.clock.t = 100
+        press(canvas, Qt.Key_L)
+        self.assertEqual(tool.announcements[-1], f"Point {fid} lifted")
+        self.clock.t = 200
+        press(canvas, Qt.Key_Right, Qt.ShiftModifier)
+        self.clock.t = 300
+        press(canvas, Qt.Key_Return)
+        self.assertEqual(tool.announcements[-1], f"Point {fid} dropped")
+        expected = self.to_lonlat(canvas, px + 10, py)
+        moved = self.point(layer, name)
+        self.assertAlmostEqual(moved[0], expected[0], delta=1e-9)
+        self.assertAlmostEqual(moved[1], expected[1], delta=1e-9)
+        # Ctrl+L is not the lift key: it is left to QGIS.
+        press(canvas, Qt.Key_Tab)
+        n = len(tool.announcements)
+        press(canvas, Qt.Key_L, Qt.ControlModifier)
+        self.assertEqual(len(tool.announcements), n)
+
+    def test_the_focused_and_lifted_point_stay_in_sight_below_the_message_bar(self):
+        """Issue 36: Tab focused a point 4 px below the canvas top, under the message bar; Shift+Up
+        moved it off the canvas; Enter dropped it unseen. The view follows it instead."""
+        from qgis.gui import QgsMessageBar
+        layer = self.make_layer(THREE[:1])
+        canvas = self.make_canvas(layer)
+        lon, lat = THREE[0][1]
+        e, upp = canvas.extent(), canvas.mapUnitsPerPixel()
+        x, y = base.TO_3857.transform(lon, lat)
+        # The point 4 px below the top of the canvas, the canvas otherwise as it was.
+        canvas.setExtent(type(e)(e.xMinimum(), y + 4 * upp - e.height(), e.xMaximum(), y + 4 * upp))
+        QApplication.processEvents()
+        bar = QgsMessageBar(canvas)  # as QGIS's main window lays its message bar over the canvas
+        bar.setGeometry(0, 0, canvas.width(), 40)
+        tool = self.tool(canvas, layer)
+        tool.cover = bar
+        self.assertLess(self.to_pixel(canvas, lon, lat)[1], 10)
+        bar.pushInfo("pindrop", "a message")
+        QApplication.processEvents()
+        bar_bottom = bar.geometry().bottom()
+
+        def seen(fid):
+            px, py = self.to_pixel(canvas, *tool.map.display_position(fid))
+            return 0 <= px < canvas.width() and bar_bottom < py < canvas.height()
+
+        layer.startEditing()
+        press(canvas, Qt.Key_Tab)
+        fid = tool.map.focus.id
+        self.assertTrue(seen(fid), self.to_pixel(canvas, lon, lat))
+        self.clock.t = 100
+        press(canvas, Qt.Key_L)
+        for k in range(8):  # 80 px up: off the canvas's top without the view following
+            self.clock.t = 200 + 50 * k
+            press(canvas, Qt.Key_Up, Qt.ShiftModifier)
+            QApplication.processEvents()
+            self.assertTrue(seen(fid), (k, self.to_pixel(canvas, *tool.map.display_position(fid)), tool.map.position(fid), [e.type for e in tool.events[-3:]]))
+        self.clock.t = 800
+        press(canvas, Qt.Key_Return)
+        self.assertEqual(tool.announcements[-1], f"Point {fid} dropped")
+        dropped = layer.getFeature(fid).geometry().asPoint()
+        self.assertGreater(haversine((dropped.x(), dropped.y()), (lon, lat)), 80 * 0.25 * 0.8)
+        px, py = self.to_pixel(canvas, dropped.x(), dropped.y())
+        self.assertGreater(py, bar_bottom)                          # the drop was made in sight
+
+
 @unittest.skipUnless(hasattr(pindrop.Map, "open_stack"), "pindrop before 0.3: no stacks on tap")
 class StacksOnTap(CanvasCase):
     resolution = 2.0
@@ -113,6 +190,8 @@ class StacksOnTap(CanvasCase):
     def setUp(self):
         QgsSettings().remove("pindrop/spread_on_tap")  # the default: on
         self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        QgsSettings().setValue("pindrop/stack_layout", "ring")  # the ground's ring (the default: a spiral)
+        self.addCleanup(QgsSettings().remove, "pindrop/stack_layout")
 
     def test_the_305_stack_is_one_marker_until_clicked_then_its_ring_opens(self):
         spot, n, trees = lawndale_stack()
@@ -293,6 +372,27 @@ class StacksOnTap(CanvasCase):
         self.assertIn("CLUSTER_TAPPED", self.types(tool))
         self.assertLess(canvas.mapUnitsPerPixel(), before)          # zoomed in to where it comes apart
         self.assertEqual(len(tool.messages), 1, tool.messages)
+
+    def test_by_default_the_opened_305_stack_fits_the_canvas_at_street_zoom(self):
+        """Issue 36: at street zoom the opened 305-tree stack was a 457 m ring running off the
+        canvas. By default it opens on a spiral in screen points, every tree inside the canvas."""
+        QgsSettings().remove("pindrop/stack_layout")
+        spot, n, trees = lawndale_stack()
+        self.centre = spot
+        layer = self.make_layer(trees)
+        canvas = self.make_canvas(layer)                    # 800 x 600 at 0.25 m a pixel
+        tool = self.tool(canvas, layer)
+        big = max((c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK), key=lambda c: c.count)
+        self.clock.t = 10
+        self.mouse(canvas, "press", round(big.x), round(big.y))
+        self.clock.t = 60
+        self.mouse(canvas, "release", round(big.x), round(big.y))
+        self.assertIn("STACK_OPENED", self.types(tool))
+        m2p = canvas.getCoordinateTransform()
+        opened = [m2p.transform(b) for a, b in tool.legs if math.hypot(*(lambda p: (p.x() - big.x, p.y() - big.y))(m2p.transform(a))) < 1]
+        self.assertEqual(len(opened), 305)
+        for p in opened:
+            self.assertTrue(0 <= p.x() <= canvas.width() and 0 <= p.y() <= canvas.height(), (p.x(), p.y()))
 
     def test_with_the_setting_off_stacks_are_spread_at_once(self):
         QgsSettings().setValue("pindrop/spread_on_tap", False)

@@ -359,6 +359,8 @@ class SpreadDisplay(CanvasCase):
         from qgis.core import QgsSettings  # stacks always spread (with pindrop 0.3 the default opens them on tap)
         QgsSettings().setValue("pindrop/spread_on_tap", False)
         self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        QgsSettings().setValue("pindrop/stack_layout", "ring")  # the ground's ring (the default: a spiral)
+        self.addCleanup(QgsSettings().remove, "pindrop/stack_layout")
         spot, n, trees = lawndale_stack()
         self.assertEqual(n, 305)
         self.centre = spot

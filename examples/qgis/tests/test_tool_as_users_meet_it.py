@@ -460,6 +460,8 @@ class WhatIsSeenIsWhatIsHit(CanvasCase):
         from qgis.gui import QgsMapToolPan
         QgsSettings().setValue("pindrop/spread_on_tap", False)  # the ring at once (test_keyboard_and_stacks opens it)
         self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        QgsSettings().setValue("pindrop/stack_layout", "ring")
+        self.addCleanup(QgsSettings().remove, "pindrop/stack_layout")
         spot, n, trees = lawndale_stack()
         self.centre, self.resolution = spot, 2.0
         layer = self.make_layer(trees)

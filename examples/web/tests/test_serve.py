@@ -50,8 +50,3 @@ def test_nothing_outside_its_folders(base):
                  "/pindrop/%2e%2e/%2e%2e/include/pindrop.h", "/data/../../Makefile", "/nothing-here.js"]:
         assert get(base + path)[0] == 404, path
 
-
-def test_the_benchmark_page_is_cross_origin_isolated(base):
-    with urllib.request.urlopen(base + "/bench.html") as r:
-        assert r.headers.get("Cross-Origin-Opener-Policy") == "same-origin"
-        assert r.headers.get("Cross-Origin-Embedder-Policy") == "require-corp"

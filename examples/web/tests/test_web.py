@@ -69,7 +69,7 @@ def lonlat_of(browser, x, y):
 
 
 def position(browser, pin):
-    return state(browser, f"p.pd.position(p.map, {pin})")
+    return state(browser, f"p.map.position({pin})")
 
 
 def lone_pin(browser, margin=150, spacing=60, near=(W / 2, H / 2)):
@@ -300,11 +300,11 @@ def test_clusters_and_tap_to_zoom(browser, server):
     assert drawn["clusters"] >= 2, drawn
     assert drawn["clusterMembers"] >= least_members, drawn
     clusters = state(browser, "p.drawnClusters")
-    inside = [c for c in clusters if 80 < c["x"] < W - 80 and 80 < c["y"] < H - 80 and c["count"] >= 10]
+    inside = [c for c in clusters if 80 < c["x"] < W - 80 and 80 < c["y"] < H - 80 and c["size"] >= 10]
     assert inside, clusters
-    c = max(inside, key=lambda c: c["count"])
+    c = max(inside, key=lambda c: c["size"])
     key = c["key"]
-    expansion = state(browser, f"p.pd.clusterExpansionZoom(p.map, {json_key(c['key'])})")
+    expansion = state(browser, f"p.map.clusterExpansionZoom({json_key(c['key'])})")
     assert expansion > zoom
     n0 = state(browser, "p.events.length")
     browser.click(c["x"], c["y"])
@@ -323,7 +323,7 @@ def test_clusters_and_tap_to_zoom(browser, server):
     # touch profile, rebuilding the map from the positions it keeps)
     browser.wait_for("pindropPage.drawnClusters.some(c => c.x > 80 && c.x < 1120 && c.y > 80 && c.y < 720)", timeout=5)
     clusters = state(browser, "p.drawnClusters")
-    c2 = max((c for c in clusters if 80 < c["x"] < W - 80 and 80 < c["y"] < H - 80), key=lambda c: c["count"])
+    c2 = max((c for c in clusters if 80 < c["x"] < W - 80 and 80 < c["y"] < H - 80), key=lambda c: c["size"])
     n1 = state(browser, "p.events.length")
     browser.touch("touchStart", [(c2["x"], c2["y"])])
     browser.sleep(0.05)
@@ -344,11 +344,11 @@ def test_screenshots(browser, server):
     open_page(browser, server, "data=lawndale&input=mouse&zoom=18.2&lat=33.8940&lon=-118.3570")
     stacks = [c for c in state(browser, "p.drawnClusters") if c["flags"] & 2 and 200 < c["x"] < W - 200 and 150 < c["y"] < H - 150]
     if stacks:   # the package collapses stacks until tapped (behaviour 22): open the largest
-        stack = max(stacks, key=lambda c: c["count"])
+        stack = max(stacks, key=lambda c: c["size"])
         n0 = state(browser, "p.events.length")
         browser.click(stack["x"], stack["y"])
         browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'STACK_OPENED')", timeout=5)
-        browser.wait_for(f"pindropPage.drawnPins.filter(q => q.flags & 8).length >= {stack['count']}", timeout=5)
+        browser.wait_for(f"pindropPage.drawnPins.filter(q => q.flags & 8).length >= {stack['size']}", timeout=5)
     pin = lone_pin(browser, margin=200, spacing=40, near=(W * 0.3, H * 0.6))
     browser.click(pin["x"], pin["y"])
     browser.wait_for(f"pindropPage.selected === {pin['id']}", timeout=3)
@@ -367,15 +367,16 @@ def test_screenshots(browser, server):
     assert state(browser, "p.drawn.clusters") > 10
     # a mouse over a cluster shows what it holds: its count and its commonest species
     c = max((c for c in state(browser, "p.drawnClusters") if 100 < c["x"] < 800 and 100 < c["y"] < H - 100),
-            key=lambda c: c["count"])
-    cats = state(browser, f"p.pd.clusterCategories(p.map, {json_key(c['key'])})")
-    assert sum(n for _, n in cats) == c["count"], (cats, c)            # every member counted once
+            key=lambda c: c["size"])
+    cats = state(browser, f"(() => {{ const c = p.map.clusterCategories({json_key(c['key'])}); "
+                          f"return Array.from(c.category, (cat, i) => [cat, c.count[i]]); }})()")
+    assert sum(n for _, n in cats) == c["size"], (cats, c)            # every member counted once
     assert [n for _, n in cats] == sorted((n for _, n in cats), reverse=True)
     top = state(browser, f"p.trees.categoryName({cats[0][0]})")
     browser.mouse("mouseMoved", c["x"] + 2, c["y"] + 1, buttons=0)
     browser.wait_for("!document.querySelector('.cluster-tip').hidden", timeout=3)
     tip = browser.eval("document.querySelector('.cluster-tip').textContent")
-    assert f"{c['count']:,} trees" in tip and top in tip, (tip, top)
+    assert f"{c['size']:,} trees" in tip and top in tip, (tip, top)
     browser.screenshot(str(SHOT_CLUSTERS))
     assert SHOT_CLUSTERS.stat().st_size > 20_000
     assert browser.exceptions == [], browser.exceptions
@@ -396,7 +397,7 @@ def test_a_stack_badge_holds_its_count_above_its_neighbours(browser, server):
     drawn beside it does not cover the count: the stacks are painted after the single pins."""
     lon, lat = (STACK_305[0] + STACK_261[0]) / 2, (STACK_305[1] + STACK_261[1]) / 2
     open_page(browser, server, f"data=lawndale&input=mouse&zoom=18&lat={lat}&lon={lon}")
-    stacks = {s["count"]: s for s in state(browser, "p.drawnStacks")}
+    stacks = {s["size"]: s for s in state(browser, "p.drawnStacks")}
     assert 305 in stacks and 261 in stacks, stacks
     for count in (305, 261):
         s = stacks[count]
@@ -420,7 +421,7 @@ def test_a_stack_badge_holds_its_count_above_its_neighbours(browser, server):
     x, y, inner = round(s["x"]), round(s["y"]), math.floor(s["radius"] / math.sqrt(2)) - 1
     box = (x - inner, y - inner, x + inner, y + inner)
     before = canvas_pixels(browser, *box)
-    at = state(browser, f"p.pd.toLonLat(p.map, {s['x'] + 8}, {s['y']})")
+    at = state(browser, f"p.map.toLonLat({s['x'] + 8}, {s['y']})")
     drawn_at = state(browser, "p.drawn.at")
     browser.eval(f"pindropPage.map.add(999999, {at[0]!r}, {at[1]!r}); pindropPage.leaflet.fire('move'); 1")
     browser.wait_for(f"pindropPage.drawn.at > {drawn_at} && pindropPage.drawnPins.some(q => q.id === 999999)", timeout=5)
@@ -431,7 +432,7 @@ def test_a_stack_badge_holds_its_count_above_its_neighbours(browser, server):
 
 
 def test_keyboard_focus_lift_and_drop(browser, server):
-    """Tab walks the drawn trees and clusters in reading order, Alt+Space lifts the focused tree,
+    """Tab walks the drawn trees and clusters in reading order, Alt+Space (or L) lifts the focused tree,
     arrows move it as a drag, Enter drops it (behaviour 20, through the page's keys); Enter on a
     focused collapsed stack opens it (behaviour 22)."""
     open_page(browser, server, "data=lawndale&input=mouse&zoom=17.3&lat=33.8905&lon=-118.3560")
@@ -494,6 +495,17 @@ def test_keyboard_focus_lift_and_drop(browser, server):
     assert close(after, lonlat_of(browser, q["x"] + 3, q["y"]), DEG), (after, lonlat_of(browser, q["x"] + 3, q["y"]))
     browser.key("z", modifiers=2)
     browser.sleep(0.1)
+    assert position(browser, q["id"]) == before
+    # L lifts as Alt+Space does (a window manager may take Alt+Space for its window menu); Esc
+    # puts the tree back.
+    n1 = state(browser, "p.events.length")
+    browser.key("l")
+    browser.wait_for(f"pindropPage.events.slice({n1}).some(e => e.type === 'LIFTED' && e.id === {q['id']})",
+                     timeout=3)
+    browser.key("ArrowRight")
+    browser.key("Escape")
+    browser.wait_for(f"pindropPage.events.slice({n1}).some(e => e.type === 'DRAG_CANCELLED')", timeout=3)
+    assert "MOVED" not in [e["type"] for e in events_since(browser, n1)]
     assert position(browser, q["id"]) == before
 
 
