@@ -202,7 +202,7 @@ final class BadgeTests: XCTestCase {
 
     static func lawndale() throws -> (ids: [Int64], lonlat: [Double]) {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/data/lawndale_trees.csv")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/data/lawndale_trees.csv")
         var ids: [Int64] = [], lonlat: [Double] = []
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",")
