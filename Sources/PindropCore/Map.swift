@@ -46,6 +46,9 @@ public final class Map {
     var keptScratch: [Int32] = []
     var stackGroups: [Int32] = []
     var stackScratch: [Int32] = []
+    /// Badges within hit_radius merged into one (MapBadges.swift), and its scratch of badges.
+    var badges = BadgeMerger()
+    var badgeScratch: [ClusterView] = []
     /// The slots kept out of the clusters (`syncClusterExclusions`), reused.
     private var excludedScratch: [Int32] = []
     /// The pins' values and categories (behaviour 19), read by the cluster room.

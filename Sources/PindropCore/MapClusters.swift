@@ -36,6 +36,7 @@ extension Map {
             scratch.removeAll(keepingCapacity: true)
             let clustered = clusterFrame(margin: r, box: box, pins: &scratch)
             appendStacks(box: box, margin: r, singles: clustered ? scratch : nil)
+            mergeBadges()  // badges within hit_radius are one (MapBadges.swift)
             FrameScratch.fit(&scratch, need: scratch.count)  // a huge view's room given back
             stackScratch = scratch
             return clusterViews.count

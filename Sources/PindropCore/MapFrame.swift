@@ -66,6 +66,7 @@ extension Map {
             }
             // The stack items too, so that the focus settles among what frame_clusters draws.
             appendStacks(box: box, margin: r, singles: clustered ? candidates : nil)
+            mergeBadges()
             removeCollapsed(&candidates)  // drawn as stack items (frameClusters)
             // The hit grid holds the views' pins: not when clusters stand for some of them.
             let camera: Bool = if case .camera = view { true } else { false }

@@ -11,13 +11,24 @@ extension Map {
     /// STACK_OPENED). Opening the open stack again changes nothing. NOT_FOUND for a key that names
     /// no stack now (unknown, or stale: the group's pins changed since), or when spread_on_tap is off.
     public func openStack(key: UInt64, time: Double) throws(PindropError) {
-        try change(at: time, check: { () throws(PindropError) -> Int32 in
-            guard let g = spread.group(forKey: key) else {
-                throw spread.stacks.isOn ? staleStack(key)
-                    : PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
+        try change(at: time, check: { () throws(PindropError) -> (key: UInt64, g: Int32, also: ArraySlice<Int32>, at: LonLat) in
+            guard spread.stacks.isOn else {
+                throw PindropError(.notFound, "no stack with key \(key): spread_on_tap is off, so no group is collapsed")
             }
-            return g
-        }, apply: { openGroup($0) })
+            if BadgeMerger.isMerged(key) {  // stacks whose badges merged open as one
+                guard StackState.isStackKey(key) else { throw staleStack(key) }
+                return try mergedOpening(key)
+            }
+            guard let g = spread.group(forKey: key) else { throw staleStack(key) }
+            return (key, g, [], spread.centre(g))
+        }, apply: { openGroups($0.key, $0.g, also: $0.also, at: $0.at) })
+    }
+
+    /// What opening a merged stack badge opens: its groups and the badge's centre.
+    private func mergedOpening(_ key: UInt64) throws(PindropError) -> (key: UInt64, g: Int32, also: ArraySlice<Int32>, at: LonLat) {
+        let groups = try mergedGroups(key)
+        guard let b = badges.last.first(where: { $0.key == key }) else { throw staleStack(key) }
+        return (key, groups[groups.startIndex], groups.dropFirst(), LonLat(lon: b.lon, lat: b.lat))
     }
 
     /// Closes the open stack (STACK_CLOSED); nothing happens when none is open.
@@ -28,10 +39,10 @@ extension Map {
     /// The key the open stack's STACK_OPENED reported, or nil when no stack is open.
     public var openStackKey: UInt64? { spread.stacks.group >= 0 ? spread.stacks.key : nil }
 
-    private func openGroup(_ g: Int32) {
-        guard spread.stacks.group != g else { return }
+    private func openGroups(_ key: UInt64, _ g: Int32, also: ArraySlice<Int32>, at: LonLat) {
+        guard spread.stacks.group < 0 || spread.stacks.key != key else { return }
         closeOpenStack()
-        let opened = spread.open(g)
+        let opened = spread.open(g, also: also, key: key, at: at)
         emit(.stackOpened(key: opened.key, at: opened.at))
     }
 
@@ -43,8 +54,12 @@ extension Map {
     /// A tap on a stack (the gesture room's `openStack`): the key was current at the press; a
     /// stack re-formed since is not opened.
     func openStackByTap(_ key: UInt64) {
+        if BadgeMerger.isMerged(key) {
+            guard let o = try? mergedOpening(key) else { return }
+            return openGroups(o.key, o.g, also: o.also, at: o.at)
+        }
         guard let g = spread.group(forKey: key) else { return }
-        openGroup(g)
+        openGroups(key, g, also: [], at: spread.centre(g))
     }
 
     /// After a pin change: the open stack's group dissolved (its pins left it), so it closed.
@@ -167,6 +182,12 @@ extension Map {
     /// A DOWN on the nearer of a cluster and a stack item within hit_radius and strictly nearer
     /// than `limit` (squared points: the nearest pin's), or nil.
     func offPinsTarget(pointer: Int32, x: Double, y: Double, nearerThan limit: Double) -> GestureMachine.Input? {
+        if mergesBadges {  // what is drawn: badges within hit_radius merged (MapBadges.swift)
+            guard let b = badgeHit(x, y), b.d2 < limit else { return nil }
+            return b.view.flags & ClusterFlags.stack.rawValue != 0
+                ? .downOnStack(pointer: pointer, stack: b.view, x: x, y: y)
+                : .downOnCluster(pointer: pointer, cluster: b.view, x: x, y: y)
+        }
         var cluster: (view: ClusterView, d2: Double)?
         if let room = clusterRoom {
             cluster = room.hit(view, x: x, y: y, radius: options.hitRadius)
@@ -190,6 +211,7 @@ extension Map {
     /// The slots of a stack's pins, ascending by id; nil for a cluster's key; NOT_FOUND for a
     /// stack key that names no stack now.
     func stackSlots(_ key: UInt64) throws(PindropError) -> [Int32]? {
+        if BadgeMerger.isMerged(key) { return try mergedSlots(key) }  // a merged badge's pins
         guard StackState.isStackKey(key) else { return nil }
         guard let g = spread.group(forKey: key) else { throw staleStack(key) }
         return spread.members[Int(g)]
@@ -204,8 +226,9 @@ extension Map {
     /// Mercator zoom of a host projection at the viewport centre; cluster_max_zoom when the view
     /// cannot say; within [0, 30]): a host that zooms to it stays where it is, and opens the stack instead.
     func stackExpansionZoom(_ key: UInt64) throws(PindropError) -> Double? {
+        if BadgeMerger.isMerged(key), let z = try mergedExpansionZoom(key) { return z }
         guard StackState.isStackKey(key) else { return nil }
-        guard spread.group(forKey: key) != nil else { throw staleStack(key) }
+        guard BadgeMerger.isMerged(key) || spread.group(forKey: key) != nil else { throw staleStack(key) }
         guard let z = Clusterer.zoom(of: view) else { return options.clusterMaxZoom }
         return min(30, max(0, z))  // a host projection's equivalent zoom, within the camera's range
     }

@@ -67,10 +67,20 @@ struct SpreadLayout {
     private var groupVisited: [UInt32] = []  // per group: `regroup`'s stamp
     private var visitStamp: UInt32 = 0
 
+    /// Behaviour 22: an opened stack is laid out to fit the view (`FitLayout`), at most at this
+    /// spacing; `fitStamp` changes with the view and with what is open (positions are redone).
+    let fitSpacing: Double
+    private(set) var fitView: View
+    private(set) var fitStamp: UInt64 = 1 << 63
+    var fitScratch: [Double] = []
+    var fitPoints: [FitPoint] = []
+
     init(options: Options, view: View) {
         isOn = options.spreadMode != .off
         tolerance = options.spreadToleranceM
         stacks.isOn = isOn && options.spreadOnTap
+        fitSpacing = min(options.spreadSpacing, 0x1p40)
+        fitView = view
         if options.spreadMode == .spiral {
             spiral = SpiralPlacement(spacing: options.spreadSpacing, view: view, classes: SpreadLayout.classes)
         }
@@ -79,7 +89,14 @@ struct SpreadLayout {
     /// The map's view changed: a spiral is drawn anew in it.
     mutating func viewChanged(_ view: View) {
         spiral?.setView(view)
+        fitView = view
+        fitMoved()
     }
+
+    /// What an open stack's fitted layout depends on changed (the view, the open or kept groups,
+    /// their pins): its positions are computed anew when next drawn.
+    @inline(__always)
+    mutating func fitMoved() { fitStamp &+= 1 }
 
     /// The size class of a ring of n ≥ 2 pins.
     @inline(__always)
@@ -104,6 +121,11 @@ struct SpreadLayout {
     @inline(__always)
     private mutating func drawnPosition(group g: Int, rank r: Int) -> (lon: Double, lat: Double)? {
         let n = members[g].count
+        if stacks.isOn {  // behaviour 22: drawn spread only when open or kept open, fitted to the view
+            if drawn[g].count != 2 * n || drawnStamp[g] != fitStamp { layOutFitted(Int32(g)) }
+            let x = drawn[g][2 * r]
+            return x.isNaN ? nil : (x, drawn[g][2 * r + 1])
+        }
         if drawn[g].count != 2 * n {  // not drawn since it was (re)formed
             drawn[g].removeAll(keepingCapacity: true)
             drawn[g].append(contentsOf: repeatElement(.nan, count: 2 * n))
@@ -139,6 +161,13 @@ struct SpreadLayout {
             grid.query(spiral.grownBox(box, points: spiral.classExtent.max() ?? 0), into: &groups)
         } else {
             grid.query(box, into: &groups)
+        }
+        if stacks.isOn {
+            // Drawn spread only when open or kept open, fitted to the view wherever the centre is:
+            // those groups are offered whatever the grid says, the others are one stack item.
+            if stacks.group >= 0 && !groups.contains(stacks.group) { groups.append(stacks.group) }
+            for g in stacks.alsoGroups where !groups.contains(g) { groups.append(g) }
+            for g in stacks.keptGroups where !groups.contains(g) { groups.append(g) }
         }
         for g in groups {
             if stacks.isOn && isCollapsed(g) { continue }  // drawn as one stack item, not as pins

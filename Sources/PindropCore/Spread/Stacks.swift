@@ -20,6 +20,10 @@ struct StackState {
     var centre = LonLat(lon: 0, lat: 0)
     /// The open stack vanished in a change (its group dissolved): the map reports STACK_CLOSED.
     var lost = false
+    /// The other groups of an open merged stack (badges within hit_radius, MapBadges.swift): a
+    /// member of each (followed as the witness is) and their groups now.
+    var alsoWitnesses: [Int32] = []
+    var alsoGroups: [Int32] = []
     /// The slots the map keeps open (selected, edited, held) and their groups now.
     var keptSlots: [Int32] = []
     var keptGroups: [Int32] = []
@@ -70,6 +74,15 @@ struct StackState {
         }
         return pass
     }
+
+    /// Calls body with each group laid out together with g: the open stack and the groups merged
+    /// into it, or g alone.
+    @inline(__always)
+    func forEachInUnit(of g: Int32, _ body: (Int32) -> Void) {
+        guard group >= 0, g == group || alsoGroups.contains(g) else { return body(g) }
+        body(group)
+        for (i, a) in alsoGroups.enumerated() where a != group && !alsoGroups[0..<i].contains(a) { body(a) }
+    }
 }
 
 extension SpreadLayout {
@@ -85,7 +98,50 @@ extension SpreadLayout {
 
     @inline(__always)
     func isCollapsed(_ g: Int32) -> Bool {
-        g != stacks.group && !stacks.keptGroups.contains(g)
+        g != stacks.group && !stacks.keptGroups.contains(g) && !stacks.alsoGroups.contains(g)
+    }
+
+    /// Lays out the groups drawn with g (`StackState.unit`) in one `FitLayout` around their
+    /// centre (the members' count-weighted mean screen point), filling their remembered drawn
+    /// positions (NaN where the view cannot place them).
+    mutating func layOutFitted(_ g: Int32) {
+        var n = 0, sx = 0.0, sy = 0.0, w = 0.0
+        let st = stacks  // read while the closures write the layout's arrays
+        st.forEachInUnit(of: g) { u in
+            let k = members[Int(u)].count
+            n += k
+            if let p = fitView.toScreen(centreLon[Int(u)], centreLat[Int(u)]) {
+                sx += Double(k) * p.x; sy += Double(k) * p.y; w += Double(k)
+            }
+        }
+        var out = fitScratch, points = fitPoints
+        fitScratch = []; fitPoints = []
+        defer { fitScratch = out; fitPoints = points }
+        if w > 0 {
+            FitLayout.layout(n: n, preferred: fitSpacing, x: sx / w, y: sy / w, width: fitView.width,
+                             height: fitView.height, into: &out, scratch: &points)
+        } else {
+            out.removeAll(keepingCapacity: true)
+        }
+        var k = 0
+        let stamp = fitStamp, view = fitView
+        var drawn = self.drawn
+        self.drawn = []
+        defer { self.drawn = drawn }
+        st.forEachInUnit(of: g) { u in
+            let i = Int(u), m = members[i].count
+            drawn[i].removeAll(keepingCapacity: true)
+            for _ in 0..<m {
+                var p: (lon: Double, lat: Double)? = nil
+                if 2 * k + 1 < out.count, let q = view.toLonLatUnwrapped(out[2 * k], out[2 * k + 1]) {
+                    let lon = q.lon - 360 * ((q.lon + 180) / 360).rounded(.down)
+                    p = (lon, q.lat)
+                }
+                drawn[i].append(p?.lon ?? .nan); drawn[i].append(p?.lat ?? .nan)
+                k += 1
+            }
+            drawnStamp[i] = stamp
+        }
     }
 
     /// The group a stack key names, if the key is current (its record holds two pins or more and
@@ -154,16 +210,30 @@ extension SpreadLayout {
             n += 1
         }
         if stacks.keptGroups.count != n { stacks.keptGroups.removeLast(stacks.keptGroups.count - n); changed = true }
+        if changed { fitMoved() }
         return changed
     }
 
     /// Makes group g the open stack; returns its key and centre.
     mutating func open(_ g: Int32) -> (key: UInt64, at: LonLat) {
+        open(g, also: [], key: stacks.key(g), at: centre(g))
+    }
+
+    /// Opens group g with the groups merged into its badge (`also`), as one stack: their pins are
+    /// laid out together; STACK_OPENED reports `key` and `at` (the merged badge's).
+    mutating func open(_ g: Int32, also: ArraySlice<Int32>, key: UInt64, at: LonLat) -> (key: UInt64, at: LonLat) {
         stacks.group = g
         stacks.witness = members[Int(g)][0]
-        stacks.key = stacks.key(g)
-        stacks.centre = centre(g)
+        stacks.alsoGroups.removeAll(keepingCapacity: true)
+        stacks.alsoWitnesses.removeAll(keepingCapacity: true)
+        for a in also where a != g && !stacks.alsoGroups.contains(a) {
+            stacks.alsoGroups.append(a)
+            stacks.alsoWitnesses.append(members[Int(a)][0])
+        }
+        stacks.key = key
+        stacks.centre = at
         stacks.lost = false
+        fitMoved()
         return (stacks.key, stacks.centre)
     }
 
@@ -172,7 +242,10 @@ extension SpreadLayout {
         guard stacks.group >= 0 || stacks.lost else { return nil }
         stacks.group = -1
         stacks.witness = -1
+        stacks.alsoGroups.removeAll(keepingCapacity: true)
+        stacks.alsoWitnesses.removeAll(keepingCapacity: true)
         stacks.lost = false
+        fitMoved()
         return (stacks.key, stacks.centre)
     }
 
@@ -181,6 +254,13 @@ extension SpreadLayout {
     /// add, whose pins are new.
     mutating func stackWillChange(_ slot: Int32) {
         stacks.others.removeAll(keepingCapacity: true)
+        // A group merged into the open stack is followed by another of its members when its
+        // witness changes (the witness may leave for another group).
+        if slot >= 0, let g = membership.group(slot) {
+            for i in stacks.alsoWitnesses.indices where stacks.alsoWitnesses[i] == slot {
+                stacks.alsoWitnesses[i] = members[Int(g)].first { $0 != slot } ?? slot
+            }
+        }
         guard stacks.group >= 0, slot >= 0, membership.group(slot) == stacks.group else { return }
         for m in members[Int(stacks.group)] where m != slot { stacks.others.append(m) }
     }
@@ -202,6 +282,24 @@ extension SpreadLayout {
             }
         }
         stacks.others.removeAll(keepingCapacity: true)
-        if stacks.isOn { refreshKept() }
+        if stacks.isOn {
+            refreshKept()
+            // The groups merged into the open stack, followed by a member each (one that left its
+            // group drops out); all of them close with the stack.
+            if stacks.group >= 0 {
+                var w = 0
+                stacks.alsoGroups.removeAll(keepingCapacity: true)
+                for s in stacks.alsoWitnesses {
+                    guard let g = membership.group(s), g != stacks.group, !stacks.alsoGroups.contains(g) else { continue }
+                    stacks.alsoWitnesses[w] = s; w += 1
+                    stacks.alsoGroups.append(g)
+                }
+                stacks.alsoWitnesses.removeLast(stacks.alsoWitnesses.count - w)
+            } else {
+                stacks.alsoGroups.removeAll(keepingCapacity: true)
+                stacks.alsoWitnesses.removeAll(keepingCapacity: true)
+            }
+            fitMoved()
+        }
     }
 }

@@ -151,11 +151,20 @@ final class StackTests: XCTestCase {
             XCTAssertEqual(stacks(s, at: 100), [], "an open stack is no item")
             let views = drawn(s, at: 100), twinViews = drawn(twin, at: 100)
             XCTAssertEqual(Set(views.keys), [1, 2, 3, 4, 9])
+            // Opened, the stack fits the view (docs/spreading.md, "An open stack fits the view"):
+            // a triangular lattice of spread_spacing (25) points on its centre, nearest points
+            // first, ties clockwise from up; its legs still end at the true coordinate.
+            let h = 25 * 3.0.squareRoot() / 2
+            let fitted: [Int64: (Double, Double)] = [1: (600, 400), 2: (612.5, 400 - h), 3: (625, 400), 4: (612.5, 400 + h)]
             for id: Int64 in 1...4 {
-                XCTAssertEqual(views[id], twinViews[id], "\(mode): pin \(id) drawn as without spread_on_tap")
+                XCTAssertEqual(views[id]?.x ?? .nan, fitted[id]!.0, accuracy: 1e-6, "\(mode): pin \(id) fitted")
+                XCTAssertEqual(views[id]?.y ?? .nan, fitted[id]!.1, accuracy: 1e-6, "\(mode): pin \(id) fitted")
+                XCTAssertEqual(views[id]?.anchorX, twinViews[id]?.anchorX)
+                XCTAssertEqual(views[id]?.anchorY, twinViews[id]?.anchorY)
                 XCTAssertTrue(views[id]?.flags.contains(.spread) == true)
                 XCTAssertEqual(try s.map.hitTest(x: (views[id]?.x ?? .nan), y: (views[id]?.y ?? .nan)), id)
-                XCTAssertEqual(try s.map.displayPosition(id: id).lon, try twin.map.displayPosition(id: id).lon)
+                let d = try s.map.displayPosition(id: id), q = try s.map.toScreen(lon: d.lon, lat: d.lat)
+                XCTAssertEqual(q.x, views[id]?.x ?? .nan, accuracy: 1e-6); XCTAssertEqual(q.y, views[id]?.y ?? .nan, accuracy: 1e-6)
             }
             // A press on one of them lifts it.
             let p = try XCTUnwrap(views[3])
@@ -351,8 +360,11 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(stacks(s, at: 0), [])
         var views = drawn(s, at: 0)
         XCTAssertEqual(Set(views.keys), [1, 2, 3, 4, 9])
-        XCTAssertEqual(views[3]?.x, drawn(twin, at: 0)[3]?.x)
-        XCTAssertEqual(try s.map.displayPosition(id: 1).lat, try twin.map.displayPosition(id: 1).lat)
+        // Drawn as an opened stack is, fitted to the view (its legs as the twin draws them).
+        XCTAssertEqual(views[3]?.anchorX, drawn(twin, at: 0)[3]?.anchorX)
+        XCTAssertEqual(views[3]?.x ?? .nan, 625, accuracy: 1e-6)
+        let d1 = try s.map.displayPosition(id: 1), q1 = try s.map.toScreen(lon: d1.lon, lat: d1.lat)
+        XCTAssertEqual(q1.x, views[1]?.x ?? .nan, accuracy: 1e-6); XCTAssertEqual(q1.y, views[1]?.y ?? .nan, accuracy: 1e-6)
         XCTAssertEqual(try s.map.hitTest(x: (views[1]?.x ?? .nan), y: (views[1]?.y ?? .nan)), 1)
         XCTAssertNil(s.map.openStackKey, "kept open is not opened: no event")
         XCTAssertEqual(s.kinds(), [.selected])
@@ -498,7 +510,10 @@ final class StackTests: XCTestCase {
             (StackTests.lon + Double(rng.next() % 1000) / 1e6 - 0.0005, StackTests.lat + Double(rng.next() % 600) / 1e6 - 0.0003)
         }
         var coords: [Int64: (Double, Double)] = [:]
-        var openSpot: (Double, Double)?
+        // The spots of the open stack (several when its badge merged stacks within hit_radius)
+        // and its key.
+        var openSpots: [(Double, Double)] = []
+        var openKey: UInt64?
         var t = 0.0, checked = 0
         for step in 0..<400 {
             t += 10
@@ -514,12 +529,19 @@ final class StackTests: XCTestCase {
                 try s.map.select(id: coords[id] != nil && rng.next() % 2 == 0 ? id : noID)
             case 4:
                 let items = stacks(s, at: t)
-                if !items.isEmpty { let v = items[rng.int(items.count)]; try s.map.openStack(key: v.key, time: t); openSpot = (v.lon, v.lat) }
+                if !items.isEmpty {
+                    let v = items[rng.int(items.count)]
+                    try s.map.openStack(key: v.key, time: t)
+                    openSpots = try s.map.clusterMembers(key: v.key).map { coords[$0]! }
+                    openKey = v.key
+                }
             default:
-                try s.map.closeStack(time: t); openSpot = nil
+                try s.map.closeStack(time: t); openSpots = []; openKey = nil
             }
             // An open stack whose group dissolved is closed; follow the events.
-            for e in s.events() where e.kind == .stackClosed { if openSpot.map({ $0 == (e.lon, e.lat) }) ?? false { openSpot = nil } }
+            for e in s.events() where e.kind == .stackClosed { if e.request == openKey { openSpots = []; openKey = nil } }
+            // A spot of the open stack left with one pin is no group: it is no longer open.
+            openSpots.removeAll { o in coords.values.filter { $0 == o }.count < 2 }
             // From scratch.
             var groups: [String: [Int64]] = [:]
             for (pid, c) in coords { groups["\(c.0),\(c.1)", default: []].append(pid) }
@@ -528,7 +550,7 @@ final class StackTests: XCTestCase {
             var drawnAsPins = Set<Int64>()
             for (k, ids) in groups {
                 let c = coords[ids[0]]!
-                let isOpen = openSpot.map { $0 == c } ?? false
+                let isOpen = openSpots.contains { $0 == c }
                 if ids.count >= 2 && !isOpen && !ids.contains(selected) {
                     collapsed.append(ids.sorted())
                 } else {
@@ -536,13 +558,23 @@ final class StackTests: XCTestCase {
                 }
                 _ = k
             }
+            // Badges within hit_radius of each other are one (docs/clusters.md, "Badges never
+            // overlap"): the brute-force rule over the stacks' screen points.
+            let points = try collapsed.map { ids -> BadgeOracle.Badge in
+                let c = coords[ids[0]]!, q = try s.map.toScreen(lon: c.0, lat: c.1)
+                return BadgeOracle.Badge(x: q.x, y: q.y, count: ids.count)
+            }
+            let stacksMade = collapsed.count
+            collapsed = BadgeOracle.merge(points, radius: Options().hitRadius).map { part in
+                part.flatMap { collapsed[$0] }.sorted()
+            }
             let items = stacks(s, at: t)
             let got = try items.map { try s.map.clusterMembers(key: $0.key) }.sorted { $0[0] < $1[0] }
             let want = collapsed.sorted { $0[0] < $1[0] }
             XCTAssertEqual(got, want, "step \(step)")
             for v in items { XCTAssertEqual(Int(v.count), try s.map.clusterMembers(key: v.key).count) }
             XCTAssertEqual(Set(drawn(s, at: t).keys), drawnAsPins, "step \(step)")
-            checked += want.count
+            checked += stacksMade  // the stacks the history made, before their badges merged
             if got != want { break }
         }
         XCTAssertGreaterThan(checked, 400, "the histories made stacks")

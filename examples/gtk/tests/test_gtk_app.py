@@ -434,6 +434,29 @@ def stack_offsets(pins, anchor):
     return [(pins[i]["x"] - anchor[0], pins[i]["y"] - anchor[1]) for i in ids], ids
 
 
+def fitted_offsets(n, spacing=25.0):
+    """The first n points of docs/spreading.md's fitted layout of an open stack, about its centre:
+    the triangular lattice at `spacing` points (rows spacing*sqrt(3)/2 apart, every other row
+    shifted by half a step), nearest first, ties clockwise from up (screen y grows down)."""
+    r = int(math.sqrt(n)) + 2
+    pts = [((i + j / 2) * spacing, j * spacing * math.sqrt(3) / 2)
+           for j in range(-2 * r, 2 * r + 1) for i in range(-2 * r, 2 * r + 1)]
+    def order(p):
+        return (round(math.hypot(*p) / spacing, 9), math.atan2(p[0], -p[1]) % (2 * math.pi))
+    return sorted(pts, key=order)[:n]
+
+
+def assert_fits_the_view(got, anchor, ids, spacing=25.0):
+    """An opened stack's trees are each drawn once, inside the view inset by half the spacing,
+    and no two closer than the spacing: each is hit where it is drawn."""
+    assert len(ids) == len(set(ids))
+    for x, y in got:
+        assert spacing / 2 - 1e-6 <= anchor[0] + x <= WIDTH - spacing / 2 + 1e-6
+        assert spacing / 2 - 1e-6 <= anchor[1] + y <= HEIGHT - spacing / 2 + 1e-6
+    assert min(math.hypot(a[0] - b[0], a[1] - b[1])
+               for k, a in enumerate(got) for b in got[k + 1:]) > spacing - 1e-6
+
+
 def assert_layout(got, want):
     assert len(got) == len(want)
     assert max(math.hypot(g[0] - w[0], g[1] - w[1]) for g, w in zip(got, want)) < 1e-6

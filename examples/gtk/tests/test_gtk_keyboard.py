@@ -15,7 +15,8 @@ import time
 import pytest
 
 from test_gtk_app import (HEIGHT, STACK, TREES, WIDTH, App, app, display,  # noqa: F401
-                          parse, screen_to_lonlat, screenshot, SCREENSHOT, stack_offsets, assert_layout)
+                          parse, screen_to_lonlat, screenshot, SCREENSHOT, stack_offsets, assert_layout,
+                          assert_fits_the_view, fitted_offsets)
 
 SPECIES = {int(r["id"]): r["species"] for r in csv.DictReader(open(TREES))}
 BACKGROUND = (0.93, 0.92, 0.88)
@@ -217,9 +218,8 @@ def test_tab_reaches_a_cluster_and_says_how_many_trees_it_holds(display):
 
 def test_stacks_open_on_demand_by_default_and_a_click_opens_the_305(app):
     """spread_on_tap is the app's default: Lawndale's 305 trees on one spot are one marker with
-    their count until clicked; then they spread on the spiral of docs/spreading.md, and Esc closes
-    them again."""
-    from test_spiral import oracle_offsets
+    their count until clicked; then they spread fitted to the view (docs/spreading.md: the
+    triangular lattice, nearest first), and Esc closes them again."""
     assert "spread=spiral spread_on_tap=1" in " ".join(app.seen)
     pins = app.frame()
     stack = next(c for c in app.clusters if c["count"] == 305)
@@ -233,7 +233,8 @@ def test_stacks_open_on_demand_by_default_and_a_click_opens_the_305(app):
     pins = app.frame()
     got, ids = stack_offsets(pins, (WIDTH / 2, HEIGHT / 2))
     assert len(ids) == 305
-    assert_layout(got, oracle_offsets(305))
+    assert_layout(got, fitted_offsets(305))
+    assert_fits_the_view(got, (WIDTH / 2, HEIGHT / 2), ids)
     screenshot(app, SCREENSHOT.with_name("gtk-stack-open.png"))
     app.key("Escape")
     assert "STACK_CLOSED" in [e["kind"] for e in app.events()]

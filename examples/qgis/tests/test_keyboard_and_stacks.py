@@ -193,7 +193,7 @@ class StacksOnTap(CanvasCase):
         QgsSettings().setValue("pindrop/stack_layout", "ring")  # the ground's ring (the default: a spiral)
         self.addCleanup(QgsSettings().remove, "pindrop/stack_layout")
 
-    def test_the_305_stack_is_one_marker_until_clicked_then_its_ring_opens(self):
+    def test_the_305_stack_is_one_marker_until_clicked_then_it_opens_fitted(self):
         spot, n, trees = lawndale_stack()
         self.centre = spot
         layer = self.make_layer(trees)
@@ -201,27 +201,31 @@ class StacksOnTap(CanvasCase):
         tool = self.tool(canvas, layer)
         stacks = [c for c in tool.clusters if c.flags & pindrop.CLUSTER_STACK]
         big = max(stacks, key=lambda c: c.count)
-        self.assertEqual(big.count, 305)
-        self.assertLess(haversine((big.lon, big.lat), spot), 0.01)
+        self.assertEqual(big.count, 305 + 261)           # the 305 and the 261 stacks, within hit_radius: one
         self.assertEqual(tool.legs, [])                  # nothing spread while closed
         self.assertIsNotNone(tool.map.hit_test(big.x, big.y))  # a tree near the spot: pindrop would pick it
         members = set(int(i) for i in tool.map.cluster_members(big.key))
         self.assertLessEqual(members, tool.hidden)      # the layer does not draw them under the marker
-        self.assertIn("305 points", tool.summary(big.key, big.count))
-        # A click on the marker opens it: 305 legs on the 457.5 m ring.
+        self.assertIn("566 points", tool.summary(big.key, big.count))
+        # A click on the marker opens it: every tree inside the canvas, each drawn once, none
+        # closer to another than the spacing (the ring of the layout setting is not used on tap).
         self.clock.t = 10
         self.mouse(canvas, "press", round(big.x), round(big.y))
         self.clock.t = 60
         self.mouse(canvas, "release", round(big.x), round(big.y))
         self.assertIn("STACK_OPENED", self.types(tool))   # the marker drawn on top took the click
         self.assertNotIn("SELECTED", self.types(tool))
-        self.assertEqual(tool.announcements[-1], "stack of 305 points opened")
+        self.assertEqual(tool.announcements[-1], "stack of 566 points opened")
         to_lonlat = base.Transformer.from_crs("EPSG:3857", "EPSG:4326", always_xy=True)
-        ring = [to_lonlat.transform(b.x(), b.y()) for a, b in tool.legs
-                if haversine(to_lonlat.transform(a.x(), a.y()), spot) < 0.01]
-        self.assertEqual(len(ring), 305)
-        for p in ring:
-            self.assertAlmostEqual(haversine(p, spot), 1.5 * 305, delta=0.05)
+        at_spot = [b for a, b in tool.legs if haversine(to_lonlat.transform(a.x(), a.y()), spot) < 0.01]
+        self.assertEqual(len(at_spot), 305)
+        m2p = canvas.getCoordinateTransform()
+        opened = [m2p.transform(b) for a, b in tool.legs]
+        self.assertEqual(len(opened), 566)
+        for p in opened:
+            self.assertTrue(0 <= p.x() <= canvas.width() and 0 <= p.y() <= canvas.height(), (p.x(), p.y()))
+        self.assertGreater(min(math.hypot(p.x() - q.x(), p.y() - q.y())
+                               for k, p in enumerate(opened) for q in opened[k + 1:]), 10)
         # Esc closes it again.
         self.clock.t = 100
         press(canvas, Qt.Key_Escape)
@@ -287,7 +291,7 @@ class StacksOnTap(CanvasCase):
         self.clock.t = 60
         self.mouse(canvas, "release", x, y)
         self.assertIn("STACK_OPENED", self.types(tool))
-        self.assertEqual(tool.announcements[-1], "stack of 305 points opened")
+        self.assertEqual(tool.announcements[-1], "stack of 566 points opened")  # merged with the 261
         self.assertEqual(len(tool.messages), 1, tool.messages)  # no "cannot be moved"
 
     def test_on_a_read_only_layer_a_press_on_the_tree_beside_the_stack_lifts_nothing(self):
@@ -375,7 +379,7 @@ class StacksOnTap(CanvasCase):
 
     def test_by_default_the_opened_305_stack_fits_the_canvas_at_street_zoom(self):
         """Issue 36: at street zoom the opened 305-tree stack was a 457 m ring running off the
-        canvas. By default it opens on a spiral in screen points, every tree inside the canvas."""
+        canvas. Opened on tap it fits the canvas, every tree inside it."""
         QgsSettings().remove("pindrop/stack_layout")
         spot, n, trees = lawndale_stack()
         self.centre = spot
@@ -389,8 +393,9 @@ class StacksOnTap(CanvasCase):
         self.mouse(canvas, "release", round(big.x), round(big.y))
         self.assertIn("STACK_OPENED", self.types(tool))
         m2p = canvas.getCoordinateTransform()
-        opened = [m2p.transform(b) for a, b in tool.legs if math.hypot(*(lambda p: (p.x() - big.x, p.y() - big.y))(m2p.transform(a))) < 1]
-        self.assertEqual(len(opened), 305)
+        opened = [m2p.transform(b) for a, b in tool.legs]
+        self.assertEqual(big.count, 305 + 261)              # the 261 stack within hit_radius: one
+        self.assertEqual(len(opened), 305 + 261)
         for p in opened:
             self.assertTrue(0 <= p.x() <= canvas.width() and 0 <= p.y() <= canvas.height(), (p.x(), p.y()))
 
