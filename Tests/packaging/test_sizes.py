@@ -26,9 +26,9 @@ def _report(capsys, what, size, budget):
 
 def test_library_is_small_without_foundation(capsys, tmp_path):
     assert LIBRARY.exists(), "make build first"
-    # 0.2's library was 11.5 MB; 0.3's summaries, stacks and keyboard drag add 1.4 MB, most of it
-    # symbols: stripped (what the wheel and the plugin zip ship) it stays under 7 MB.
-    _report(capsys, "libpindrop.so (release, -static-stdlib)", LIBRARY.stat().st_size, 14 * MB)
+    # The build's library carries its symbols (about half of it); stripped, as the wheel and the
+    # plugin zip ship it, it must stay under 8 MB.
+    _report(capsys, "libpindrop.so (release, -static-stdlib)", LIBRARY.stat().st_size, 15 * MB)
     stripped = tmp_path / "libpindrop.so"
     subprocess.run(["strip", "--strip-unneeded", "-o", str(stripped), str(LIBRARY)], check=True)
     _report(capsys, "libpindrop.so stripped", stripped.stat().st_size, 8 * MB)
