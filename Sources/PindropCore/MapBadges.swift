@@ -87,7 +87,7 @@ struct BadgeMerger {
             ord.removeAll(keepingCapacity: true)
             for i in 0..<n { ord.append(Int32(i)) }
             let (bx, by, bw) = (x, y, w)
-            BadgeMerger.heapSort(&ord) { a, b in
+            ord.heapSortInPlace { a, b in
                 let ia = Int(a), ib = Int(b)
                 if bw[ia] != bw[ib] { return bw[ia] > bw[ib] }
                 return bx[ia] != bx[ib] ? bx[ia] < bx[ib] : by[ia] < by[ib]
@@ -188,24 +188,6 @@ struct BadgeMerger {
         if sa != sb { return !sa }
         if va.count != vb.count { return va.count > vb.count }
         return va.key < vb.key
-    }
-
-    /// Sorts in place (the standard sort takes a scratch buffer: frames allocate nothing).
-    static func heapSort(_ a: inout [Int32], by before: (Int32, Int32) -> Bool) {
-        let n = a.count
-        guard n > 1 else { return }
-        func sift(_ start: Int, _ end: Int) {
-            var root = start
-            while 2 * root + 1 < end {
-                var child = 2 * root + 1
-                if child + 1 < end && before(a[child], a[child + 1]) { child += 1 }
-                guard before(a[root], a[child]) else { return }
-                a.swapAt(root, child)
-                root = child
-            }
-        }
-        for start in stride(from: n / 2 - 1, through: 0, by: -1) { sift(start, n) }
-        for end in stride(from: n - 1, to: 0, by: -1) { a.swapAt(0, end); sift(0, end) }
     }
 
     private mutating func find(_ i: Int) -> Int {

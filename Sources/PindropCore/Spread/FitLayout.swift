@@ -65,27 +65,6 @@ enum FitLayout {
     @inline(__always)
     static func before(_ p: FitPoint, _ q: FitPoint) -> Bool { p.d2 != q.d2 ? p.d2 < q.d2 : p.a < q.a }
 
-    /// Sorts by distance, then bearing, in place.
-    static func heapSort(_ a: inout [FitPoint]) {
-        let n = a.count
-        guard n > 1 else { return }
-        func sift(_ start: Int, _ end: Int) {
-            var root = start
-            while 2 * root + 1 < end {
-                var child = 2 * root + 1
-                if child + 1 < end && before(a[child], a[child + 1]) { child += 1 }
-                guard before(a[root], a[child]) else { return }
-                a.swapAt(root, child)
-                root = child
-            }
-        }
-        for start in stride(from: n / 2 - 1, through: 0, by: -1) { sift(start, n) }
-        for end in stride(from: n - 1, to: 0, by: -1) {
-            a.swapAt(0, end)
-            sift(0, end)
-        }
-    }
-
     /// The n screen points (x, y interleaved into `out`, which is replaced) of a stack centred at
     /// screen point (x, y) in a view of w × h points; returns the spacing used.
     @discardableResult
@@ -124,7 +103,7 @@ enum FitLayout {
             if points.count >= n || radius > 2 * (w + h) { break }
             radius *= 1.5
         }
-        heapSort(&points)  // in place: the standard sort takes a scratch buffer (frames allocate nothing)
+        points.heapSortInPlace(by: before)  // by distance, then bearing, in place (Support/HeapSort.swift)
         for k in 0..<min(n, points.count) { out.append(points[k].x); out.append(points[k].y) }
         // Not reached for a bisected spacing (n points fit); a guard against rounding at the edge.
         while out.count < 2 * n { out.append(c.x); out.append(c.y) }
