@@ -19,6 +19,8 @@ import urllib.request
 import websocket
 
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# WebGL without a GPU (SwiftShader), for the MapLibre page: Chromium(..., extra_args=WEBGL_ARGS)
+WEBGL_ARGS = ("--use-angle=swiftshader", "--enable-unsafe-swiftshader")
 
 
 class PageError(RuntimeError):

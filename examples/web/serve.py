@@ -14,6 +14,8 @@ What it serves:
     /leaflet/...      Debian's Leaflet 1.7 and Leaflet.markercluster 1.5.3
                       (/usr/share/javascript/leaflet/, packages libjs-leaflet and
                       libjs-leaflet.markercluster)
+    /maplibre/...     MapLibre GL JS 5.3 (maplibre-gl.js, maplibre-gl.css) from the PyPI package
+                      `maplibre` (maplibre/srcjs/), or $PINDROP_MAPLIBRE_DIR
     /data/lawndale_trees.csv   examples/data/lawndale_trees.csv (bundled)
     /data/la_trees.csv         the 916,114 LA trees, ../shared/data/la_trees.csv next to the
                                repository or $PINDROP_LA_TREES (404 when absent: the page says so)
@@ -21,6 +23,7 @@ What it serves:
 
 import argparse
 import http.server
+import importlib.util
 import mimetypes
 import os
 import posixpath
@@ -31,11 +34,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LEAFLET = Path(os.environ.get("PINDROP_LEAFLET_DIR", "/usr/share/javascript/leaflet"))
+
+
+def maplibre_dir():
+    """maplibre/srcjs of the PyPI package `maplibre`, found without importing it (its import
+    prints warnings about optional frameworks)."""
+    if os.environ.get("PINDROP_MAPLIBRE_DIR"):
+        return Path(os.environ["PINDROP_MAPLIBRE_DIR"])
+    spec = importlib.util.find_spec("maplibre")
+    if spec is None or not spec.submodule_search_locations:
+        return HERE / "maplibre-missing"
+    return Path(list(spec.submodule_search_locations)[0]) / "srcjs"
+
+
+MAPLIBRE = maplibre_dir()
 LA_TREES = Path(os.environ.get("PINDROP_LA_TREES", ROOT.parent / "shared" / "data" / "la_trees.csv"))
 
 MOUNTS = [
     ("/pindrop/", ROOT / "bindings" / "js"),
     ("/leaflet/", LEAFLET),
+    ("/maplibre/", MAPLIBRE),
     ("/dist/", ROOT / "dist"),
     ("/", HERE),
 ]
