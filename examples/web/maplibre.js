@@ -73,13 +73,13 @@ async function start() {
     title: (id, f) => (f ? (la ? `Tree #${id} · ${prettyCity(f.properties.city)}` : `${f.properties.species} #${id}`) : `Tree #${id}`),
   });
   page.layer = layer;
-  for (const type of ["pinselected", "pindeselected", "pindragstart", "pindragend", "pinmoved", "clusterclick", "stackopened",
+  for (const type of ["pinselected", "pindeselected", "pindragstart", "pindrag", "pindragend", "pinmoved", "clusterclick", "stackopened",
     "stackclosed", "nearby", "geocoderequest", "suspended", "resumed", "load"]) {
     layer.on(type, (e) => page.events.push(record(e)));
   }
   layer.on("draw", () => { page.draws.push([performance.now(), layer.host.drawn.ms]); if (page.draws.length > 400) page.draws.shift(); });
   layer.on("announce", (e) => { page.announcements.push(e.text); statusEl.textContent = e.text; });
-  layer.on("progress", (e) => { page.progress.push([e.phase, e.loaded, e.total]); statusEl.textContent = `loading ${e.loaded.toLocaleString("en-US")} of ${e.total.toLocaleString("en-US")}…`; });
+  layer.on("progress", (e) => { page.progress.push([e.phase, e.loaded, e.total, Math.round(performance.now())]); statusEl.textContent = `loading ${e.loaded.toLocaleString("en-US")} of ${e.total.toLocaleString("en-US")}…`; });
   layer.on("geocoderequest", (e) => setTimeout(() => e.answer(la ? prettyCity(e.feature ? e.feature.properties.city : "los-angeles") : "Lawndale"), 150));
   map.addLayer(layer);
   await layer.ready;

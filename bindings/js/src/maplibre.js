@@ -11,7 +11,8 @@
 //
 // A MapLibre custom layer (type "custom") whose render() draws pindrop's frame into a 2D canvas
 // over the map's WebGL canvas, in the same animation frame as the map: the pins never lag a pan,
-// a zoom or a rotation. Everything else is the web host core's (host/): the clock, the routing
+// a zoom or a rotation. A frame that only pindrop needs (a pin lifted, dragged or dropped) redraws
+// the 2D canvas alone: MapLibre does not draw its WebGL frame again for it. Everything else is the web host core's (host/): the clock, the routing
 // of pointers and keys, the tick loop, the drawing and its style hooks, the keyboard path and its
 // announcements, GeoJSON in and out, the events. This file is only the MapLibre adapter:
 //
@@ -117,6 +118,8 @@ export class PindropLayer {
   }
 
   onRemove(map) {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
     for (const type of ["move", "resize", "pitch", "terrain", "projectiontransition", "styledata"]) map.off(type, this.onView);
     this.host.destroy();
     this.canvas.remove();
@@ -131,10 +134,19 @@ export class PindropLayer {
     this.maplibre = null;
   }
 
-  /** MapLibre draws a frame: pindrop's frame goes into the 2D canvas in the same one. */
-  render() {
-    if (!this.host) return;
-    if (this.suspended || this.loads > 0) return;
+  /** MapLibre draws a frame (the view moved, or the style changed): pindrop's frame goes into
+   *  the 2D canvas in the same one, so that the pins never lag the map. */
+  render() { this.draw(); }
+
+  /** A frame that only pindrop's drawing needs (a pin lifted, dragged, dropped; a tick): the 2D
+   *  canvas alone, at the next animation frame, without making MapLibre draw its WebGL frame again. */
+  requestRedraw() {
+    if (this.frame || !this.host) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  draw() {
+    if (!this.host || this.suspended || this.loads > 0) return;
     this.host.render();
   }
 
@@ -182,7 +194,7 @@ export class PindropLayer {
       setView(lon, lat, zoom) { map.jumpTo({ center: [lon, lat], zoom: zoom - 1 }); },
       maxZoom() { return map.getMaxZoom() + 1; },
       setDragPan(on) { layer.setDragPan(on); },
-      requestRedraw() { map.triggerRepaint(); },
+      requestRedraw() { layer.requestRedraw(); },
       fire(type, data) { layer.fire(type, data); },
       // The map's controls, markers and popups, and everything while the layer is suspended.
       isOwnControl(el) { return !!layer.suspended || !!(el && el.closest && el.closest(CONTROLS)); },
@@ -197,7 +209,7 @@ export class PindropLayer {
     // rebuilds the cluster levels of every pin (tens of ms for 10k pins, seconds for 916k), which
     // a drawing between two chunks would make a long task each time. One drawing at the end.
     this.loads = (this.loads || 0) + 1;
-    const done = () => { this.loads--; if (this.host) { this.host.dirty = true; this.maplibre.triggerRepaint(); } };
+    const done = () => { this.loads--; if (this.host) { this.host.dirty = true; this.requestRedraw(); } };
     const p = host.addGeoJSON(input, options);
     p.then(done, done);
     return p;
