@@ -25,8 +25,10 @@ export type StyleHook = (ctx: unknown, item: StyleItem, paintDefault: () => void
 export interface Style { cluster?: StyleHook; stack?: StyleHook; pin?: StyleHook; leg?: StyleHook; lifted?: StyleHook; focus?: StyleHook; }
 
 export interface PindropLayerOptions extends MapOptions {
-  /** "auto" (default: the device's primary pointer, then each press's), "mouse" or "touch". */
+  /** The first input profile: "auto" (default: the device's primary pointer), "mouse" or "touch". */
   input?: "auto" | "mouse" | "touch";
+  /** A press of the other kind of pointer switches the profile (default true). */
+  inputSwitch?: boolean;
   style?: Style | null;
   clusterColour?: "category" | "size" | ((cluster: { key: Key; count: number; flags: number }) => [string, string] | null);
   /** What a click on a cluster does after the clusterclick event: "fit" (default), "zoom", "none" or your function. */
@@ -53,7 +55,9 @@ export interface LayerEvents {
   clusterclick: { key: Key; lon: number; lat: number; count: number | null; preventDefault(): void; pindrop: PindropEvent | null };
   stackopened: { key: Key; count: number | null; pindrop: PindropEvent }; stackclosed: { key: Key; pindrop: PindropEvent };
   progress: { phase: "read" | "add"; loaded: number; total: number }; load: { count: number };
-  announce: { text: string }; ready: { map: PinMap }; pindropevent: { pindrop: PindropEvent };
+  announce: { text: string }; draw: { ctx: unknown; time: number };
+  hover: { x: number; y: number; cluster: { key: Key; x: number; y: number; size: number; flags: number } | null; text: string | null };
+  mapchange: { map: PinMap; profile: "mouse" | "touch" }; ready: { map: PinMap }; pindropevent: { pindrop: PindropEvent };
 }
 
 export declare class PindropLayer {
@@ -67,9 +71,12 @@ export declare class PindropLayer {
   off<K extends keyof LayerEvents>(type: K, fn?: (e: LayerEvents[K]) => void, context?: unknown): this;
   addGeoJSON(geojson: FeatureCollection | PointFeature[] | PointFeature, options?: GeoJSONOptions): Promise<number>;
   toGeoJSON(): FeatureCollection;
+  addPins(ids: ArrayLike<Id>, lonlat: Float64Array, options?: { values?: Float64Array | null; categories?: Uint32Array | null }): Promise<number>;
+  setCategoryNames(names: (string | number | null)[]): Promise<void>;
+  describeCluster(cluster: { key: Key; size: number; flags: number }): string;
   addPin(id: Id, lon: number, lat: number, options?: { value?: number; category?: string | number | null; feature?: PointFeature | null }): void;
   removePin(id: Id): void;
-  legend(): { category: number; name: string | number | null; colour: string }[];
+  legend(): { category: number; name: string | number | null; colour: string; count: number }[];
   select(id: Id | null): this;
   undo(): boolean;
   redo(): boolean;

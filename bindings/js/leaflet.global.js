@@ -124,6 +124,13 @@
       addGeoJSON(geojson, options) { return this.ready.then(() => this.host.addGeoJSON(geojson, options)); },
       /** The pins that came from GeoJSON, at their true positions, their properties intact. */
       toGeoJSON() { return this.host ? this.host.toGeoJSON() : { type: "FeatureCollection", features: [] }; },
+      /** Adds pins from arrays: ids, interleaved lonlat, options { values, categories } (typed
+       *  arrays), in chunks with `progress` events. Resolves to the number added. */
+      addPins(ids, lonlat, options) { return this.ready.then(() => this.host.addPins(ids, lonlat, options)); },
+      /** Names the categories 0, 1, ... given as numbers to addPins (the legend's names). */
+      setCategoryNames(names) { return this.ready.then(() => this.host.setCategoryNames(names)); },
+      /** What a drawn cluster holds, in words ("608 trees · 23% Platanus racemosa · 36 kinds"). */
+      describeCluster(cluster) { return this.host.describeCluster(cluster); },
       /** Adds one pin: options { value, category, feature }. */
       addPin(id, lon, lat, options) { return this.host.addPin(id, lon, lat, options); },
       removePin(id) { return this.host.removePin(id); },

@@ -12,7 +12,7 @@ import { drainEvents } from "./events.js";
 import { CategoryTable } from "./geojson.js";
 import { KeyboardRouter } from "./keyboard.js";
 import { PointerRouter } from "./input.js";
-import { addGeoJSON, toGeoJSON } from "./loading.js";
+import { addGeoJSON, addPins, toGeoJSON } from "./loading.js";
 import { categoryColour, clusterRadius, focusRing, legendColour, paintFrame } from "./paint.js";
 import { PinStore } from "./store.js";
 
@@ -27,7 +27,8 @@ export const PROFILES = {
 export const MAP_DEFAULTS = { clusterRadius: 60, clusterMaxZoom: 17, spreadMode: "spiral", spreadSpacing: 25, spreadOnTap: true };
 /** The host's own options and their defaults (the rest are pindrop map options). */
 export const HOST_DEFAULTS = {
-  input: "auto",            // "auto" (the device's primary pointer, then each press's), "mouse" or "touch"
+  input: "auto",            // the first input profile: "auto" (the device's primary pointer), "mouse" or "touch"
+  inputSwitch: true,        // a press of the other kind (a hybrid device) switches the profile
   style: null,              // { cluster, stack, pin, leg, lifted, focus }: see paint.js
   clusterColour: "category",// "category" (by the members' commonest category), "size", or (cluster) => [halo, disc] | null
   clusterClick: "fit",      // "fit" (expansion zoom, centred on the members' bounds), "zoom" (expansion zoom
@@ -72,6 +73,7 @@ export class PindropHost {
     this.drawnPins = [];       // [{ id, x, y, anchorX, anchorY, lift, flags }] of the last drawing (up to 5000)
     this.drawnStacks = [];     // [{ key, x, y, size, label, font, radius, textWidth }]
     this.selectedAt = null;    // [x, y, lift] of the selected pin as last drawn, or null
+    this.hoveredCluster = null;
     this.input = new PointerRouter(this);
     this.keys = new KeyboardRouter(this);
     this.deadlineTimer = 0;
@@ -127,7 +129,7 @@ export class PindropHost {
 
   /** A press of this kind of pointer ("mouse" or "touch") is coming. */
   inputKind(kind) {
-    if (this.options.input !== "auto" || kind === this.profile || this.editing !== null) return;
+    if (!this.options.inputSwitch || kind === this.profile || this.editing !== null) return;
     this.buildMap(kind);
     this.announce(kind === "touch" ? `Touch input: press and hold a ${this.itemName} to lift it`
       : `Mouse input: drag a ${this.itemName} to move it`);
@@ -292,9 +294,22 @@ export class PindropHost {
     };
   }
 
-  /** The legend of the categories: [{ category, name, colour }], in category order. */
+  /** The legend of the categories: [{ category, name, colour, count }], most pins first. */
   legend() {
-    return this.categories.names.map((name, category) => ({ category, name, colour: legendColour(category) }));
+    const counts = new Float64Array(this.categories.names.length);
+    const cats = this.store.categories;
+    for (let r = 0; r < this.store.count; r++) if (cats[r] < counts.length) counts[cats[r]]++;
+    return this.categories.names.map((name, category) => ({ category, name, colour: legendColour(category), count: counts[category] }))
+      .sort((a, b) => b.count - a.count || a.category - b.category);
+  }
+
+  /** A mouse moves over the map with no button down: the `hover` event, with the drawn cluster
+   *  under it (or null) and what it holds in words. */
+  hovered(x, y) {
+    const c = this.drawnClusters.find((k) => Math.hypot(k.x - x, k.y - y) <= clusterRadius(k.size) + 5) || null;
+    if ((c && c.key) === (this.hoveredCluster && this.hoveredCluster.key)) return;
+    this.hoveredCluster = c;
+    this.fire("hover", { x, y, cluster: c, text: c ? this.describeCluster(c) : null });
   }
 
   /** A category's name (the GeoJSON value it came from). */
@@ -406,6 +421,19 @@ export class PindropHost {
    *  has the id rules). Resolves to the number of pins added; rejects, adding none, when a
    *  feature is refused. */
   addGeoJSON(input, options = {}) { return addGeoJSON(this, input, options); }
+
+  /** Adds pins from arrays (ids, interleaved lonlat; options { values, categories } as typed
+   *  arrays), in chunks as addGeoJSON does. Resolves to the number added. */
+  addPins(ids, lonlat, options = {}) { return addPins(this, ids, lonlat, options); }
+
+  /** Names categories 0, 1, ... (for the legend and the announcements) when they come as numbers. */
+  setCategoryNames(names) {
+    const table = new CategoryTable();
+    for (const name of names) table.numberOf(name);
+    this.categories = table;
+    this.dirty = true;
+    this.adapter.requestRedraw();
+  }
 
   /** The pins that came from GeoJSON as a FeatureCollection: each feature with its properties
    *  (the same objects) at its pin's true position. */

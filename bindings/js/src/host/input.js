@@ -6,6 +6,10 @@
 // it, the map gets it as usual. A gesture pindrop gave back (a finger that moved before the hold
 // lifted) pans the map by hand, since the map never saw that pointer go down. The compatibility
 // mouse and touch events of a gesture pindrop owns are stopped too.
+//
+// Times are read when an event is handled (performance.now() through the host's clock), not
+// taken from event.timeStamp: a press queued behind a long task (a map rebuilt for the other
+// input profile) would otherwise seem to have been held for the whole task.
 
 const PHASES = { pointerdown: "down", pointermove: "move", pointerup: "up", pointercancel: "cancel" };
 const COMPAT = ["mousedown", "touchstart", "touchmove", "touchend", "dblclick"];
@@ -18,7 +22,6 @@ export class PointerRouter {
     this.pointers = new globalThis.Map();   // pointerId -> { owned, byMap, x, y }
     this.onPointer = this.onPointer.bind(this);
     this.onCompat = this.onCompat.bind(this);
-    this.onHover = null;                     // (x, y) of a mouse moving with no button down
   }
 
   attach(el) {
@@ -58,7 +61,7 @@ export class PointerRouter {
       if (this.pointers.size === 0) host.inputKind(kindOf(e));   // may rebuild the map for the other profile
       let owned = false;
       try {
-        owned = host.touch(e.pointerId, "down", x, y, e.timeStamp);
+        owned = host.touch(e.pointerId, "down", x, y);
       } catch (err) {
         host.refused(err);
       }
@@ -71,11 +74,12 @@ export class PointerRouter {
       }
     } else {
       if (!st) {                       // a hover is not a touch
-        if (phase === "move" && e.pointerType === "mouse" && this.onHover) this.onHover(x, y);
+        if (phase === "move" && e.pointerType === "mouse") host.hovered(x, y);
         return;
       }
+      if (host.hoveredCluster) host.hovered(-1e9, -1e9);   // a press ends a hover
       let owned = false;
-      try { owned = host.touch(e.pointerId, phase, x, y, e.timeStamp); } catch (err) { host.refused(err); }
+      try { owned = host.touch(e.pointerId, phase, x, y); } catch (err) { host.refused(err); }
       if (!st.byMap) {
         e.stopPropagation(); e.preventDefault();
         // pindrop gave the gesture back: pan by hand (the map never saw this pointer go down)

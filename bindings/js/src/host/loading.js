@@ -71,6 +71,33 @@ export function addGeoJSON(host, input, options = {}) {
   return p;
 }
 
+/** host.addPins: ids (an array or a typed array) with interleaved lonlat, and optional values
+ *  and categories (numbers), added in chunks as GeoJSON is; resolves to the number added. */
+export function addPins(host, ids, lonlat, { values = null, categories = null } = {}) {
+  const run = async () => {
+    await host.start();
+    const total = ids.length, m = host.map, clock = () => host.clock.source();
+    for (let k = 0; k < total; k++) {
+      if (host.store.has(ids[k])) throw new Error(`addPins: the id ${ids[k]} (index ${k}) is on the map already`);
+    }
+    host.fire("progress", { phase: "add", loaded: 0, total });
+    await inChunks(total, host.options.chunkMs, clock, (start, end) => {
+      const chunk = ids.slice(start, end), xy = lonlat.subarray(2 * start, 2 * end);
+      const v = values && values.subarray(start, end), c = categories && categories.subarray(start, end);
+      m.addMany(chunk, xy);
+      if (v || c) m.setAttributes(chunk, v, c);
+      host.store.addMany(chunk, xy, v, c, null);
+    }, (loaded) => host.fire("progress", { phase: "add", loaded, total }));
+    host.dirty = true;
+    host.adapter.requestRedraw();
+    host.fire("load", { count: total });
+    return total;
+  };
+  const p = host.loading.then(run, run);
+  host.loading = p.catch(() => {});
+  return p;
+}
+
 /** host.toGeoJSON: a FeatureCollection of the pins that came from GeoJSON, at their true positions. */
 export function toGeoJSON(host) {
   return toFeatureCollection(host.store.features.entries(), (id) => {
