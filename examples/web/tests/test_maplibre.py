@@ -176,6 +176,9 @@ def test_escape_mid_drag_and_ctrl_z(browser, server):
     assert position(browser, pin["id"]) == before
     assert not events_since(browser, n0, "pinmoved")
     assert any("cancelled" in a for a in state(browser, "p.announcements"))
+    # drawn back where it was once its glide home is over
+    drawn_when(browser, pin["id"], f"Math.abs(q.x - {pin['x']}) < 1e-6 && Math.abs(q.y - {pin['y']}) < 1e-6 && q.lift === 0")
+    browser.sleep(0.3)
     # a real move, then Ctrl+Z puts it back, Ctrl+Shift+Z again
     _, _, ev = mouse_drag(browser, pin, 90, -40)
     moved = position(browser, pin["id"])
