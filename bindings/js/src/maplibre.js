@@ -93,7 +93,11 @@ export class PindropLayer {
   // ---- the custom layer's life ----------------------------------------------------------------------
   onAdd(map) {
     const why = refusal(map);
-    if (why) throw new Error(why.message);
+    if (why) {
+      // MapLibre has put the layer in the style before calling onAdd: out again, then the error
+      map.removeLayer(this.id);
+      throw new Error(why.message);
+    }
     this.maplibre = map;
     this.maxPitch = map.getMaxPitch();
     map.setMaxPitch(0);
@@ -118,6 +122,7 @@ export class PindropLayer {
   }
 
   onRemove(map) {
+    if (!this.host) return;     // refused in onAdd
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     for (const type of ["move", "resize", "pitch", "terrain", "projectiontransition", "styledata"]) map.off(type, this.onView);
