@@ -86,7 +86,9 @@ async function start() {
 
   const trees = await loadFeatures(page.dataset);
   page.loadStartedAt = performance.now();
+  console.timeStamp("load-start");        // (marks in a trace: the tests measure the load between them)
   page.count = await layer.addGeoJSON(trees, { id: "id", category: la ? "city" : "species" });
+  console.timeStamp("load-end");
   page.loadedAt = performance.now();
   document.getElementById("dataset").textContent = `${page.count.toLocaleString("en-US")} ${la ? "LA county" : "Lawndale"} street trees`;
   statusEl.textContent = `${page.count.toLocaleString("en-US")} trees · ${layer.host.profile} input`;

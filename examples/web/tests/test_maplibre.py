@@ -430,29 +430,59 @@ def test_pitch_is_refused_as_documented(browser, server):
     mouse_drag(browser, pin, 60, 60)
 
 
+def main_thread_tasks(browser, action, done, timeout=180):
+    """The renderer main thread's tasks while `action` (a function) runs until `done` (JS) holds, from a
+    trace: [(wall ms, thread ms)] of each task between the page's console.timeStamp("load-start")
+    and ("load-end"). The thread time is what the task itself took; the wall time also counts
+    the time the machine gave to other processes (a shared, busy machine)."""
+    browser.events.clear()
+    browser.send("Tracing.start", transferMode="ReportEvents",
+                 traceConfig={"includedCategories": ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"]})
+    action()
+    browser.wait_for(done, timeout=timeout)
+    browser.send("Tracing.end")
+    deadline = time.time() + 60
+    while not any(m == "Tracing.tracingComplete" for m, _ in browser.events):
+        assert time.time() < deadline, "the trace did not complete"
+        browser.eval("1")
+        time.sleep(0.05)
+    trace = [e for m, p in browser.events if m == "Tracing.dataCollected" for e in p["value"]]
+    main = {(e["pid"], e["tid"]) for e in trace if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain"}
+    marks = {e["args"]["data"]["message"]: e["ts"] for e in trace if e.get("name") == "TimeStamp"}
+    t0, t1 = marks["load-start"], marks["load-end"]
+    return [(e["dur"] / 1000, e.get("tdur", e["dur"]) / 1000) for e in trace
+            if e.get("name") == "RunTask" and "dur" in e and (e["pid"], e["tid"]) in main and e["ts"] + e["dur"] > t0 and e["ts"] < t1]
+
+
 def test_chunked_load_has_no_long_task(browser, server):
-    """The page's load of its trees, and a load of 150,000 more: in chunks with progress events, and
-    no main-thread task over 50 ms (Long Tasks API) while the layer loads."""
-    open_page(browser, server, "data=lawndale&input=mouse")
-    window = state(browser, "[p.loadStartedAt, p.loadedAt]")
+    """The page's load of its trees, and a load of 150,000 more, go in chunks with progress events,
+    and no task of the main thread takes over 50 ms while the layer loads (the trace's thread time:
+    on a busy shared machine a 12 ms chunk can take 300 ms of wall time while other processes run)."""
+    tasks = main_thread_tasks(browser, lambda: browser.navigate(f"{server}/maplibre.html?data=lawndale&input=mouse"),
+                              "window.pindropPage && (pindropPage.error || pindropPage.ready)")
+    assert browser.eval("pindropPage.error") is None
     assert state(browser, "p.progress.length") >= 3
-    long = state(browser, f"p.longTasks.filter(t => t.start + t.ms > {window[0]} && t.start < {window[1]})")
-    assert not long, long
+    worst = max(t for _, t in tasks)
+    print(f"the page's load of its 7,937 trees: {len(tasks)} main-thread tasks, the longest {worst:.1f} ms of thread time")
+    assert worst <= 50, sorted(tasks, key=lambda t: -t[1])[:5]
+    browser.wait_for("pindropPage.draws.some(d => d[0] > pindropPage.loadedAt)", timeout=30)
     browser.eval("""(() => { const f = []; for (let i = 0; i < 150000; i++) f.push({ type: 'Feature', properties: { id: 1e7 + i, species: 'synthetic ' + (i % 40) },
         geometry: { type: 'Point', coordinates: [-118.40 + (i % 500) * 1e-4, 33.86 + Math.floor(i / 500) * 1e-4] } });
         window.extra = { type: 'FeatureCollection', features: f }; })()""")
     browser.sleep(0.5)
-    browser.eval("""(() => { const p = pindropPage; p.progress.length = 0; window.extraStart = performance.now();
-        p.layer.addGeoJSON(window.extra, { id: 'id', category: 'species' }).then((n) => { window.extraDone = [n, performance.now()]; }); })()""")
-    browser.wait_for("window.extraDone", timeout=120)
+    tasks = main_thread_tasks(browser, lambda: browser.eval("""(() => { const p = pindropPage; p.progress.length = 0; console.timeStamp('load-start');
+        window.extraStart = performance.now();
+        p.layer.addGeoJSON(window.extra, { id: 'id', category: 'species' }).then((n) => {
+          console.timeStamp('load-end'); window.extraDone = [n, performance.now()]; }); })()"""), "window.extraDone")
     n, end = browser.eval("window.extraDone")
-    start = browser.eval("window.extraStart")
     assert n == 150000 and state(browser, "pm.count") == 7937 + 150000
     progress = state(browser, "p.progress")
     assert len(progress) >= 10 and progress[-1][:3] == ["add", 150000, 150000], progress[-3:]
-    long = state(browser, f"p.longTasks.filter(t => t.start + t.ms > {start} && t.start < {end})")
-    print(f"150,000 features loaded in {end - start:.0f} ms, {len(progress)} progress events, long tasks: {long}")
-    assert not long, long
+    assert len(tasks) >= len(progress) / 2, tasks
+    worst = max(t for _, t in tasks)
+    print(f"150,000 features loaded in {end - browser.eval('window.extraStart'):.0f} ms: {len(progress)} progress events, "
+          f"{len(tasks)} main-thread tasks, the longest {worst:.1f} ms of thread time ({max(w for w, _ in tasks):.1f} ms wall)")
+    assert worst <= 50, sorted(tasks, key=lambda t: -t[1])[:5]
 
 
 def test_screenshot_desktop(browser, server):
