@@ -168,6 +168,9 @@ def main():
     args = ap.parse_args()
     server = make_server(args.port, args.bind)
     print(f"serving the pindrop Leaflet page on http://{args.bind}:{server.server_address[1]}/", flush=True)
+    print(f"  and the MapLibre page on http://{args.bind}:{server.server_address[1]}/maplibre.html", flush=True)
+    if not (MAPLIBRE / "maplibre-gl.js").exists():
+        print(f"  {MAPLIBRE} has no maplibre-gl.js: the MapLibre page needs `make web-deps` (PyPI's maplibre)", flush=True)
     if not (ROOT / "bindings" / "js").exists():
         print("  bindings/js is missing: the page needs the JS package", flush=True)
     if not LA_TREES.exists():

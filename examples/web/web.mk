@@ -1,6 +1,7 @@
 # The Leaflet host page (examples/web) in real headless Chromium: `make test-web` (part of
 # `make test`), `make serve-web` (the page on http://127.0.0.1:8019/), `make bench-web` (benchmarks/web: pindrop.wasm
 # against Leaflet.markercluster and against the native library on the 916k LA trees; not a test).
+# The MapLibre page beside it (maplibre.html, examples/web/tests/test_maplibre.py) is tested and served the same way.
 # Included at the end of the Makefile; needs `make wasm` (dist/pindrop.wasm) and bindings/js.
 
 WEB_APT_PACKAGES = chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster
