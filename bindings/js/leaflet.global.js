@@ -44,6 +44,13 @@
         toPoint(lon, lat) { const p = map.latLngToContainerPoint(L.latLng(lat, lon)); return [p.x, p.y]; },
         panBy(dx, dy) { map.panBy(L.point(dx, dy), { animate: false }); },
         setView(lon, lat, zoom) { map.setView(L.latLng(lat, lon), zoom, { animate: false }); },
+        snapZoom(zoom, direction) {
+          const snap = map.options.zoomSnap;
+          if (!snap) return zoom;
+          const steps = zoom / snap, near = Math.round(steps);
+          if (Math.abs(steps - near) < 1e-9) return near * snap;
+          return (direction > 0 ? Math.ceil(steps) : Math.floor(steps)) * snap;
+        },
         maxZoom() { const z = map.getMaxZoom(); return Number.isFinite(z) ? z : 22; },
         setDragPan(on) {
           if (!map.dragging) return;

@@ -42,3 +42,12 @@ test("leaflet.d.ts type-checks the layer's uses and refuses wrong ones", { skip:
     assert.equal(r.status, 0, r.stdout + r.stderr);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
+
+test("the README's Leaflet page is examples/web/minimal.html (which the browser tests drive), 30 lines at most", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const m = /```html\n([\s\S]*?)\n```/.exec(readme);
+  assert.ok(m, "bindings/js/README.md has no html page");
+  const page = readFileSync(new URL("../../../examples/web/minimal.html", import.meta.url), "utf8");
+  assert.equal(m[1] + "\n", page);
+  assert.ok(page.trimEnd().split("\n").length <= 30, `the page has ${page.trimEnd().split("\n").length} lines`);
+});

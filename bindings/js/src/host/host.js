@@ -39,7 +39,7 @@ export const HOST_DEFAULTS = {
   announce: true,           // the ARIA live region
   keyboard: true,           // the keys and the keyboard path
   fitPadding: 40,           // points left around a fitted cluster's members
-  chunkMs: 12,              // GeoJSON loading: the main thread's work between two yields
+  chunkMs: 6,               // loading: the main thread's work between two yields
   wasm: undefined,          // load()'s source of pindrop.wasm (default: beside the package)
 };
 
@@ -78,6 +78,8 @@ export class PindropHost {
     this.keys = new KeyboardRouter(this);
     this.deadlineTimer = 0;
     this.loading = Promise.resolve();
+    this.loading_ = false;           // a chunked load is under way
+    this.loadStats = { calls: [] };  // the last load's calls into the module: [startMs, durationMs]
     this.ready = null;
   }
 
@@ -221,7 +223,7 @@ export class PindropHost {
    *  again at the next frame while a pin moves by itself or is held. */
   render() {
     const m = this.map;
-    if (!m) return;
+    if (!m || this.loading_) return;   // drawn when a load ends (loading.js)
     const t0 = this.clock.source();
     const t = this.now();
     if (m.nextDeadline() <= t) { m.tick(t); this.drain(); this.scheduleDeadline(); }
@@ -373,7 +375,7 @@ export class PindropHost {
     const zoom = this.camera.zoom;
     let expansion;
     try { expansion = this.map.clusterExpansionZoom(key); } catch (_) { expansion = zoom + 2; }
-    const target = Math.min(Math.max(expansion, zoom + 0.5), this.adapter.maxZoom());
+    const target = Math.min(this.snapZoom(Math.max(expansion, zoom + 0.5), 1), this.adapter.maxZoom());
     this.adapter.setView(lon, lat, target);
     return target;
   }
@@ -392,14 +394,21 @@ export class PindropHost {
     // Web Mercator x, y in [0, 1): the world is 256 * 2^zoom points wide
     const dx = Math.max(b.x1 - b.x0, 1e-12), dy = Math.max(b.y1 - b.y0, 1e-12);
     const fits = Math.log2(Math.min(w / (dx * 256), h / (dy * 256)));
-    let target = Math.min(expansion, fits);
-    if (!(target > zoom)) target = expansion;
+    // the map's zoom steps (Leaflet's zoomSnap): the expansion zoom rounded up (the members part),
+    // the fitting zoom rounded down (they still fit)
+    const up = this.snapZoom(expansion, 1), down = this.snapZoom(fits, -1);
+    let target = Math.min(up, down);
+    if (!(target > zoom)) target = up;
     target = Math.min(target, this.adapter.maxZoom());
     const lon = ((b.x0 + b.x1) / 2) * 360 - 180;
     const lat = (Math.atan(Math.sinh(Math.PI * (1 - (b.y0 + b.y1)))) * 180) / Math.PI;
     this.adapter.setView(lon, lat, target);
     return target;
   }
+
+  /** A zoom on the map's zoom steps, rounded up (direction 1) or down (-1): the adapter's
+   *  snapZoom when it has one, else the zoom itself. */
+  snapZoom(zoom, direction) { return this.adapter.snapZoom ? this.adapter.snapZoom(zoom, direction) : zoom; }
 
   /** The members' bounds in Web Mercator units ([0, 1) both ways, y down): { x0, y0, x1, y1 }. */
   membersBounds(ids) {

@@ -28,6 +28,11 @@
 //   isOwnControl(el)   true when el is in the map's own controls (zoom buttons, attribution):
 //                      pointers and keys there are left to the map
 //
+// Optional members (additions since the first version; the host does without them):
+//
+//   snapZoom(zoom, direction)   the zoom on the map's zoom steps (Leaflet's zoomSnap), rounded
+//                      up (direction 1) or down (-1); without it, zooms are not snapped
+//
 // Additions only from here on: a new member of the adapter is optional for the host.
 //
 // The modules: host.js (PindropHost), clock.js (the monotonic clock), input.js (pointer routing),

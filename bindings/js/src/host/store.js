@@ -4,6 +4,27 @@
 // options (a mouse after a touch: no hold, no lift height) builds a new map from this store.
 
 const GROW = 1.5;
+const SHARDS = 64;
+
+/**
+ * A Map of pin ids split over 64 Maps by id: the same get, set, has and delete, but growing one
+ * small Map at a time. A single Map of 900k ids rehashes everything at once when it grows (some
+ * 50-100 ms in one go, a long task); 64 of them rehash 1/64 as much each time.
+ */
+export class IdMap {
+  constructor() { this.shards = Array.from({ length: SHARDS }, () => new globalThis.Map()); }
+  #shard(id) {
+    const k = typeof id === "bigint" ? Number(BigInt.asUintN(6, id)) : ((id % SHARDS) + SHARDS) % SHARDS;
+    return this.shards[k | 0];
+  }
+  get(id) { return this.#shard(id).get(id); }
+  has(id) { return this.#shard(id).has(id); }
+  set(id, v) { this.#shard(id).set(id, v); return this; }
+  delete(id) { return this.#shard(id).delete(id); }
+  clear() { for (const m of this.shards) m.clear(); }
+  get size() { return this.shards.reduce((n, m) => n + m.size, 0); }
+  *entries() { for (const m of this.shards) yield* m.entries(); }
+}
 
 export class PinStore {
   constructor() {
@@ -12,8 +33,8 @@ export class PinStore {
     this.lonlat = new Float64Array(0);
     this.values = new Float64Array(0);
     this.categories = new Uint32Array(0);
-    this.rows = new globalThis.Map();      // id -> row
-    this.features = new globalThis.Map();  // id -> the GeoJSON feature it came from
+    this.rows = new IdMap();        // id -> row
+    this.features = new IdMap();    // id -> the GeoJSON feature it came from
   }
 
   has(id) { return this.rows.has(id); }
