@@ -151,7 +151,7 @@ export class PindropLayer {
   }
 
   draw() {
-    if (!this.host || this.suspended || this.loads > 0) return;
+    if (!this.host || this.suspended) return;
     this.host.render();
   }
 
@@ -207,18 +207,9 @@ export class PindropLayer {
   }
 
   // ---- what the host does, on the layer -------------------------------------------------------------
-  /** Adds a FeatureCollection's points as pins, in chunks ({ id, value, category }: host/geojson.js). */
-  addGeoJSON(input, options) {
-    const host = this.needHost("addGeoJSON");
-    // While it loads, the layer keeps its last drawing: the first clusters() after an addMany
-    // rebuilds the cluster levels of every pin (tens of ms for 10k pins, seconds for 916k), which
-    // a drawing between two chunks would make a long task each time. One drawing at the end.
-    this.loads = (this.loads || 0) + 1;
-    const done = () => { this.loads--; if (this.host) { this.host.dirty = true; this.requestRedraw(); } };
-    const p = host.addGeoJSON(input, options);
-    p.then(done, done);
-    return p;
-  }
+  /** Adds a FeatureCollection's points as pins, in chunks ({ id, value, category }: host/geojson.js);
+   *  the layer keeps its last drawing until the load ends (host/loading.js). */
+  addGeoJSON(input, options) { return this.needHost("addGeoJSON").addGeoJSON(input, options); }
   /** The pins that came from GeoJSON, at their true positions, with their properties. */
   toGeoJSON() { return this.needHost("toGeoJSON").toGeoJSON(); }
   /** The categories' legend: [{ category, name, colour }]. */
