@@ -1,79 +1,80 @@
-// Types of pindrop/maplibre (src/maplibre.js): pindrop as a MapLibre GL JS 5.x custom layer.
-// The MapLibre map is typed loosely (no dependency on maplibre-gl's types).
+// Type declarations of "pindrop/maplibre" (src/maplibre.js): pindrop as a MapLibre GL JS 5.x
+// custom layer. MapLibre's own types are not needed: the map is `unknown` here. The GeoJSON,
+// style and event types are the web host core's, declared with the Leaflet layer's.
+import type { Id, Key, MapOptions, PinMap } from "./index.js";
+import type { FeatureCollection, GeoJSONOptions, LayerEvents, PointFeature, Style } from "./leaflet.js";
 
-import type { PinMap } from "./index.js";
+export type { FeatureCollection, GeoJSONOptions, LayerEvents, PointFeature, Style };
 
-/** Options: pindrop map options (MapOptions) and the web host's own. */
-export interface PindropLayerOptions {
-  /** the MapLibre layer id (default "pindrop") */
+export interface PindropLayerOptions extends MapOptions {
+  /** The MapLibre layer id (default "pindrop"). */
   id?: string;
+  /** The first input profile: "auto" (default: the device's primary pointer), "mouse" or "touch". */
   input?: "auto" | "mouse" | "touch";
-  style?: Record<string, unknown> | null;
-  clusterColour?: "category" | "size" | ((cluster: { key: bigint; count: number; flags: number; map: PinMap }) => [string, string] | null);
-  clusterClick?: "fit" | "zoom" | "none" | ((e: { key: bigint; lon: number; lat: number; count: number | null }) => void);
-  title?: ((id: number | bigint, feature: GeoJSONFeature | undefined) => string) | null;
+  inputSwitch?: boolean;
+  style?: Style | null;
+  clusterColour?: "category" | "size" | ((cluster: { key: Key; count: number; flags: number }) => [string, string] | null);
+  clusterClick?: "fit" | "zoom" | "none" | ((cluster: { key: Key; lon: number; lat: number; count: number | null }) => void);
+  title?: (id: Id, feature: PointFeature | undefined) => string;
   itemName?: string;
-  itemsName?: string | null;
+  itemsName?: string;
   announce?: boolean;
   keyboard?: boolean;
   fitPadding?: number;
   chunkMs?: number;
-  wasm?: unknown;
-  [pindropMapOption: string]: unknown;
+  wasm?: string | { href: string } | ArrayBuffer | ArrayBufferView;
 }
 
-export interface GeoJSONFeature {
-  type: "Feature";
-  id?: string | number;
-  geometry: { type: string; coordinates: unknown };
-  properties: { [name: string]: unknown } | null;
-}
-export interface GeoJSONFeatureCollection { type: "FeatureCollection"; features: GeoJSONFeature[] }
+/** Why the layer draws nothing now: the view is pitched, on the globe or on terrain. */
+export interface Refusal { reason: "pitch" | "globe" | "terrain"; message: string; }
 
-/** A layer event: what happened, with `type` and `target` (the layer). */
-export interface PindropLayerEvent {
-  type: string;
-  target: PindropLayer;
-  id?: number | bigint;
-  lon?: number;
-  lat?: number;
-  feature?: GeoJSONFeature;
-  [field: string]: unknown;
+export interface MapLibreLayerEvents extends LayerEvents {
+  suspended: Refusal;
+  resumed: Record<string, never>;
+  error: { error: unknown };
 }
 
-export class PindropLayer {
+export declare class PindropLayer {
   constructor(options?: PindropLayerOptions);
   readonly id: string;
   readonly type: "custom";
   readonly renderingMode: "2d";
-  /** the pindrop map, once the layer is on a MapLibre map */
+  /** The pindrop map, null until `ready`. */
   readonly map: PinMap | null;
-  /** the MapLibre map the layer is on, or null */
-  readonly maplibre: unknown;
-  /** why the layer draws nothing now (a pitched map, the globe, terrain), or null */
-  readonly suspended: { reason: "pitch" | "globe" | "terrain"; message: string } | null;
+  /** Resolves to the layer once it is on a map with its pindrop map built. */
   readonly ready: Promise<PindropLayer>;
+  /** The MapLibre map the layer is on, or null. */
+  readonly maplibre: unknown;
+  readonly suspended: Refusal | null;
   onAdd(map: unknown, gl?: unknown): void;
   onRemove(map: unknown, gl?: unknown): void;
   render(gl?: unknown, options?: unknown): void;
-  on(type: string, listener: (e: PindropLayerEvent) => void): this;
-  off(type: string, listener: (e: PindropLayerEvent) => void): this;
-  once(type: string, listener: (e: PindropLayerEvent) => void): this;
-  addGeoJSON(input: GeoJSONFeatureCollection | GeoJSONFeature[] | GeoJSONFeature,
-    options?: { id?: string | ((f: GeoJSONFeature, i: number) => unknown); value?: string | ((f: GeoJSONFeature, i: number) => unknown);
-      category?: string | ((f: GeoJSONFeature, i: number) => unknown) }): Promise<number>;
-  toGeoJSON(): GeoJSONFeatureCollection;
-  legend(): { category: number; name: unknown; colour: string }[];
-  addPin(id: number | bigint, lon: number, lat: number, attributes?: { value?: number; category?: unknown; feature?: GeoJSONFeature | null }): void;
-  removePin(id: number | bigint): void;
-  place(id: number | bigint, lon: number, lat: number): boolean;
-  edit(id: number | bigint): boolean;
+  on<K extends keyof MapLibreLayerEvents>(type: K, fn: (e: MapLibreLayerEvents[K] & { type: K; target: PindropLayer }) => void): this;
+  off<K extends keyof MapLibreLayerEvents>(type: K, fn: (e: MapLibreLayerEvents[K] & { type: K; target: PindropLayer }) => void): this;
+  once<K extends keyof MapLibreLayerEvents>(type: K, fn: (e: MapLibreLayerEvents[K] & { type: K; target: PindropLayer }) => void): this;
+  addGeoJSON(geojson: FeatureCollection | PointFeature[] | PointFeature, options?: GeoJSONOptions): Promise<number>;
+  toGeoJSON(): FeatureCollection;
+  addPins(ids: ArrayLike<Id>, lonlat: Float64Array, options?: { values?: Float64Array | null; categories?: Uint32Array | null }): Promise<number>;
+  setCategoryNames(names: (string | number | null)[]): Promise<void>;
+  describeCluster(cluster: { key: Key; size: number; flags: number }): string;
+  addPin(id: Id, lon: number, lat: number, options?: { value?: number; category?: string | number | null; feature?: PointFeature | null }): void;
+  removePin(id: Id): void;
+  legend(): { category: number; name: string | number | null; colour: string; count: number }[];
+  select(id: Id | null): this;
+  undo(): boolean;
+  redo(): boolean;
+  place(id: Id, lon: number, lat: number): boolean;
+  edit(id: Id): boolean;
   commit(): boolean;
   cancelEdit(): void;
+  fitCluster(key: Key): number | null;
+  announce(text: string): this;
+  redraw(): this;
+  now(): number;
   attempt(f: (timeMs: number) => unknown, failText?: string): boolean;
 }
 
-/** A new pindrop layer: map.addLayer(pindropLayer(options)). */
-export function pindropLayer(options?: PindropLayerOptions): PindropLayer;
-/** Why pindrop cannot draw this MapLibre view (pitch, globe, terrain), or null. */
-export function refusal(map: unknown): { reason: "pitch" | "globe" | "terrain"; message: string } | null;
+/** A new layer: map.addLayer(pindropLayer(options)). */
+export declare function pindropLayer(options?: PindropLayerOptions): PindropLayer;
+/** Why pindrop cannot draw this MapLibre view (pitched, globe, terrain), or null. */
+export declare function refusal(map: unknown): Refusal | null;

@@ -92,9 +92,9 @@ async function start() {
   page.loadedAt = performance.now();
   document.getElementById("dataset").textContent = `${page.count.toLocaleString("en-US")} ${la ? "LA county" : "Lawndale"} street trees`;
   statusEl.textContent = `${page.count.toLocaleString("en-US")} trees · ${layer.host.profile} input`;
-  showLegend(layer, trees.features, la ? "city" : "species", la ? prettyCity : (s) => s);
-  document.getElementById("undo").onclick = () => layer.attempt((t) => layer.map.undo(t), "Nothing to undo") && layer.host.afterInput();
-  document.getElementById("redo").onclick = () => layer.attempt((t) => layer.map.redo(t), "Nothing to redo") && layer.host.afterInput();
+  showLegend(layer, la ? prettyCity : (s) => s);
+  document.getElementById("undo").onclick = () => layer.undo();
+  document.getElementById("redo").onclick = () => layer.redo();
   page.ready = true;
 }
 
@@ -110,15 +110,13 @@ function record(e) {
 }
 
 // The cluster colours' legend: the commonest categories with the layer's colour for each.
-function showLegend(layer, features, property, pretty) {
-  const counts = new Map();
-  for (const f of features) counts.set(f.properties[property], (counts.get(f.properties[property]) || 0) + 1);
+function showLegend(layer, pretty) {
   const ul = document.getElementById("legend");
-  for (const entry of layer.legend().filter((l) => counts.has(l.name)).sort((a, b) => counts.get(b.name) - counts.get(a.name)).slice(0, 8)) {
+  for (const entry of layer.legend().slice(0, 8)) {
     const li = document.createElement("li");
     const dot = document.createElement("span");
     dot.className = "swatch"; dot.style.background = entry.colour;
-    li.append(dot, pretty(String(entry.name)));
+    li.append(dot, `${pretty(String(entry.name))} (${entry.count.toLocaleString("en-US")})`);
     ul.append(li);
   }
 }

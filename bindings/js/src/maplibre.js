@@ -65,12 +65,15 @@ export class PindropLayer {
     this.maplibre = null;          // the MapLibre map, while the layer is on one
     this.suspended = null;         // { reason, message } while the view is one pindrop cannot draw
     this.listeners = new globalThis.Map();
+    let added;
+    this.added = new Promise((resolve) => { added = resolve; });
+    this.resolveAdded = added;
+    /** Resolves to the layer once it is on a map with its pindrop map built. */
+    this.ready = this.added.then((host) => host.start()).then(() => this);
   }
 
-  /** The pindrop map (PinMap) for anything the layer does not do itself; null before onAdd. */
+  /** The pindrop map (PinMap) for anything the layer does not do itself; null until `ready`. */
   get map() { return this.host ? this.host.map : null; }
-  /** Resolves to the layer once pindrop.wasm is loaded and the pindrop map is built. */
-  get ready() { return this.host ? this.host.ready.then(() => this) : Promise.reject(new Error("pindrop/maplibre: the layer is not on a map")); }
 
   // ---- events ------------------------------------------------------------------------------------
   on(type, fn) {
@@ -118,7 +121,9 @@ export class PindropLayer {
     this.host = new PindropHost(this.adapter(map, box), this.options);
     this.onView = () => { this.checkView(); if (!this.suspended) this.host.cameraChanged(); };
     for (const type of ["move", "resize", "pitch", "terrain", "projectiontransition", "styledata"]) map.on(type, this.onView);
-    this.host.start().then(() => this.fire("ready", {}), (err) => this.fire("error", { error: err }));
+    const host = this.host;
+    this.resolveAdded(host);
+    host.start().then(() => { if (this.host === host) this.fire("ready", { map: host.map }); }, (err) => this.fire("error", { error: err }));
   }
 
   onRemove(map) {
@@ -207,19 +212,32 @@ export class PindropLayer {
   }
 
   // ---- what the host does, on the layer -------------------------------------------------------------
-  /** Adds a FeatureCollection's points as pins, in chunks ({ id, value, category }: host/geojson.js);
-   *  the layer keeps its last drawing until the load ends (host/loading.js). */
-  addGeoJSON(input, options) { return this.needHost("addGeoJSON").addGeoJSON(input, options); }
+  /** Adds a FeatureCollection's points as pins, in chunks with `progress` events ({ id, value,
+   *  category }: host/geojson.js); the layer keeps its last drawing until the load ends. Waits
+   *  for the layer to be on a map. Resolves to the number added; rejects, adding none, naming a
+   *  refused feature. */
+  addGeoJSON(input, options) { return this.ready.then(() => this.host.addGeoJSON(input, options)); }
+  /** Pins without GeoJSON: ids, interleaved lonlat, { values, categories }; in chunks. */
+  addPins(ids, lonlat, options) { return this.ready.then(() => this.host.addPins(ids, lonlat, options)); }
+  setCategoryNames(names) { return this.ready.then(() => this.host.setCategoryNames(names)); }
   /** The pins that came from GeoJSON, at their true positions, with their properties. */
-  toGeoJSON() { return this.needHost("toGeoJSON").toGeoJSON(); }
-  /** The categories' legend: [{ category, name, colour }]. */
-  legend() { return this.needHost("legend").legend(); }
+  toGeoJSON() { return this.host ? this.host.toGeoJSON() : { type: "FeatureCollection", features: [] }; }
+  /** The categories' legend: [{ category, name, colour, count }], the commonest first. */
+  legend() { return this.host ? this.host.legend() : []; }
+  describeCluster(cluster) { return this.needHost("describeCluster").describeCluster(cluster); }
   addPin(id, lon, lat, attributes) { return this.needHost("addPin").addPin(id, lon, lat, attributes); }
   removePin(id) { return this.needHost("removePin").removePin(id); }
+  select(id) { const h = this.needHost("select"); h.attempt(() => h.map.select(id)); h.afterInput(); return this; }
+  undo() { const h = this.needHost("undo"); return h.attempt((t) => h.map.undo(t), "Nothing to undo") && (h.afterInput(), true); }
+  redo() { const h = this.needHost("redo"); return h.attempt((t) => h.map.redo(t), "Nothing to redo") && (h.afterInput(), true); }
   place(id, lon, lat) { return this.needHost("place").place(id, lon, lat); }
   edit(id) { return this.needHost("edit").edit(id); }
   commit() { return this.needHost("commit").commit(); }
   cancelEdit() { return this.needHost("cancelEdit").cancelEdit(); }
+  fitCluster(key) { return this.needHost("fitCluster").fitCluster(key); }
+  announce(text) { this.needHost("announce").announce(text); return this; }
+  redraw() { if (this.host) { this.host.dirty = true; this.requestRedraw(); } return this; }
+  now() { return this.needHost("now").now(); }
   /** A pindrop map call that may be refused (nothing to undo, ...): false and the announcement. */
   attempt(f, failText) { return this.needHost("attempt").attempt(f, failText); }
 

@@ -525,3 +525,37 @@ def test_phone_viewport_touch(phone, server):
 
 def test_no_page_errors(browser):
     assert not browser.exceptions, browser.exceptions
+
+
+TYPES_PROGRAM = """
+import { pindropLayer, PindropLayer } from "pindrop/maplibre";
+export async function use(): Promise<number> {
+  const layer: PindropLayer = pindropLayer({ itemName: "tree", clusterRadius: 60, input: "touch", id: "trees" });
+  layer.on("pinmoved", (e) => console.log(e.id, e.lon, e.distanceM, e.cause, e.feature?.properties));
+  layer.on("suspended", (e) => console.log(e.reason, e.message));
+  const n: number = await layer.addGeoJSON({ type: "FeatureCollection", features: [] }, { id: "tree_id", category: "species" });
+  // @ts-expect-error an event the layer does not fire
+  layer.on("pinmovedd", () => {});
+  // @ts-expect-error input is "auto", "mouse" or "touch"
+  pindropLayer({ input: "pen" });
+  return n + layer.toGeoJSON().features.length + (layer.map ? layer.map.count : 0);
+}
+"""
+
+
+def test_types_of_pindrop_maplibre(tmp_path):
+    """maplibre.d.ts, reached through package.json's exports as a program imports it, compiles
+    with tsc --strict (Debian's node-typescript, which `make wasm`'s deps install)."""
+    import shutil
+    import subprocess
+    tsc = shutil.which("tsc")
+    assert tsc, "tsc is missing: make wasm-deps installs node-typescript"
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "pindrop").symlink_to(HERE.parent.parent / "bindings" / "js")
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    (tmp_path / "use.ts").write_text(TYPES_PROGRAM)
+    (tmp_path / "tsconfig.json").write_text(json.dumps({"files": ["use.ts"], "compilerOptions": {
+        "noEmit": True, "strict": True, "target": "es2020", "module": "node16", "moduleResolution": "node16",
+        "lib": ["es2020", "dom"], "types": []}}))
+    r = subprocess.run([tsc, "-p", str(tmp_path / "tsconfig.json")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
