@@ -527,6 +527,32 @@ def test_no_page_errors(browser):
     assert not browser.exceptions, browser.exceptions
 
 
+def test_the_layer_as_a_plain_script(browser, server):
+    """<script src="pindrop/src/maplibre-layer.js"> (no module, no bundler) sets
+    maplibregl.pindropLayer, whose layer loads the host core beside it and works."""
+    open_page(browser, server, NEAR + "&input=mouse")
+    count = browser.eval("""new Promise((resolve, reject) => {
+        const es = maplibregl.pindropLayer;
+        delete maplibregl.pindropLayer; delete maplibregl.PindropLayer;
+        const s = document.createElement('script');
+        s.src = '/pindrop/src/maplibre-layer.js';
+        s.onerror = () => reject(new Error('the plain script did not load'));
+        s.onload = async () => {
+          if (typeof maplibregl.pindropLayer !== 'function' || maplibregl.pindropLayer === es) return reject(new Error('no new global'));
+          const layer = maplibregl.pindropLayer({ id: 'plain' });
+          pindropPage.map.addLayer(layer);
+          await layer.addGeoJSON([0, 1, 2].map((i) => ({ type: 'Feature', properties: { id: 9000000 + i },
+            geometry: { type: 'Point', coordinates: [-118.356 + i * 1e-4, 33.8905] } })), { id: 'id' });
+          await layer.ready;
+          const n = layer.map.count, fc = layer.toGeoJSON().features.length;
+          pindropPage.map.removeLayer('plain');
+          resolve([n, fc, layer.map === null]);
+        };
+        document.head.append(s);
+    })""")
+    assert count == [3, 3, True], count
+
+
 TYPES_PROGRAM = """
 import { pindropLayer, PindropLayer } from "pindrop/maplibre";
 export async function use(): Promise<number> {
