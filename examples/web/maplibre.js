@@ -78,6 +78,11 @@ async function start() {
     layer.on(type, (e) => page.events.push(record(e)));
   }
   layer.on("draw", () => { page.draws.push([performance.now(), layer.host.drawn.ms]); if (page.draws.length > 400) page.draws.shift(); });
+  const tip = document.getElementById("tip");        // what the cluster under the mouse holds
+  layer.on("hover", (e) => {
+    tip.hidden = !e.cluster;
+    if (e.cluster) { tip.textContent = e.text; tip.style.left = e.cluster.x + "px"; tip.style.top = e.cluster.y + "px"; }
+  });
   layer.on("announce", (e) => { page.announcements.push(e.text); statusEl.textContent = e.text; });
   layer.on("progress", (e) => { page.progress.push([e.phase, e.loaded, e.total, Math.round(performance.now())]); statusEl.textContent = `loading ${e.loaded.toLocaleString("en-US")} of ${e.total.toLocaleString("en-US")}…`; });
   layer.on("geocoderequest", (e) => setTimeout(() => e.answer(la ? prettyCity(e.feature ? e.feature.properties.city : "los-angeles") : "Lawndale"), 150));

@@ -293,6 +293,9 @@ def test_a_cluster_click_fits_its_members(browser, server):
     members = state(browser, f"Array.from(pm.clusterMembers({c['key']}n))")
     assert len(members) == c["size"]
     zoom0 = state(browser, "m.getZoom()")
+    browser.mouse("mouseMoved", c["x"] + 2, c["y"] + 1, buttons=0)      # a hover says what it holds
+    browser.wait_for("!document.getElementById('tip').hidden", timeout=5)
+    assert state(browser, "document.getElementById('tip').textContent").startswith(f"{c['size']:,} trees")
     n0 = state(browser, "p.events.length")
     browser.click(c["x"], c["y"])
     browser.wait_for(f"pindropPage.events.slice({n0}).some(e => e.type === 'clusterclick')", timeout=5)
