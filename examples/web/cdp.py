@@ -19,6 +19,12 @@ import urllib.request
 import websocket
 
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# WebGL without a GPU (SwiftShader), for the MapLibre page: Chromium(..., extra_args=WEBGL_ARGS).
+# The page is composited and its 2D canvases drawn in software: through SwiftShader, a frame that
+# redraws a 2D canvas takes 150-600 ms on a busy 2-core machine (and input events, aligned to
+# frames, arrive that late), in software 17 ms.
+WEBGL_ARGS = ("--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-gpu-compositing",
+              "--disable-accelerated-2d-canvas")
 
 
 class PageError(RuntimeError):

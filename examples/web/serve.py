@@ -14,6 +14,8 @@ What it serves:
     /leaflet/...      Debian's Leaflet 1.7 and Leaflet.markercluster 1.5.3
                       (/usr/share/javascript/leaflet/, packages libjs-leaflet and
                       libjs-leaflet.markercluster)
+    /maplibre/...     MapLibre GL JS 5.3 (maplibre-gl.js, maplibre-gl.css) from the PyPI package
+                      `maplibre` (maplibre/srcjs/), or $PINDROP_MAPLIBRE_DIR
     /data/lawndale_trees.csv   examples/data/lawndale_trees.csv (bundled)
     /data/lawndale_trees.geojson    the same trees as a GeoJSON FeatureCollection (each Point
                                with properties {id, species}), written from the CSV on request
@@ -23,6 +25,7 @@ What it serves:
 
 import argparse
 import http.server
+import importlib.util
 import json
 import mimetypes
 import os
@@ -34,11 +37,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LEAFLET = Path(os.environ.get("PINDROP_LEAFLET_DIR", "/usr/share/javascript/leaflet"))
+
+
+def maplibre_dir():
+    """maplibre/srcjs of the PyPI package `maplibre`, found without importing it (its import
+    prints warnings about optional frameworks)."""
+    if os.environ.get("PINDROP_MAPLIBRE_DIR"):
+        return Path(os.environ["PINDROP_MAPLIBRE_DIR"])
+    spec = importlib.util.find_spec("maplibre")
+    if spec is None or not spec.submodule_search_locations:
+        return HERE / "maplibre-missing"
+    return Path(list(spec.submodule_search_locations)[0]) / "srcjs"
+
+
+MAPLIBRE = maplibre_dir()
 LA_TREES = Path(os.environ.get("PINDROP_LA_TREES", ROOT.parent / "shared" / "data" / "la_trees.csv"))
 
 MOUNTS = [
     ("/pindrop/", ROOT / "bindings" / "js"),
     ("/leaflet/", LEAFLET),
+    ("/maplibre/", MAPLIBRE),
     ("/dist/", ROOT / "dist"),
     ("/", HERE),
 ]
@@ -150,6 +168,9 @@ def main():
     args = ap.parse_args()
     server = make_server(args.port, args.bind)
     print(f"serving the pindrop Leaflet page on http://{args.bind}:{server.server_address[1]}/", flush=True)
+    print(f"  and the MapLibre page on http://{args.bind}:{server.server_address[1]}/maplibre.html", flush=True)
+    if not (MAPLIBRE / "maplibre-gl.js").exists():
+        print(f"  {MAPLIBRE} has no maplibre-gl.js: the MapLibre page needs `make web-deps` (PyPI's maplibre)", flush=True)
     if not (ROOT / "bindings" / "js").exists():
         print("  bindings/js is missing: the page needs the JS package", flush=True)
     if not LA_TREES.exists():

@@ -17,7 +17,7 @@ test("npm pack holds index.js, src/ (the host core and the Leaflet layer too), t
   const files = pack.files.map((f) => f.path).sort();
   const modules = readdirSync(join(dir, "src"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => `src/${f}`);
   assert.ok(modules.includes("src/map.js") && modules.includes("src/tables.js") && modules.includes("src/host/index.js"), modules.join(", "));
-  assert.deepEqual(files, ["README.md", "index.d.ts", "index.js", "leaflet.d.ts", "leaflet.global.js", "package.json", "pindrop.wasm",
+  assert.deepEqual(files, ["README.md", "index.d.ts", "index.js", "leaflet.d.ts", "leaflet.global.js", "maplibre.d.ts", "package.json", "pindrop.wasm",
     ...modules].sort());
   assert.equal(pack.name, "pindrop");
   const wasm = pack.files.find((f) => f.path === "pindrop.wasm");
