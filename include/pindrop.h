@@ -12,7 +12,10 @@
  *    kept and reported as given, and in the Web Mercator camera the pin is drawn, hit, clustered
  *    and spread (PINDROP_SPREAD_SPIRAL) on the world's edge (the top or bottom of the map) at its
  *    own longitude, as if its latitude were ±85.0511287798°; to_screen answers that edge point
- *    (0.3.0; docs/robustness.md, "Beyond ±85.0511°", says what PINDROP_SPREAD_RING does there). A pole (±90°, where every
+ *    (0.3.0). A PINDROP_SPREAD_RING ring (laid out in metres) that would pass the edge is centred
+ *    on the group's meridian where it reaches the edge point, every pin on the map, drawn and hit
+ *    where it lies (since 0.4.0; pindrop_spread keeps the true centre; docs/robustness.md,
+ *    "Beyond ±85.0511°"). A pole (±90°, where every
  *    longitude is one point) has no screen point: see "A coordinate the view cannot place" below.
  *    A host projection places every coordinate itself.
  *  - Screen positions are points, origin top-left, x right, y down. A screen point passed in
@@ -428,7 +431,11 @@ size_t pindrop_map_cluster_members_from(pindrop_map *map, uint64_t key, size_t o
    ties to the smaller key), so it is a stack (PINDROP_CLUSTER_STACK; a tap or
    pindrop_map_open_stack opens all its stacks as one) when all its parts are stacks, else a
    cluster (CLUSTER_TAPPED; its expansion zoom is the largest of its clusters'). Members, summary
-   and categories are those of the union of its parts' pins; it is hit where it is drawn. A
+   and categories are those of the union of its parts' pins; it is hit where it is drawn. While a
+   stack is drawn open (the open stack, or the group of the selected, edited or held pin), an item
+   whose screen point lies within hit_radius points of one of its pins is neither returned nor hit
+   (since 0.4.0): no badge covers the open grid, a touch there finds the pin drawn there, and the
+   item comes back when the stack closes. A
    merged key lasts while the view and the pins draw the same item (and, for the open stack,
    while it is open): another view may merge otherwise, and then the key is NOT_FOUND.
    An open stack fits the view: its pins (all of a merged item's) are drawn in screen

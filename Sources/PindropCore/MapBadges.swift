@@ -49,6 +49,15 @@ struct BadgeMerger {
     private var out: [ClusterView] = []
     /// The badges of the last merge (merged or not), for hit tests between frames.
     private(set) var last: [ClusterView] = []
+    /// The pins drawn spread, under which no badge is drawn (Frame/OpenStackFootprint.swift).
+    var footprint = OpenStackFootprint()
+
+    /// Leaves out of `views` (and of `last`) the badges under the footprint.
+    mutating func hideUnderFootprint(_ views: inout [ClusterView], radius r: Double) {
+        guard !footprint.isEmpty else { return }
+        footprint.removeCovered(&views, radius: r)
+        footprint.removeCovered(&last, radius: r)
+    }
 
     /// Merges `views` (clusters and stacks, screen points set) in place; `unproject` gives a merged
     /// badge's lon/lat.
@@ -217,9 +226,39 @@ extension Map {
         let v = view
         var views = clusterViews
         clusterViews = []
+        // Badges under a stack drawn open are left out before the merge (the others merge without
+        // them) and after it (a merged badge's mean point may fall under it).
+        gatherFootprint()
+        badges.hideUnderFootprint(&views, radius: options.hitRadius)
         badges.merge(&views, radius: options.hitRadius) { v.toLonLatUnwrapped($0, $1) }
+        badges.hideUnderFootprint(&views, radius: options.hitRadius)
         clusterViews = views
         badges.madeAt = (version, spread.fitStamp)
+    }
+
+    /// The screen points of the pins drawn spread where their layout puts them: the open stack's
+    /// (with the groups merged into it) and the groups kept open by the selected, edited or held
+    /// pin (a dragged pin's finger point is not part of it).
+    private func gatherFootprint() {
+        badges.footprint.removeAll()
+        guard spread.stacks.group >= 0 || !spread.stacks.keptGroups.isEmpty else { return }
+        let camera: CameraTransform? = if case .camera(let c) = view { c } else { nil }
+        func add(_ g: Int32) {
+            guard g >= 0, Int(g) < spread.members.count else { return }
+            let members = spread.members[Int(g)]
+            for s in members {
+                guard let p = spread.drawnPosition(s) else { continue }
+                if let c = camera {
+                    let q = c.toScreen(laidOut: p.lon, p.lat)
+                    badges.footprint.add(q.x, q.y)
+                } else if let q = view.toScreen(p.lon, p.lat) {
+                    badges.footprint.add(q.x, q.y)
+                }
+            }
+        }
+        add(spread.stacks.group)
+        for g in spread.stacks.alsoGroups { add(g) }
+        for g in spread.stacks.keptGroups { add(g) }
     }
 
     /// The badges of the current view, merged (computed again when the map or the view changed

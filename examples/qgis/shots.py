@@ -3,7 +3,9 @@ map tool. $PINDROP_SHOT_SCENE picks one:
 
 - county: the 916k LA trees ($PINDROP_GPKG) at county zoom, clusters coloured by city;
 - lawndale: Lawndale's trees ($PINDROP_LAWNDALE, GeoJSON), clusters by species;
-- stack: Lawndale at street zoom, the 305-tree stack clicked open.
+- stack: Lawndale at street zoom, the 305-tree stack clicked open;
+- expansion: Lawndale at 1:5,295, the scale a click on one of its clusters zooms to: its stacks as
+  markers, drawn apart.
 
 The plugin is loaded from $PINDROP_PLUGIN_DIR with QGIS's own loader, the pointer moved (and
 clicked) with xdotool so that the tooltip is QGIS's own, the screen captured with ImageMagick's
@@ -75,7 +77,12 @@ def main():
         wait(2.0)
         tool._redraw()
         origin = canvas.viewport().mapToGlobal(canvas.viewport().rect().topLeft())
-        if scene == "stack":  # centre on the biggest stack (Lawndale's 305), then click it
+        if scene == "expansion":
+            canvas.zoomScale(5295)
+            wait(2.0)
+            tool._redraw()
+            xdotool("mousemove", origin.x() + 5, origin.y() + 5)
+        elif scene == "stack":  # centre on the biggest stack (Lawndale's 305), then click it
             stack = max((c for c in tool.clusters if c.flags & 2), key=lambda c: c.count)
             canvas.setCenter(QgsCoordinateTransform(WGS84, canvas.mapSettings().destinationCrs(),
                                                     QgsProject.instance()).transform(stack.lon, stack.lat))

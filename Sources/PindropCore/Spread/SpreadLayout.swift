@@ -491,10 +491,15 @@ struct SpreadLayout {
             spiral!.noteGroup(count: n, sizeClass: Int(k))
             grid.file(g, extent: point)
         } else {
-            frames[Int(g)] = RingFrame(centerLon: c.lon, centerLat: c.lat, n: n)
-            // Every pin of the ring is 3n/2 m from the centre; the margin covers the rounding of
-            // the destination formula.
-            grid.file(g, extent: SpreadLayout.grownBox(point, meters: SpreadRule.radius(n) * (1 + 1e-9) + 1e-6))
+            // Beyond Web Mercator's edge the ring is centred where it reaches the edge (RingFrame).
+            let rc = RingFrame.centreOnTheMap(lon: c.lon, lat: c.lat, n: n)
+            frames[Int(g)] = RingFrame(centerLon: rc.lon, centerLat: rc.lat, n: n)
+            // Every pin of the ring is 3n/2 m from its centre; the margin covers the rounding of
+            // the destination formula. The extent holds the group's centre too (its stack item).
+            var extent = SpreadLayout.grownBox(GeoBox(minLon: rc.lon, minLat: rc.lat, maxLon: rc.lon, maxLat: rc.lat),
+                                               meters: SpreadRule.radius(n) * (1 + 1e-9) + 1e-6)
+            extent.minLat = min(extent.minLat, c.lat); extent.maxLat = max(extent.maxLat, c.lat)
+            grid.file(g, extent: extent)
         }
     }
 

@@ -206,6 +206,20 @@ struct RingFrame {
     let l1, sinP1, cosD, a, b: Double
     let n: Int
 
+    /// Where the map centres the ring of n pins whose centre is (lon, lat): there, unless the ring
+    /// would pass Web Mercator's edge (±85.0511°, `WebMercator.maxLatitude`), where a pin beyond
+    /// it is drawn (docs/robustness.md, "Beyond ±85.0511°"). Then the centre moves along its
+    /// meridian to the latitude at which the ring reaches the edge: the ring's pin at bearing 0 (or
+    /// π, south) lies on the edge point the stack's pins are drawn at, and every other pin is
+    /// inside the map, drawn and hit where it lies. The batch function (`SpreadRule.spread`) has no
+    /// map and keeps the true centre.
+    static func centreOnTheMap(lon: Double, lat: Double, n: Int) -> (lon: Double, lat: Double) {
+        let reach = SpreadRule.radius(n) / Sphere.radius * Sphere.degrees * (1 + 1e-9)
+        let limit = WebMercator.maxLatitude - reach
+        guard limit > 0, abs(lat) > limit else { return (lon, lat) }
+        return (lon, lat > 0 ? limit : -limit)
+    }
+
     init(centerLon: Double, centerLat: Double, n: Int) {
         let d = SpreadRule.radius(n) / Sphere.radius
         let p1 = centerLat * Sphere.radians

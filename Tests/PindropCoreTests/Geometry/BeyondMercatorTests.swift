@@ -104,4 +104,52 @@ final class BeyondMercatorTests: XCTestCase {
             XCTAssertEqual(try m.hitTest(x: v.x, y: v.y), v.id)
         }
     }
+
+    /// A ring (PINDROP_SPREAD_RING, laid out in metres) of pins beyond the edge is centred where
+    /// it reaches the edge: its first pin (bearing 0, or π in the south) on the edge point the
+    /// stack's pins are anchored at, every other pin inside the map, at one distance from the
+    /// ring's centre, drawn and hit where it lies (from the frame's grid and from the index).
+    func testARingBeyondTheEdgeIsLaidOutOnTheMapAroundItsEdgePoint() throws {
+        for north in [true, false] {
+            let lat = north ? 89.9 : -89.9
+            // Zoom 16 at 85°: 0.21 m a point, so the ring of 8 (12 m) has a radius of about 58 points;
+            // the edge is about 120 points above the view's centre.
+            let cam = Camera(centerLon: 10, centerLat: north ? 85.0509 : -85.0509, zoom: 16, width: 800, height: 600)
+            let m = try makeMap { $0.spreadMode = .ring }
+            try m.setCamera(cam)
+            for id: Int64 in 1...8 { try m.add(id: id, lon: 10, lat: lat) }
+            let e = try m.toScreen(lon: 10, lat: lat)
+            let edgeY = try m.toScreen(lon: 10, lat: north ? WebMercator.maxLatitude : -WebMercator.maxLatitude).y
+            XCTAssertEqual(e.y, edgeY, accuracy: 1e-6)
+            // The index path first (no frame yet), then the frame and its grid.
+            for id: Int64 in 1...8 {
+                let p = try m.displayPosition(id: id)
+                XCTAssertLessThanOrEqual(abs(p.lat), WebMercator.maxLatitude + 1e-12, "pin \(id) lies on the map")
+                let q = try m.toScreen(lon: p.lon, lat: p.lat)
+                XCTAssertEqual(try m.hitTest(x: q.x, y: q.y), id, "pin \(id) is hit where it is drawn")
+            }
+            let n = try m.frame(time: 0)
+            let views = Array(m.frameViews[0..<n])
+            XCTAssertEqual(views.count, 8, north ? "north" : "south")
+            let cx = views.map(\.x).reduce(0, +) / 8, cy = views.map(\.y).reduce(0, +) / 8
+            let radius = hypot(views[0].x - cx, views[0].y - cy)
+            XCTAssertGreaterThan(radius, 20, "a ring tens of points across")
+            for v in views {
+                XCTAssertTrue(v.flags.contains(.spread))
+                XCTAssertEqual(v.anchorX, e.x, accuracy: 1e-6)
+                XCTAssertEqual(v.anchorY, e.y, accuracy: 1e-6)
+                if north {
+                    XCTAssertGreaterThanOrEqual(v.y, edgeY - 1e-6, "pin \(v.id) is not beyond the north edge")
+                } else {
+                    XCTAssertLessThanOrEqual(v.y, edgeY + 1e-6, "pin \(v.id) is not beyond the south edge")
+                }
+                XCTAssertEqual(hypot(v.x - cx, v.y - cy), radius, accuracy: radius * 0.01, "pin \(v.id) is on the ring")
+                XCTAssertEqual(try m.hitTest(x: v.x, y: v.y), v.id)
+            }
+            // Pin 1, bearing 0 (north) or its opposite pin (south), touches the edge point.
+            let onEdge = north ? views.first { $0.id == 1 }! : views.first { $0.id == 5 }!
+            XCTAssertEqual(onEdge.x, e.x, accuracy: 1e-3)
+            XCTAssertEqual(onEdge.y, e.y, accuracy: 1e-3)
+        }
+    }
 }

@@ -16,7 +16,7 @@ import pytest
 
 from test_gtk_app import (HEIGHT, STACK, TREES, WIDTH, App, app, display,  # noqa: F401
                           parse, screen_to_lonlat, screenshot, SCREENSHOT, stack_offsets, assert_layout,
-                          assert_fits_the_view, fitted_offsets)
+                          assert_fits_the_view, fitted_offsets, empty_spot)
 
 SPECIES = {int(r["id"]): r["species"] for r in csv.DictReader(open(TREES))}
 BACKGROUND = (0.93, 0.92, 0.88)
@@ -240,6 +240,41 @@ def test_stacks_open_on_demand_by_default_and_a_click_opens_the_305(app):
     assert "STACK_CLOSED" in [e["kind"] for e in app.events()]
     app.frame()
     assert any(c["count"] == 305 and c["flags"] & 2 for c in app.clusters)
+
+
+def test_no_closed_badge_is_drawn_or_clicked_over_the_opened_305(app):
+    """The 305 opened at zoom 18 covers the spots of the 261, 78 and 58 near it (docs/clusters.md,
+    "Badges under an open stack"): while it is open the app draws no badge within hit_radius (22
+    points) of one of its trees, and a click on the 261's spot touches the tree drawn there
+    instead of opening the 261; closed, the badges are back."""
+    app.frame()
+    before = {c["key"]: c for c in app.clusters}
+    stack = next(c for c in before.values() if c["count"] == 305)
+    app.press(round(stack["x"]), round(stack["y"]))
+    app.release()
+    assert "STACK_OPENED" in [e["kind"] for e in app.events()]
+    pins = app.frame()
+    opened = [p for p in pins.values() if p["flags"] & 8]
+    assert len(opened) == 305
+
+    def covered(c):
+        return any(math.hypot(p["x"] - c["x"], p["y"] - c["y"]) <= 22 for p in opened)
+    hidden = [c for c in before.values() if c["key"] != stack["key"] and covered(c)]
+    assert {261, 78, 58} <= {c["count"] for c in hidden}
+    assert app.clusters, "badges away from the opened grid are still drawn"
+    assert not [c for c in app.clusters if covered(c)]
+    big = next(c for c in hidden if c["count"] == 261)
+    app.press(round(big["x"]), round(big["y"]))
+    app.release()
+    got = [e["kind"] for e in app.events()]
+    assert "STACK_OPENED" not in got and "STACK_CLOSED" not in got, got
+    pins = app.frame()
+    x, y = empty_spot(pins, clusters=app.clusters)          # a click off every tree: all closed
+    app.press(x, y)
+    app.release()
+    app.events()
+    app.frame()
+    assert {c["key"] for c in hidden} <= {c["key"] for c in app.clusters}
 
 
 @pytest.mark.parametrize("app", [("--spread-on-tap", "0",)], indirect=True)

@@ -180,7 +180,8 @@ class ClusterOverlay(QGraphicsItem):
         self._font.setPointSizeF(8)
         self._small_font = QFont()
         self._small_font.setPointSizeF(6.5)
-        self._badges = {}  # (count, shares, is_stack) -> (QPixmap, half its size)
+        self._badges = {}  # (count, shares, is_stack, radius) -> (QPixmap, half its size)
+        self.radii: List[float] = []   # the radius each item is drawn at (`fitted_radii`)
         canvas.scene().addItem(self)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
@@ -191,20 +192,22 @@ class ClusterOverlay(QGraphicsItem):
         self.prepareGeometryChange()
         self.setPos(0, 0)
         self.items = list(items)
+        self.radii = self.fitted_radii(self.items)
         self.singles = list(singles)
         self.focus = focus
         self.update()
 
-    def _badge(self, count: int, shares, is_stack: bool):
-        """The picture of one cluster or stack, and half its size: drawn once for each look
-        (count, shares, stack or not) and kept, so that a view of hundreds of stacks paints in a
-        few milliseconds (drawn one by one with antialiasing, 592 of them took 0.55 s a paint)."""
-        key = (count, tuple((QColor(c).rgba(), round(f, 3)) for c, f in shares), is_stack)
+    def _badge(self, count: int, shares, is_stack: bool, r: Optional[float] = None):
+        """The picture of one cluster or stack drawn at radius r (its own `radius` unless
+        given), and half its size: drawn once for each look (count, shares, stack or not, radius)
+        and kept, so that a view of hundreds of stacks paints in a few milliseconds (drawn one by
+        one with antialiasing, 592 of them took 0.55 s a paint)."""
+        r = self.radius(count, is_stack) if r is None else r
+        key = (count, tuple((QColor(c).rgba(), round(f, 3)) for c, f in shares), is_stack, r)
         found = self._badges.get(key)
         if found is not None:
             return found
-        from qgis.PyQt.QtGui import QPainter, QPixmap
-        r = self.radius(count, is_stack)
+        from qgis.PyQt.QtGui import QFontMetricsF, QPainter, QPixmap
         half = math.ceil(r + 8)
         ratio = self.canvas.devicePixelRatioF() if hasattr(self.canvas, "devicePixelRatioF") else 1.0
         pixmap = QPixmap(int(2 * half * ratio), int(2 * half * ratio))
@@ -212,7 +215,9 @@ class ClusterOverlay(QGraphicsItem):
         pixmap.fill(Qt.transparent)
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.Antialiasing, True)
-        painter.setFont(self._font if r >= 9 else self._small_font)
+        text = f"{count:,}" if count < 10000 else f"{count / 1000:.0f}k"
+        font = self._font if r >= 9 and QFontMetricsF(self._font).horizontalAdvance(text) <= 2 * r - 3 else self._small_font
+        painter.setFont(font)
         box = QRectF(half - r, half - r, 2 * r, 2 * r)
         fill = QColor(shares[0][0]) if shares else QColor(176, 58, 46, 210)
         fill.setAlpha(215)
@@ -230,7 +235,7 @@ class ClusterOverlay(QGraphicsItem):
                 painter.drawArc(ring, start, span)
                 start += span
         painter.setPen(QPen(QColor(255, 255, 255)))
-        painter.drawText(box, Qt.AlignCenter, f"{count:,}" if count < 10000 else f"{count / 1000:.0f}k")
+        painter.drawText(box, Qt.AlignCenter, text)
         painter.end()
         if len(self._badges) > 4096:
             self._badges.clear()
@@ -246,13 +251,45 @@ class ClusterOverlay(QGraphicsItem):
             return 6.5
         return 9 + 3 * math.log10(max(count, 1))
 
+    @staticmethod
+    def reach(r: float, shares, is_stack: bool) -> float:
+        """How far from its centre a badge drawn at radius r paints: its white outline, the disc
+        behind a stack's (2.5 px up and right), the ring of the shares (4 px wide, 4 px out)."""
+        if len(shares) > 1 and r >= 12:
+            return r + 6
+        return r + (0.75 + 2.5 * math.sqrt(2) if is_stack else 0.75)
+
+    @classmethod
+    def fitted_radii(cls, items: List[tuple]) -> List[float]:
+        """The radius each badge is drawn at: its own (`radius`), or smaller where a neighbour is
+        near, so that what it paints (`reach`) stays within half the distance to its nearest
+        badge, less half a pixel: no two badges overlap. pindrop keeps badges hit_radius (22 px)
+        apart, so a badge's paint keeps 21 px across (a stack's front disc at least 12 px); the
+        ring of the shares is left out where it does not fit."""
+        radii = [cls.radius(count, is_stack) for _, _, count, _, is_stack in items]
+        cell = 2 * max((cls.reach(r, item[3], item[4]) for r, item in zip(radii, items)), default=1.0)
+        grid = {}
+        for i, (x, y, *_) in enumerate(items):
+            grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append(i)
+        for i, (x, y, _, shares, is_stack) in enumerate(items):
+            cx, cy = math.floor(x / cell), math.floor(y / cell)
+            nearest = min((math.hypot(items[j][0] - x, items[j][1] - y)
+                           for dx in (-1, 0, 1) for dy in (-1, 0, 1) for j in grid.get((cx + dx, cy + dy), ())
+                           if j != i), default=math.inf)
+            r = radii[i]
+            while r > 1 and cls.reach(r, shares, is_stack) > (nearest - 1) / 2:  # a pixel between
+                r -= 0.5
+            radii[i] = r
+        return radii
+
     def paint(self, painter, option, widget=None) -> None:
         from qgis.PyQt.QtGui import QPainter
         painter.setRenderHint(QPainter.Antialiasing, True)
         for x, y, pixmap in self.singles:
             painter.drawPixmap(int(round(x - pixmap.width() / 2)), int(round(y - pixmap.height() / 2)), pixmap)
-        for x, y, count, shares, is_stack in self.items:
-            badge, half = self._badge(count, shares, is_stack)
+        radii = self.radii if len(self.radii) == len(self.items) else self.fitted_radii(self.items)
+        for (x, y, count, shares, is_stack), r in zip(self.items, radii):
+            badge, half = self._badge(count, shares, is_stack, r)
             painter.drawPixmap(int(round(x - half)), int(round(y - half)), badge)
         if self.focus is not None:
             x, y, r = self.focus

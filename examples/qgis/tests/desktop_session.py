@@ -315,14 +315,27 @@ def with_x_events(plugin, layer, canvas):
         subprocess.run(["import", "-window", "root", shot], check=False)
 
 
+def watch_for_errors():
+    """Every Python exception that reaches Qt (an exception in a slot: PyQt hands it to
+    sys.excepthook, QGIS would show its "Python error" dialog) is kept with its traceback in the
+    result and in the progress log; a crash of the process (a Python fault, Qt's qFatal abort)
+    leaves its tracebacks in $PINDROP_DESKTOP_RESULT.fault, which test_desktop.py prints."""
+    import faulthandler
+    fault = open(os.environ["PINDROP_DESKTOP_RESULT"] + ".fault", "w")
+    faulthandler.enable(file=fault, all_threads=True)
+    previous = sys.excepthook
+
+    def record(kind, value, tb):
+        text = "".join(traceback.format_exception(kind, value, tb))
+        RESULT["errors"].append(f"{kind.__name__}: {value}")
+        RESULT.setdefault("tracebacks", []).append(text)
+        log(f"python error in a Qt slot:\n{text}")
+        previous(kind, value, tb)
+    sys.excepthook = record
+
+
 def main():
     try:
-        previous = sys.excepthook
-
-        def record(kind, value, tb):  # QGIS would show a "Python error" dialog
-            RESULT["errors"].append(f"{kind.__name__}: {value}")
-            previous(kind, value, tb)
-        sys.excepthook = record
         window = iface.mainWindow()
         window.setGeometry(0, 0, 1280, 800)
         for dock in window.findChildren(QDockWidget):
@@ -353,4 +366,5 @@ def main():
         os._exit(0)
 
 
+watch_for_errors()
 QTimer.singleShot(1000, main)

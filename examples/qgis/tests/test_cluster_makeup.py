@@ -197,5 +197,70 @@ class StackMakeup(CanvasCase):
         self.assertEqual(self.t._tooltip, words + " · click to open the stack")
 
 
+class BadgesApart(CanvasCase):
+    """At the cluster-expansion scale on Lawndale (1:5,295, street zoom: the stacks as markers),
+    no two badges the tool draws overlap (drawing.py, `ClusterOverlay.fitted_radii`): pindrop
+    keeps their centres hit_radius (22 px) apart, and the tool draws a badge whose neighbour is
+    near smaller, so that what each paints (its disc, outline, second disc, ring) stays within half
+    the distance to its nearest one. Checked over nine views that tile Lawndale geometrically, and
+    on the painted image of the middle one (no pixel painted by two badges)."""
+    resolution = 2.0
+    centre = (-118.3535, 33.8870)
+    SCALE = 5295
+
+    def setUp(self):
+        from qgis.core import QgsSettings
+        QgsSettings().remove("pindrop/spread_on_tap")  # the plugin's defaults
+        self.addCleanup(QgsSettings().remove, "pindrop/spread_on_tap")
+        ClusterMakeup.setUp(self)
+
+    def test_no_two_badges_overlap_at_1_to_5295(self):
+        from qgis.core import QgsPointXY
+        from pindrop_drag.drawing import ClusterOverlay
+        shrunk = drawn = 0
+        for dx in (-0.012, 0, 0.012):
+            for dy in (-0.008, 0, 0.008):
+                self.canvas.setCenter(QgsPointXY(*base.TO_3857.transform(self.centre[0] + dx, self.centre[1] + dy)))
+                self.canvas.zoomScale(self.SCALE)
+                QApplication.processEvents()
+                self.assertAlmostEqual(self.canvas.scale(), self.SCALE, delta=1)
+                self.t._redraw()
+                overlay = self.t._clusters
+                items, radii = overlay.items, overlay.radii
+                self.assertEqual(len(radii), len(items))
+                drawn += len(items)
+                for i, (x, y, count, shares, is_stack) in enumerate(items):
+                    self.assertGreaterEqual(radii[i], 6, f"badge of {count}")
+                    shrunk += radii[i] < ClusterOverlay.radius(count, is_stack)
+                    reach = ClusterOverlay.reach(radii[i], shares, is_stack)
+                    for j in range(i + 1, len(items)):
+                        other = ClusterOverlay.reach(radii[j], items[j][3], items[j][4])
+                        d = ((items[j][0] - x) ** 2 + (items[j][1] - y) ** 2) ** 0.5
+                        self.assertLessEqual(reach + other, d + 1e-9, f"badges of {count} and {items[j][2]} overlap")
+                if dx == dy == 0:
+                    self.assert_painted_apart(overlay)
+        self.assertGreater(drawn, 100, "Lawndale's stacks are drawn as badges at this scale")
+        self.assertGreater(shrunk, 0, "some badges stand near others and are drawn smaller")
+
+    def assert_painted_apart(self, overlay):
+        """Each badge painted alone on a transparent image: no pixel is painted by two of them."""
+        from qgis.PyQt.QtGui import QColor, QImage, QPainter
+        size = self.canvas.mapSettings().outputSize()
+        owner = {}
+        for k, item in enumerate(overlay.items):
+            badge, half = overlay._badge(item[2], item[3], item[4], overlay.radii[k])
+            image = QImage(size.width(), size.height(), QImage.Format_ARGB32)
+            image.fill(QColor(0, 0, 0, 0))
+            painter = QPainter(image)
+            painter.drawPixmap(int(round(item[0] - half)), int(round(item[1] - half)), badge)
+            painter.end()
+            x0, y0 = max(0, int(item[0] - half)), max(0, int(item[1] - half))
+            for py in range(y0, min(size.height(), int(item[1] + half) + 1)):
+                for px in range(x0, min(size.width(), int(item[0] + half) + 1)):
+                    if image.pixelColor(px, py).alpha() > 64:
+                        self.assertNotIn((px, py), owner, f"badges {owner.get((px, py))} and {k} paint one pixel")
+                        owner[(px, py)] = k
+
+
 if __name__ == "__main__":
     unittest.main()
