@@ -43,8 +43,16 @@ final class Handle {
     }
 }
 
-let emptyString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
-let nullMapMessage: UnsafePointer<CChar> = UnsafePointer(strdup("the map is NULL")!)
+/// A NUL-terminated string literal of the binary as a C string: no allocation (a block allocated
+/// on first use would stay wherever the heap had room then, maybe in the middle of a large map's
+/// freed memory, where it keeps the next large map from reusing it whole).
+@inline(__always)
+func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+let emptyString: UnsafePointer<CChar> = cString("")
+let nullMapMessage: UnsafePointer<CChar> = cString("the map is NULL")
 
 @inline(__always)
 func handle(_ p: OpaquePointer?) -> Handle? {
@@ -93,6 +101,38 @@ func checkedBuffer<T>(_ out: UnsafeMutablePointer<T>?, _ capacity: Int, _ name: 
     return capacity
 }
 
+/// The heap a map takes before its first pin (the Core map, its index, the handle), with room to
+/// spare: pindrop_map_create checks that much is free.
+let mapCreateBytes = 64 << 10
+/// The heap add_many takes per pin, its peak while the pins go in (slots, ids, coordinates, the
+/// index and the cluster levels): 112 bytes measured on the 916k LA trees, the JavaScript package's
+/// ADD_MANY_BYTES_PER_PIN.
+let addManyBytesPerPin = 112
+
+/// PINDROP_ERR_NO_MEMORY, before anything changes, when the heap cannot give `bytes` in one block
+/// (a block of that size taken and given back at once, which also grows the heap in one step). In
+/// the WebAssembly module (a 4 GB heap at most) an allocation that fails inside Swift traps, and
+/// the trap stops every map of the module: the entry points that allocate in proportion to their
+/// input check first. Natively (an address space that is not the limit) it does nothing.
+@inline(__always)
+func needMemory(_ bytes: Int, _ what: @autoclosure () -> String) throws(PindropError) {
+    #if arch(wasm32)
+    guard bytes > 0, let p = malloc(bytes) else {
+        let size = bytes < 0 ? "more than 2 GB" : "about \(bytes >> 20) MB"
+        throw PindropError(.noMemory, "out of memory: \(what()) needs \(size) in one block, more than the module's heap (4 GB at most) has left")
+    }
+    free(p)
+    #endif
+}
+
+/// `a * b + c` bytes, or -1 when it does not fit an Int (32 bits in the wasm module).
+@inline(__always)
+func bytes(_ a: Int, times b: Int, plus c: Int = 0) -> Int {
+    let (m, o1) = a.multipliedReportingOverflow(by: b)
+    let (s, o2) = m.addingReportingOverflow(c)
+    return o1 || o2 ? -1 : s
+}
+
 /// A required output pointer: NULL is an invalid argument naming the parameter.
 @inline(__always)
 func required<T>(_ p: T?, _ name: String) throws(PindropError) -> T {
@@ -125,10 +165,19 @@ func checkedCount(_ n: Int, stride: Int, _ name: String) throws(PindropError) ->
 
 #if arch(wasm32)
 /// The message of the last failed call (`pindrop_last_error`). A WebAssembly module runs on one
-/// thread (the wasm build has no threads), so one buffer, grown when a message needs more.
+/// thread (the wasm build has no threads), so one buffer, grown when a message needs more. Its
+/// first kilobyte is taken when the first map is made (`prepare`), early in the heap, rather than
+/// by the first failure, which may come while a large map fills the heap: a small block left in
+/// the middle of that map's memory once it is freed splits it, and the next large map grows the
+/// module instead of reusing it (916k pins, dispose, 916k: 120 MB then 180 MB).
 enum ThreadError {
     private static var bytes: UnsafeMutablePointer<CChar>?
     private static var capacity = 0
+
+    static func prepare() {
+        guard bytes == nil, let p = malloc(1024) else { return }
+        bytes = p.assumingMemoryBound(to: CChar.self); capacity = 1024; p.storeBytes(of: 0, as: CChar.self)
+    }
 
     static func set(_ text: UnsafePointer<CChar>?) {
         guard let text else { return }
@@ -148,6 +197,8 @@ enum ThreadError {
 /// `git_error_last`: a per-thread buffer, grown when a message needs more, freed with the thread.
 enum ThreadError {
     private struct Buffer { var bytes: UnsafeMutablePointer<CChar>; var capacity: Int }
+
+    static func prepare() {}
 
     private static let key: pthread_key_t = {
         var k = pthread_key_t()
