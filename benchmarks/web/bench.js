@@ -9,6 +9,7 @@
 import * as pindrop from "/pindrop/index.js";
 import { paintFrame, makeOverlay, cameraOf } from "/draw.js";
 import * as peers from "./peers.js";
+import * as layerBench from "./layer.js";
 
 // The package, loaded once.
 const init = () => pindrop.load();
@@ -390,5 +391,8 @@ const superclusterBench = {
   release: () => peers.release(),
 };
 
+// pindrop's Leaflet layer (layer.js), on the trees loaded here.
+const layer = { ...layerBench, load: (center, zoom) => layerBench.layerLoad(data, center, zoom) };
+
 window.bench = { loadData, setData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
-                 zoomChanges, ops, rawOps, wasmBytes, peers: superclusterBench, ready: true };
+                 zoomChanges, ops, rawOps, wasmBytes, peers: superclusterBench, layer, ready: true };

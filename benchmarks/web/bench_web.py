@@ -52,6 +52,7 @@ import cdp  # noqa: E402
 import serve  # noqa: E402
 import pindrop  # noqa: E402
 import bench_supercluster as scb  # noqa: E402
+import bench_layer  # noqa: E402
 
 # The benchmark page is served by the host page's server (examples/web/serve.py), with this folder
 # mounted at /bench/: the page loads the package from /pindrop/, Leaflet from /leaflet/ and the
@@ -417,6 +418,12 @@ def main():
         rows += scb.report(sc_first, sc_views)
     else:
         print(f"  {sc_missing}")
+    print()
+    print("pindrop's Leaflet layer (pindrop/leaflet) on the trees, real input events")
+    if layer:
+        rows += bench_layer.report(layer, mc["addLayersMs"])
+    else:
+        print(f"  {bench_layer.missing()}")
     import run
     run.write_web_section(rows, results["chromium"], "make bench-web")
     httpd.shutdown()
