@@ -336,8 +336,21 @@ def main():
     pdw = run_pindrop(url)
     print("Leaflet.markercluster on the Leaflet map ...", flush=True)
     mc = run_markercluster(url)
+    sc_dir, _, sc_missing = scb.peer_dirs()
+    sc_first = sc_views = None
+    if sc_dir:
+        first_cam = scb.camera(CENTER[1], CENTER[0], 10, W, H)
+        print(f"pindrop.wasm and supercluster ({sc_dir}): first views in fresh pages ...", flush=True)
+        sc_first = scb.first_views(open_bench, heap, url, first_cam)
+        print("pindrop.wasm and supercluster: views at zooms 8-16 ...", flush=True)
+        sc_views = scb.views(open_bench, url, scb.view_list(lonlat, CENTER, ZOOMS, W, H))
+    layer = None
+    if not bench_layer.missing():
+        print("pindrop's Leaflet layer with real input events ...", flush=True)
+        layer = bench_layer.run(open_bench, url, ZOOMS, W, H)
 
     results = dict(size=size, native=nat, wasm_ops=wops, wasm_raw=raw, pindrop=pdw, markercluster=mc,
+                   supercluster_first=sc_first, supercluster_views=sc_views, layer=layer,
                    chromium=subprocess.run([cdp.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip())
     out = Path(os.environ.get("OUT", ROOT / "out"))
     out.mkdir(parents=True, exist_ok=True)
