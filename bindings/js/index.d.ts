@@ -131,7 +131,9 @@ export interface Focus {
   x: number; y: number;
 }
 
-export class Map {
+/** A pindrop map (since 0.4 named PinMap: `Map` shadowed JavaScript's global Map in a module
+ *  that imported it). */
+export class PinMap {
   constructor(options?: MapOptions);
   dispose(): void;
   readonly disposed: boolean;
@@ -204,6 +206,11 @@ export class Map {
   undo(timeMs: number): void;
   redo(timeMs: number): void;
 }
+
+/** @deprecated Since 0.4: PinMap (this name shadows JavaScript's global Map where it is imported). */
+export declare const Map: typeof PinMap;
+/** @deprecated Since 0.4: PinMap. */
+export type Map = PinMap;
 
 /** Great-circle distance (metres) and initial bearing (degrees clockwise from north, [0, 360)). Since 0.3. */
 export function distance(fromLon: number, fromLat: number, toLon: number, toLat: number): { metres: number; bearing: number };

@@ -1,8 +1,8 @@
 // pindrop: placement, drag, spreading and clustering of map pins, in the browser and in Node.
 //
-//   import { load, Map } from "pindrop";
+//   import { load, PinMap } from "pindrop";
 //   await load();
-//   const m = new Map({ liftDelayMs: 0, liftHeight: 0 });     // mouse: drag at once
+//   const m = new PinMap({ liftDelayMs: 0, liftHeight: 0 });     // mouse: drag at once
 //   m.setCamera(-118.35, 33.9, 18, 800, 600);
 //   m.add(1, -118.35, 33.9);
 //   m.hitTest(400, 300);                                        // 1
@@ -22,7 +22,9 @@
 // and its memory (library.js, wasi.js), a map's handle and calls (map-handle.js), arguments
 // (arguments.js), ids (ids.js) and events (events.js).
 
-export { Map } from "./src/map.js";
+// PinMap is the map; Map, its name before 0.4, stays as a deprecated alias (it shadows
+// JavaScript's global Map in a module that imports it by that name).
+export { Map as PinMap, Map } from "./src/map.js";
 export { distance } from "./src/distance.js";
 export { spread } from "./src/spread.js";
 export { load, version, __memoryBytes } from "./src/load.js";

@@ -1,38 +1,25 @@
-// The Leaflet host of pindrop: Leaflet draws nothing but an empty map (or the tiles of ?tiles=URL)
-// and owns pans and zooms; pindrop decides what every pointer means, and one canvas over the map
-// draws what pindrop's frame() and clusters() say, pins and clusters alike (no DOM marker per pin).
+// The Leaflet page of pindrop: a Leaflet map with pindrop's Leaflet layer ("pindrop/leaflet"),
+// which does all of pindrop's hosting — input, camera, clock, drawing, keyboard, announcements.
+// The page's own code is the demo: its data (trees.js), its panel with a legend (panel.js) and
+// the selected tree's callout (callout.js).
 //
 // URL parameters: ?data=lawndale (default, bundled) | la (the 916k LA trees), ?input=mouse|touch
-// (default: the device's primary pointer), ?tiles=URL (an {z}/{x}/{y} tile server of your own),
-// ?spread=spiral|ring|off (how trees sharing a spot are drawn), ?stacks=spread (always spread),
-// ?lat=&lon=&zoom= (the first view).
+// (default: the device's primary pointer, then each press's), ?tiles=URL (an {z}/{x}/{y} tile
+// server of your own), ?spread=spiral|ring|off (how trees sharing a spot are drawn),
+// ?stacks=spread (always spread), ?lat=&lon=&zoom= (the first view).
 //
-// The package is imported as "pindrop" (index.html's import map points it at /pindrop/index.js,
-// where serve.py serves bindings/js). The page's modules, each one concern:
-//   page.js     the page's state (window.pindropPage), its elements, its clock, announcements
-//   trees.js    the data sets
-//   host.js     the pindrop map: options, building it, its camera, the clock that ticks it
-//   input.js    pointer events, keys and buttons, handed to the map
-//   events.js   what happened: the map's events and what the page does with them
-//   view.js     drawing the page each frame (draw.js paints), cluster colours and descriptions
-//   callout.js  the selected tree's callout and the geocoder's answer
+// The package is imported by name (index.html's import map points "pindrop/leaflet" at
+// /pindrop/src/leaflet.js, where serve.py serves bindings/js), as a page built with a bundler would.
 
-import { load } from "pindrop";
-import { createMap, loop, syncCamera } from "./host.js";
-import { listen } from "./input.js";
-import { mapEl, page, params, statusEl, ui } from "./page.js";
+import { pindropLayer } from "pindrop/leaflet";
+import { listenToCallout } from "./callout.js";
+import { listenToPanel, showLegend } from "./panel.js";
+import { mapEl, page, params, statusEl, treeTitle } from "./page.js";
 import { loadTrees } from "./trees.js";
-import { overlay } from "./view.js";
-
-listen();
 
 async function start() {
-  await load();
   page.trees = await loadTrees(page.dataset);
   document.getElementById("dataset").textContent = page.trees.name;
-  let maxId = 0;
-  for (const v of page.trees.ids) if (v > maxId) maxId = v;
-  ui.nextNewId = maxId + 1;
 
   const tiles = params.get("tiles");
   const lat = +(params.get("lat") ?? page.trees.center[0]);
@@ -51,12 +38,38 @@ async function start() {
     lmap.attributionControl.addAttribution("no base map (offline): ?tiles=URL adds one");
   }
   lmap.attributionControl.addAttribution("trees: " + (page.dataset === "la" ? "LA county cities" : "City of Lawndale"));
-  overlay.addTo(lmap);
-  createMap(page.profile);
-  lmap.on("move zoom resize viewreset", syncCamera);
-  page.ready = true;
-  statusEl.textContent = `${page.trees.count.toLocaleString("en-US")} trees · ${page.profile} input`;
-  requestAnimationFrame(loop);
+
+  const spread = params.get("spread");
+  const layer = pindropLayer({
+    input: ["mouse", "touch"].includes(page.input) ? page.input : "auto",
+    spreadMode: ["ring", "spiral", "off"].includes(spread) ? spread : "spiral",
+    spreadOnTap: params.get("stacks") !== "spread",   // stacks open on a tap, as markercluster spiderfies
+    minSpacingM: 1,
+    clusterClick: "zoom",          // the cluster's expansion zoom, centred on it
+    itemName: "tree",
+    title: (id) => treeTitle(id),
+  });
+  page.layer = layer;
+  layer.on("pindropevent", (e) => page.events.push(e.pindrop));
+  layer.on("announce", (e) => { page.announcements.push(e.text); statusEl.textContent = e.text; });
+  layer.on("pindrag", (e) => { page.lastDragged = { id: e.id, lon: e.lon, lat: e.lat }; });
+  layer.on("pinmoved", (e) => { page.lastMoved = e.pindrop; });
+  layer.on("progress", (e) => {
+    page.loadProgress.push([e.phase, e.loaded, e.total]);
+    statusEl.textContent = `loading ${e.loaded.toLocaleString("en-US")} of ${e.total.toLocaleString("en-US")} trees…`;
+  });
+  listenToCallout(layer);
+  listenToPanel(layer);
+  layer.addTo(lmap);
+
+  const t = page.trees;
+  await layer.setCategoryNames(t.categoryNames);
+  await layer.addPins(t.ids, t.lonlat, { categories: t.categories });
+  showLegend(layer);
+  statusEl.textContent = `${t.count.toLocaleString("en-US")} trees · ${layer.host.profile} input`;
+  // ready once a frame with every tree is drawn
+  layer.once("draw", () => { page.ready = true; });
+  layer.redraw();
 }
 
 start().catch((err) => {

@@ -15,12 +15,15 @@ What it serves:
                       (/usr/share/javascript/leaflet/, packages libjs-leaflet and
                       libjs-leaflet.markercluster)
     /data/lawndale_trees.csv   examples/data/lawndale_trees.csv (bundled)
+    /data/lawndale_trees.geojson    the same trees as a GeoJSON FeatureCollection (each Point
+                               with properties {id, species}), written from the CSV on request
     /data/la_trees.csv         the 916,114 LA trees, ../shared/data/la_trees.csv next to the
                                repository or $PINDROP_LA_TREES (404 when absent: the page says so)
 """
 
 import argparse
 import http.server
+import json
 import mimetypes
 import os
 import posixpath
@@ -48,6 +51,23 @@ mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/javascript", ".mjs")
 mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("text/csv", ".csv")
+
+
+def csv_as_geojson(path: Path) -> bytes:
+    """The bundled trees' CSV (id,lon,lat,species) as a FeatureCollection of Points."""
+    features = []
+    with open(path, encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            parts = line.rstrip("\n").split(",", 3)
+            if len(parts) < 3:
+                continue
+            features.append({"type": "Feature", "properties": {"id": int(parts[0]), "species": parts[3] if len(parts) > 3 and parts[3] else None},
+                             "geometry": {"type": "Point", "coordinates": [float(parts[1]), float(parts[2])]}})
+    return json.dumps({"type": "FeatureCollection", "features": features}, separators=(",", ":")).encode()
+
+
+GENERATED = {"/data/lawndale_trees.geojson": lambda: csv_as_geojson(ROOT / "examples" / "data" / "lawndale_trees.csv")}
 
 
 def resolve(url_path: str):
@@ -81,7 +101,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send(head_only=True)
 
     def send(self, head_only):
-        target = resolve(urllib.parse.urlsplit(self.path).path)
+        path = urllib.parse.urlsplit(self.path).path
+        if path in GENERATED:
+            body = GENERATED[path]()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/geo+json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            if not head_only:
+                self.wfile.write(body)
+            return
+        target = resolve(path)
         if target is None or not target.is_file():
             self.send_error(404, "not found")
             return

@@ -1,4 +1,5 @@
-// The trees the page shows: the 7,937 Lawndale street trees bundled in examples/data (default),
+// The trees the page shows (its data loading; the layer gets them as arrays, with their
+// categories' names for the legend): the 7,937 Lawndale street trees bundled in examples/data (default),
 // or the 916,114 LA county trees (?data=la), with their categories (species or city), their
 // titles and the place a geocoder would name.
 
@@ -30,6 +31,7 @@ export async function loadTrees(which) {
     return {
       name: `LA county street trees (${n.toLocaleString("en-US")})`, ids, lonlat, count: n,
       categories: Uint32Array.from(city), categoryName: (c) => pretty(cities[c]), categoryKind: "cities",
+      categoryNames: cities.map(pretty),
       rowOf: (id) => (Number.isInteger(id) && id >= 0 && id < n ? id : -1),
       title: (row) => `Tree #${row} · ${pretty(cities[city[row]])}`,
       place: (row) => pretty(cities[city[row]]),
@@ -52,7 +54,7 @@ export async function loadTrees(which) {
   });
   return {
     name: `Lawndale street trees (${n.toLocaleString("en-US")})`, ids, lonlat, count: n,
-    categories, categoryName: (c) => speciesNames[c] ?? "mixed", categoryKind: "species",
+    categories, categoryName: (c) => speciesNames[c] ?? "mixed", categoryKind: "species", categoryNames: speciesNames,
     rowOf: (id) => rows.get(id) ?? -1,
     title: (row) => `${species[row]} #${ids[row]}`,
     place: () => "Lawndale",
