@@ -27,6 +27,7 @@ def test_the_layer_part_measures_loads_pans_zooms_and_a_drag(monkeypatch):
     lonlat = np.ascontiguousarray(rows).reshape(-1)
     # Lawndale, not the coast of Los Angeles: the pans start over trees' clusters there
     monkeypatch.setattr(bench_layer, "COAST", (-118.3526, 33.8872))
+    monkeypatch.setattr(bench_layer, "DRAG", (-118.3526, 33.8872))
     httpd = bench_web.make_server(0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}{bench_web.PAGE}"
