@@ -159,7 +159,7 @@ def write_web_section(rows, chromium: str, command_line: str) -> None:
     rows (name, value, unit, target) in the tables of the rest of the page; the rest is kept."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [WEB_HEADING, "",
-           f"Written by `make bench-web` ({command_line}); do not edit by hand. {chromium}, headless, one run: "
+           f"Written by `{command_line}` (benchmarks/web/bench_web.py); do not edit by hand. {chromium}, headless, one run: "
            "each ratio divides pindrop.wasm's time (or memory) by the peer's, both from the same run.", "",
            f"- date: {now}, commit {revision()}",
            f"- module: {wasm_size_sentence()}", "",
