@@ -1,5 +1,6 @@
 """The page's static server: what it serves, with which type, and nothing outside its folders."""
 
+import json
 import sys
 import threading
 import urllib.error
@@ -43,6 +44,15 @@ def test_serves_the_page_the_package_leaflet_and_the_data(base):
     assert status == 200 and b"markercluster 1.5" in body[:200]
     status, kind, body = get(base + "/data/lawndale_trees.csv")
     assert status == 200 and body.startswith(b"id,lon,lat,species\n") and body.count(b"\n") == 7938
+    # the same trees as GeoJSON (the README's page loads them so), written from the CSV
+    status, kind, body = get(base + "/data/lawndale_trees.geojson")
+    fc = json.loads(body)
+    assert status == 200 and kind == "application/geo+json" and fc["type"] == "FeatureCollection"
+    assert len(fc["features"]) == 7937
+    first = fc["features"][0]
+    assert first["properties"] == {"id": 4933, "species": "Platanus racemosa"}
+    assert first["geometry"] == {"type": "Point", "coordinates": [-118.35259236902644, 33.900539810736184]}
+    assert get(base + "/pindrop/leaflet.global.js")[1] == "text/javascript"
 
 
 def test_nothing_outside_its_folders(base):
