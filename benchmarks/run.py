@@ -93,6 +93,7 @@ def write_doc(summary, counts, data: Path) -> None:
         f"- date: {now}",
         f"- machine: {machine()}",
         f"- library: commit {revision()}, `.build/release/libpindrop.so`",
+        f"- module: {wasm_size_sentence()}, `dist/pindrop.wasm`",
         "- data: la_trees.csv, the Los Angeles County street-tree inventory (916,114 pins), from the data",
         "  folder (../shared/data beside the repository by default)",
         "",
@@ -130,8 +131,50 @@ def write_doc(summary, counts, data: Path) -> None:
     out += ["", "## Every figure", "", "| benchmark | figure | value |", "|---|---|---|"]
     for bench, name, value, unit, target in summary:
         out.append(f"| {bench} | {name} | {fmt(value)} {unit} |")
-    DOC.write_text("\n".join(out) + "\n")
+    # The browser's figures: written by `make bench-web` (write_web_section), kept as they are.
+    web = web_section(DOC.read_text()) if DOC.exists() else ""
+    DOC.write_text("\n".join(out) + "\n" + (("\n" + web) if web else ""))
     print(f"wrote {DOC.relative_to(ROOT)}")
+
+
+WEB_HEADING = "## In the browser"
+
+
+def wasm_size_sentence() -> str:
+    """The module's size sentence (benchmarks/wasm_size.py), or why there is none."""
+    import wasm_size
+    if not wasm_size.WASM.exists():
+        return "not built (make wasm)"
+    return wasm_size.sentence(*wasm_size.sizes())
+
+
+def web_section(text: str) -> str:
+    """The browser's section of docs/benchmarks.md (from its heading to the end), or ""."""
+    i = text.find("\n" + WEB_HEADING + "\n")
+    return text[i + 1:] if i >= 0 else ""
+
+
+def write_web_section(rows, chromium: str, command_line: str) -> None:
+    """docs/benchmarks.md's browser section, from `make bench-web` (benchmarks/web/bench_web.py):
+    rows (name, value, unit, target) in the tables of the rest of the page; the rest is kept."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out = [WEB_HEADING, "",
+           f"Written by `{command_line}` (benchmarks/web/bench_web.py); do not edit by hand. {chromium}, headless, one run: "
+           "each ratio divides pindrop.wasm's time (or memory) by the peer's, both from the same run.", "",
+           f"- date: {now}, commit {revision()}",
+           f"- module: {wasm_size_sentence()}", "",
+           "| figure | target | value | met | command |", "|---|---|---|---|---|"]
+    for name, value, unit, target in rows:
+        shown = f"{fmt(value)} {unit}".rstrip()
+        out.append(f"| {name} | {target or '-'} | {shown} | {met(value, target)} | `{command_line}` |")
+    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
+    i = text.find("\n" + WEB_HEADING + "\n")
+    head = text[:i + 1] if i >= 0 else text
+    DOC.write_text(head.rstrip("\n") + "\n\n" + "\n".join(out) + "\n")
+    import wasm_size
+    if wasm_size.WASM.exists():
+        wasm_size.write(*wasm_size.sizes())
+    print(f"wrote the browser's figures into {DOC.relative_to(ROOT)}")
 
 
 def main() -> int:
@@ -187,6 +230,9 @@ def main() -> int:
         return 1
     if not args.only and not args.no_docs:
         write_doc(summary, counts, data)
+        import wasm_size
+        if wasm_size.WASM.exists():
+            wasm_size.write(*wasm_size.sizes())
     return 0
 
 

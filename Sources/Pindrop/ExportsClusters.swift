@@ -6,8 +6,13 @@ import PindropCore
 @_cdecl("pindrop_map_frame_clusters")
 public func pindrop_map_frame_clusters(_ map: OpaquePointer?, _ time: Double,
                                        _ out: UnsafeMutablePointer<pindrop_cluster_view>?, _ capacity: Int) -> Int {
-    countCall(map) { m throws(PindropError) in
+    let h = handle(map)
+    return countCall(map) { m throws(PindropError) in
         let capacity = try checkedBuffer(out, capacity, "out")
+        if let h, h.clustersCheckedFor != m.count, m.options.clusterRadius > 0 {  // levels to build: room first
+            try needMemory(clusterBuildBytes(m.count), "clustering \(m.count) pins")
+            h.clustersCheckedFor = m.count
+        }
         let total = try m.frameClusters(time: time)
         let views = m.clusterViews
         for i in 0..<min(capacity, total) {

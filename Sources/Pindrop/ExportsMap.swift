@@ -11,23 +11,26 @@ private let versionString: UnsafePointer<CChar> =
 @_cdecl("pindrop_version")
 public func pindrop_version() -> UnsafePointer<CChar> { versionString }
 
-private let statusNames: [Int32: UnsafePointer<CChar>] = {
-    let names: [(pindrop_status, String)] = [
-        (PINDROP_OK, "PINDROP_OK"), (PINDROP_STALE, "PINDROP_STALE"),
-        (PINDROP_ERR_INVALID_ARGUMENT, "PINDROP_ERR_INVALID_ARGUMENT"),
-        (PINDROP_ERR_NOT_FOUND, "PINDROP_ERR_NOT_FOUND"), (PINDROP_ERR_DUPLICATE_ID, "PINDROP_ERR_DUPLICATE_ID"),
-        (PINDROP_ERR_PARSE, "PINDROP_ERR_PARSE"), (PINDROP_ERR_STATE, "PINDROP_ERR_STATE"),
-        (PINDROP_ERR_GEOS, "PINDROP_ERR_GEOS"), (PINDROP_ERR_NO_MEMORY, "PINDROP_ERR_NO_MEMORY"),
-    ]
-    var table: [Int32: UnsafePointer<CChar>] = [:]
-    for (s, n) in names { table[s.rawValue] = UnsafePointer(strdup(n)!) }
-    return table
-}()
-private let unknownStatus: UnsafePointer<CChar> = UnsafePointer(strdup("PINDROP_UNKNOWN_STATUS")!)
+/// The status names, in the binary (no allocation: a block allocated on first use would sit for
+/// good wherever the heap had room at that moment, in the middle of a large map's freed memory).
+private func statusName(_ status: Int32) -> StaticString {
+    switch status {
+    case PINDROP_OK.rawValue: return "PINDROP_OK"
+    case PINDROP_STALE.rawValue: return "PINDROP_STALE"
+    case PINDROP_ERR_INVALID_ARGUMENT.rawValue: return "PINDROP_ERR_INVALID_ARGUMENT"
+    case PINDROP_ERR_NOT_FOUND.rawValue: return "PINDROP_ERR_NOT_FOUND"
+    case PINDROP_ERR_DUPLICATE_ID.rawValue: return "PINDROP_ERR_DUPLICATE_ID"
+    case PINDROP_ERR_PARSE.rawValue: return "PINDROP_ERR_PARSE"
+    case PINDROP_ERR_STATE.rawValue: return "PINDROP_ERR_STATE"
+    case PINDROP_ERR_GEOS.rawValue: return "PINDROP_ERR_GEOS"
+    case PINDROP_ERR_NO_MEMORY.rawValue: return "PINDROP_ERR_NO_MEMORY"
+    default: return "PINDROP_UNKNOWN_STATUS"
+    }
+}
 
 @_cdecl("pindrop_status_string")
 public func pindrop_status_string(_ status: pindrop_status) -> UnsafePointer<CChar> {
-    statusNames[status.rawValue] ?? unknownStatus
+    cString(statusName(status.rawValue))
 }
 
 /// The smallest struct a caller may pass: struct_size and hit_radius.
@@ -114,6 +117,8 @@ public func pindrop_map_create(_ options: UnsafePointer<pindrop_options>?, _ out
     out.pointee = nil
     do throws(PindropError) {
         let o = try readOptions(options ?? defaultsPointer)
+        ThreadError.prepare()
+        try needMemory(mapCreateBytes, "a new map")
         let map = try Map(options: o, factory: makeIndexFactory())
         out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(map: map)).toOpaque())
         return statusOK

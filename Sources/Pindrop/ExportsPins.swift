@@ -63,6 +63,7 @@ public func pindrop_map_add_many(_ map: OpaquePointer?, _ ids: UnsafePointer<Int
     call(map) { m throws(PindropError) in
         guard try checkedCount(n, stride: 16, "n") > 0 else { return }
         let ids = try required(ids, "ids"), lonlat = try required(lonlat, "lonlat")
+        try needMemory(bytes(m.count + n, times: addManyBytesPerPin, plus: 1 << 20), "adding \(n) pins to a map of \(m.count)")
         try m.addMany(ids: UnsafeBufferPointer(start: ids, count: n),
                       lonlat: UnsafeBufferPointer(start: lonlat, count: 2 * n))
     }

@@ -10,6 +10,10 @@ final class Handle {
     /// an ordinary answer, allocates nothing).
     private var capacity = 0
 
+    /// The pin count whose cluster levels frame_clusters last checked the heap for
+    /// (`clusterBuildBytes`): the check is made again once pins were added or removed.
+    var clustersCheckedFor = -1
+
     init(map: Map) { self.map = map }
     deinit { free(message) }
 
@@ -43,8 +47,16 @@ final class Handle {
     }
 }
 
-let emptyString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
-let nullMapMessage: UnsafePointer<CChar> = UnsafePointer(strdup("the map is NULL")!)
+/// A NUL-terminated string literal of the binary as a C string: no allocation (a block allocated
+/// on first use would stay wherever the heap had room then, maybe in the middle of a large map's
+/// freed memory, where it keeps the next large map from reusing it whole).
+@inline(__always)
+func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+let emptyString: UnsafePointer<CChar> = cString("")
+let nullMapMessage: UnsafePointer<CChar> = cString("the map is NULL")
 
 @inline(__always)
 func handle(_ p: OpaquePointer?) -> Handle? {
@@ -93,6 +105,67 @@ func checkedBuffer<T>(_ out: UnsafeMutablePointer<T>?, _ capacity: Int, _ name: 
     return capacity
 }
 
+/// The heap a map takes before its first pin (the Core map, its index, the handle), with room to
+/// spare: pindrop_map_create checks that much is free.
+let mapCreateBytes = 64 << 10
+/// The heap add_many takes per pin, with 1 MB more, as one block at most: its peak while the pins
+/// go in is 0.8 MB and 100-110 bytes a pin (measured from 2,000 to 916,114 LA trees); the
+/// JavaScript package's ADD_MANY_BYTES_PER_PIN.
+let addManyBytesPerPin = 112
+
+/// The heap a first frame_clusters takes to build the cluster levels of `pins` pins, at most
+/// (measured on 2,000 to 916,114 LA trees: 2.3 MB for 2,000, 8.2 MB for 20,000, 38 MB for 200,000,
+/// 72 MB for 916,114, each as one block).
+func clusterBuildBytes(_ pins: Int) -> Int {
+    let small = bytes(pins, times: 220, plus: 4 << 20), large = bytes(pins, times: 48, plus: 32 << 20)
+    return small < 0 || large < 0 ? -1 : min(small, large)
+}
+
+/// PINDROP_ERR_NO_MEMORY, before anything changes, when the module's heap cannot give `bytes`.
+/// In the WebAssembly module (a 4 GB heap at most) an allocation that fails inside Swift traps,
+/// and the trap stops every map of the module: the entry points that allocate in proportion to
+/// their input check first. While the memory can still grow by `bytes` that is all (no
+/// allocation: the check costs nothing and the heap grows only as it is used); near the limit, a
+/// block of `bytes` is taken and given back at once. Natively (an address space that is not the
+/// limit) it does nothing.
+@inline(__always)
+func needMemory(_ bytes: Int, _ what: @autoclosure () -> String) throws(PindropError) {
+    #if arch(wasm32)
+    guard bytes >= 0, bytes <= growableBytes() || heapCanGive(bytes) else {
+        let size = bytes < 0 ? "more than 2 GB" : "about \(bytes >> 20) MB"
+        throw PindropError(.noMemory, "out of memory: \(what()) needs \(size) in one block, more than the module's heap (4 GB at most) has left")
+    }
+    #endif
+}
+
+#if arch(wasm32)
+/// How far the module's memory can still grow: 4 GB less its size (wasi-libc's sbrk(0) is the
+/// memory's size, which reads 0 at 4 GB on wasm32).
+@inline(__always)
+func growableBytes() -> Int {
+    let size = UInt64(UInt(bitPattern: sbrk(0)))
+    let limit: UInt64 = 1 << 32
+    return Int(clamping: limit - (size == 0 ? limit : size))
+}
+#endif
+
+/// Whether malloc can give `bytes` in one block now (taken and given back at once). Not optimised:
+/// the optimiser may remove a malloc whose block is freed unused, and assume it succeeded.
+@_optimize(none)
+func heapCanGive(_ bytes: Int) -> Bool {
+    guard let p = malloc(bytes) else { return false }
+    free(p)
+    return true
+}
+
+/// `a * b + c` bytes, or -1 when it does not fit an Int (32 bits in the wasm module).
+@inline(__always)
+func bytes(_ a: Int, times b: Int, plus c: Int = 0) -> Int {
+    let (m, o1) = a.multipliedReportingOverflow(by: b)
+    let (s, o2) = m.addingReportingOverflow(c)
+    return o1 || o2 ? -1 : s
+}
+
 /// A required output pointer: NULL is an invalid argument naming the parameter.
 @inline(__always)
 func required<T>(_ p: T?, _ name: String) throws(PindropError) -> T {
@@ -125,10 +198,19 @@ func checkedCount(_ n: Int, stride: Int, _ name: String) throws(PindropError) ->
 
 #if arch(wasm32)
 /// The message of the last failed call (`pindrop_last_error`). A WebAssembly module runs on one
-/// thread (the wasm build has no threads), so one buffer, grown when a message needs more.
+/// thread (the wasm build has no threads), so one buffer, grown when a message needs more. Its
+/// first kilobyte is taken when the first map is made (`prepare`), early in the heap, rather than
+/// by the first failure, which may come while a large map fills the heap: a small block left in
+/// the middle of that map's memory once it is freed splits it, and the next large map grows the
+/// module instead of reusing it (916k pins, dispose, 916k: 120 MB then 180 MB).
 enum ThreadError {
     private static var bytes: UnsafeMutablePointer<CChar>?
     private static var capacity = 0
+
+    static func prepare() {
+        guard bytes == nil, let p = malloc(1024) else { return }
+        bytes = p.assumingMemoryBound(to: CChar.self); capacity = 1024; p.storeBytes(of: 0, as: CChar.self)
+    }
 
     static func set(_ text: UnsafePointer<CChar>?) {
         guard let text else { return }
@@ -148,6 +230,8 @@ enum ThreadError {
 /// `git_error_last`: a per-thread buffer, grown when a message needs more, freed with the thread.
 enum ThreadError {
     private struct Buffer { var bytes: UnsafeMutablePointer<CChar>; var capacity: Int }
+
+    static func prepare() {}
 
     private static let key: pthread_key_t = {
         var k = pthread_key_t()

@@ -8,6 +8,8 @@
 // host page (/draw.js), so that pindrop's zoom changes are painted as the page paints them.
 import * as pindrop from "/pindrop/index.js";
 import { paintFrame, makeOverlay, cameraOf } from "/draw.js";
+import * as peers from "./peers.js";
+import * as layerBench from "./layer.js";
 
 // The package, loaded once.
 const init = () => pindrop.load();
@@ -380,5 +382,17 @@ async function rawOps(w) {
 
 function wasmBytes() { return pindrop.__memoryBytes(); }
 
+// supercluster beside pindrop (peers.js), on the trees loaded here.
+const superclusterBench = {
+  missing: () => peers.superclusterMissing(),
+  pindropFirstView: async (cam) => { await init(); return peers.pindropFirstView(data, cam); },
+  superclusterFirstView: (cam) => peers.superclusterFirstView(data, cam),
+  views: async (list, reps, trials) => { await init(); return peers.views(data, list, reps, trials); },
+  release: () => peers.release(),
+};
+
+// pindrop's Leaflet layer (layer.js), on the trees loaded here.
+const layer = { ...layerBench, load: (center, zoom) => layerBench.layerLoad(data, center, zoom) };
+
 window.bench = { loadData, setData, pindropCluster, pindropAllLevels, markerclusterCreate, markerclusterAddLayers,
-                 zoomChanges, ops, rawOps, wasmBytes, ready: true };
+                 zoomChanges, ops, rawOps, wasmBytes, peers: superclusterBench, layer, ready: true };

@@ -14,7 +14,14 @@ On the 916,114 LA trees (../shared/data/la_trees.csv or $PINDROP_LA_TREES), in o
 2. pindrop.wasm against the native library (bindings/python and C loops through ctypes, the same
    process's figures) on the same operations with the same inputs: add_many, hit tests after a
    frame, frame, frame_clusters, set_position + cluster update, a drag's MOVE.
-3. The size of dist/pindrop.wasm, raw and gzipped.
+3. pindrop.wasm against supercluster (bench_supercluster.py; a local copy given by SUPERCLUSTER_DIR
+   and KDBUSH_DIR, said so when not given): the first view in a fresh page, every view at zooms
+   8-16 (empty ones included), the memory for the trees.
+4. The size of dist/pindrop.wasm, raw and gzipped.
+
+Writes the figures with a target, and the ratios, into docs/benchmarks.md's section "In the
+browser" (benchmarks/run.py's write_web_section), and the module's size sentence into the docs
+that quote it (benchmarks/wasm_size.py).
 
 Prints a table with the ratios and the issue's targets; writes the figures as JSON to
 $OUT/bench_web.json (out/ by default).
@@ -38,10 +45,14 @@ ROOT = HERE.parent.parent
 WEB = ROOT / "examples" / "web"          # the host page: its server, its drawing code, cdp.py
 sys.path.insert(0, str(WEB))
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 import cdp  # noqa: E402
 import serve  # noqa: E402
 import pindrop  # noqa: E402
+import bench_supercluster as scb  # noqa: E402
+import bench_layer  # noqa: E402
 
 # The benchmark page is served by the host page's server (examples/web/serve.py), with this folder
 # mounted at /bench/: the page loads the package from /pindrop/, Leaflet from /leaflet/ and the
@@ -54,6 +65,9 @@ def make_server(port=0):
     """serve.py's server, with the benchmark page mounted at /bench/."""
     if MOUNT not in serve.MOUNTS:
         serve.MOUNTS.insert(0, MOUNT)
+    for m in scb.mounts():   # supercluster and kdbush, when given
+        if m not in serve.MOUNTS:
+            serve.MOUNTS.insert(0, m)
     return serve.make_server(port)
 
 
@@ -322,8 +336,21 @@ def main():
     pdw = run_pindrop(url)
     print("Leaflet.markercluster on the Leaflet map ...", flush=True)
     mc = run_markercluster(url)
+    sc_dir, _, sc_missing = scb.peer_dirs()
+    sc_first = sc_views = None
+    if sc_dir:
+        first_cam = scb.camera(CENTER[1], CENTER[0], 10, W, H)
+        print(f"pindrop.wasm and supercluster ({sc_dir}): first views in fresh pages ...", flush=True)
+        sc_first = scb.first_views(open_bench, heap, url, first_cam)
+        print("pindrop.wasm and supercluster: views at zooms 8-16 ...", flush=True)
+        sc_views = scb.views(open_bench, url, scb.view_list(lonlat, CENTER, ZOOMS, W, H))
+    layer = None
+    if not bench_layer.missing():
+        print("pindrop's Leaflet layer with real input events ...", flush=True)
+        layer = bench_layer.run(open_bench, url, ZOOMS, W, H)
 
     results = dict(size=size, native=nat, wasm_ops=wops, wasm_raw=raw, pindrop=pdw, markercluster=mc,
+                   supercluster_first=sc_first, supercluster_views=sc_views, layer=layer,
                    chromium=subprocess.run([cdp.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip())
     out = Path(os.environ.get("OUT", ROOT / "out"))
     out.mkdir(parents=True, exist_ok=True)
@@ -392,6 +419,26 @@ def main():
     print(f"  hit tests that found a pin: native {nat['hits_found']}, wasm (JS) {wops['hits_found']}, wasm (raw) {raw['hits_found']}")
     same = np.allclose(nat["drag_landed"], wops["drag_landed"], rtol=0, atol=1e-9)
     print(f"  the drag landed at the same coordinate in both: {same} ({nat['drag_landed']} / {wops['drag_landed']})")
+    print()
+    rows = [("pindrop.wasm gzipped", size["gzip"] / 1024, "KB", "<= 400"),
+            ("markercluster's addLayers / pindrop.wasm's addMany + first view + every zoom", ratio, "x", ">= 20"),
+            ("slowest zoom change at zooms 8-16 with drawing, pindrop.wasm", worst, "ms", "<= 16"),
+            ("markercluster's slowest zoom change at zooms 8-16",
+             max(max(mc["zoom"]["times"][str(z)]) for z in ZOOMS), "ms", None)]
+    rows += [(f"{label}, pindrop.wasm (JS package) / native", wops[key] / nat[key], "x", "<= 2") for label, key in names]
+    print(f"Against supercluster ({results['chromium']}; the same page, peers in the same run)")
+    if sc_first:
+        rows += scb.report(sc_first, sc_views)
+    else:
+        print(f"  {sc_missing}")
+    print()
+    print("pindrop's Leaflet layer (pindrop/leaflet) on the trees, real input events")
+    if layer:
+        rows += bench_layer.report(layer, mc["addLayersMs"])
+    else:
+        print(f"  {bench_layer.missing()}")
+    import run
+    run.write_web_section(rows, results["chromium"], "make bench-web")
     httpd.shutdown()
 
 

@@ -3,3 +3,4 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <unistd.h>  /* sbrk(0): the memory's size, for the C layer's out-of-memory checks */

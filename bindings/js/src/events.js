@@ -2,7 +2,9 @@
 // carries (the others null), the type and cause as names, ids and keys as numbers or BigInts.
 
 import { idAt, u64At } from "./ids.js";
-import { AT, CAUSE, CAUSES, DIST, DXY, EVENT_FIELDS, EVENT_TYPES, FROM, ID, KEY, OTHER, REQ } from "./tables.js";
+import { AT, CAUSE, CAUSES, DIST, DXY, EVENT_FIELDS, EVENT_SIZE, EVENT_TYPES, FROM, ID, KEY, OTHER, REQ } from "./tables.js";
+
+const MOVED = 6;  // PINDROP_EVENT_MOVED
 
 /** The event at e (a map's scratch) in `l`'s memory; ids as BigInts when `bigint`. */
 export function readEvent(l, e, bigint) {
@@ -24,5 +26,17 @@ export function readEvent(l, e, bigint) {
     request: has & REQ ? (has & KEY ? l.u64[d + 11] : u64At(l, e + 88)) : null,
   };
   if (has & KEY) ev.key = ev.request;  // CLUSTER_TAPPED, STACK_OPENED, STACK_CLOSED
+  // MOVED: how far the true coordinate moved, in metres on pindrop's sphere (pindrop_distance,
+  // as every distance pindrop reports); the C event leaves distance_m to the reader.
+  if (t === MOVED && ev.distanceM === null) ev.distanceM = movedMetres(l, e + EVENT_SIZE, ev);
   return ev;
+}
+
+/** The great-circle distance from (fromLon, fromLat) to (lon, lat), through the module's
+ *  pindrop_distance with its out-parameter at `out` (scratch after the event, 8-aligned); null
+ *  when a coordinate is missing or refused. */
+function movedMetres(l, out, ev) {
+  if (ev.fromLon === null || ev.lon === null) return null;
+  const r = l.f.pindrop_distance(ev.fromLon, ev.fromLat, ev.lon, ev.lat, out, 0);
+  return r === 0 ? l.f64[out >> 3] : null;
 }

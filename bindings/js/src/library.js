@@ -4,6 +4,8 @@
 import { InternalError, InvalidArgument, NoMemory } from "./errors.js";
 import { RESERVE_MIN_BYTES, SCRATCH_SIZE } from "./tables.js";
 
+const DECODER = new TextDecoder();
+
 /** The exports and the module's memory views, renewed when the memory grows. */
 export class Library {
   constructor(exports) {
@@ -52,9 +54,12 @@ export class Library {
     if (!p) return "";
     this.fresh();
     const u8 = this.u8;
+    // The empty message (every successful count-returning call that found nothing: an empty
+    // view) without a decoder or a view made.
+    if (u8[p] === 0) return "";
     let end = p;
     while (u8[end] !== 0) end++;
-    return new TextDecoder().decode(u8.subarray(p, end));
+    return DECODER.decode(u8.subarray(p, end));
   }
 
   /** A NUL-terminated UTF-8 copy of s in the module's memory (free it after use). A string with

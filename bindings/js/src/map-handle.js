@@ -2,7 +2,7 @@
 // check the map is still there, turn a negative status (or a count of 0 with a last error) into
 // the exception of its kind, and keep the buffers the map reuses from call to call.
 
-import { ERRORS, InternalError, InvalidArgument, NotFound, PindropError, StateError } from "./errors.js";
+import { ERRORS, InternalError, InvalidArgument, NoMemory, NotFound, PindropError, StateError } from "./errors.js";
 import { safeId, toId } from "./ids.js";
 import { STATUS_STATE } from "./tables.js";
 
@@ -40,12 +40,14 @@ export class MapHandle {
     return this.counted(this.lib.f[fn](this.ptr, a, b, c, d, e, f) >>> 0, fn);
   }
 
-  /** A count fn returned: 0 with a last error set throws. */
+  /** A count fn returned: 0 with a last error set throws (out of memory, whose message the C
+   *  layer begins with "out of memory", as NoMemory). */
   counted(n, fn) {
     if (n === 0) {
       const msg = this.lib.string(this.lib.f.pindrop_map_last_error(this.ptr));
       if (msg) {
-        const [E, status] = KEYED_COUNTS.has(fn) ? [NotFound, -2] : [InvalidArgument, -1];
+        const [E, status] = msg.startsWith("out of memory") ? [NoMemory, -7]
+          : KEYED_COUNTS.has(fn) ? [NotFound, -2] : [InvalidArgument, -1];
         throw new E(msg, status, fn);
       }
     }
