@@ -51,6 +51,8 @@ public final class Map {
     var badgeScratch: [ClusterView] = []
     /// The slots kept out of the clusters (`syncClusterExclusions`), reused.
     private var excludedScratch: [Int32] = []
+    /// The snap layers and what the dragged pin snapped to (behaviour 24, MapSnap.swift).
+    var snapping = SnapState()
     /// The pins' values and categories (behaviour 19), read by the cluster room.
     public let attributes = PinAttributes()
     /// The members of the cluster last listed in id order, and its key (`clusterMembers`).

@@ -98,6 +98,7 @@ extension Map {
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
         if editing.area != nil && outsideWhereDrawn(slot) { f.insert(.invalid) }
+        if isSnapped(slot) { f.insert(.snapped) }
         return f
     }
 
