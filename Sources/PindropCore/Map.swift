@@ -21,6 +21,8 @@ public final class Map {
     /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none). The edited pin
     /// is the editing room's (its session's pin); tests may set it to stand for a session.
     public internal(set) var selectedID: Int64 = noID
+    /// The keys the host's user holds now (`setModifiers`, MapSelection.swift).
+    public internal(set) var modifiers: Modifiers = []
     public internal(set) var editingID: Int64 {
         get { editing.editingID }
         set { editing.editingID = newValue }

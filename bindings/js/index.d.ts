@@ -17,7 +17,7 @@ export type EventType = "SELECTED" | "DESELECTED" | "LIFTED" | "DRAGGED" | "DROP
 /** Why a pin MOVED (PINDROP_CAUSE_*). */
 export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP" | "NUDGE" | "KEYBOARD";
 /** pindrop_pin_view.flags (PINDROP_PIN_*): FOCUSED, the keyboard focus, and ANIMATING, keep drawing, since 0.3. */
-export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16, PIN_FOCUSED: 32, PIN_ANIMATING: 64;
+export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16, PIN_FOCUSED: 32, PIN_ANIMATING: 64, PIN_SNAPPED: 128;
 /** Since 0.3: Clusters.flags and ClusterSummary.flags (PINDROP_CLUSTER_*). */
 export const CLUSTER_ONE_SPOT: 1, CLUSTER_STACK: 2;
 /** Since 0.3: ClusterSummary.category when the members' categories differ (UINT32_MAX). */
@@ -52,6 +52,10 @@ export interface MapOptions {
   clusterByCategory?: boolean | 0 | 1;
   /** Since 0.3: groups are drawn collapsed, one stack item, until tapped open (default false). */
   spreadOnTap?: boolean | 0 | 1;
+  /** Since 0.4: a dragged pin lands on the nearest snap target this many points away (default 0 = off; in [0, 1e7]). */
+  snapTolerance?: number;
+  /** Since 0.4: the other pins' coordinates are snap targets too (default false). */
+  snapToPins?: boolean | 0 | 1;
   /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). Without it, ids are
    *  numbers (frame().id a Float64Array) and a new pin's id beyond ±(2^53 − 1) is a TypeError. */
   bigintIds?: boolean | 0 | 1;

@@ -52,7 +52,9 @@ class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
                  spread_spacing: float = Options.spread_spacing,
                  cluster_min_points: int = Options.cluster_min_points,
                  cluster_by_category: bool = Options.cluster_by_category,
-                 spread_on_tap: bool = Options.spread_on_tap):
+                 spread_on_tap: bool = Options.spread_on_tap,
+                 snap_tolerance: float = Options.snap_tolerance,
+                 snap_to_pins: bool = Options.snap_to_pins):
         self._handle = c_void_p()
         keywords = {k: v for k, v in locals().items() if k not in ("self", "options")}
         if options is None:
