@@ -135,6 +135,20 @@ export interface Focus {
   x: number; y: number;
 }
 
+/** What the dragged pin is snapped to (Map.snapTarget). Since 0.4. */
+export interface SnapTarget {
+  /** "none" when no pin is dragged or it is not snapped. */
+  kind: "none" | "pin" | "vertex" | "segment";
+  /** The snap layer (0 for a pin). */
+  layer: number;
+  /** The feature's id, or the pin's. */
+  feature: Id | null;
+  /** The vertex, or the segment's first vertex, in the feature. */
+  index: number;
+  /** The snapped point. */
+  lon: number; lat: number;
+}
+
 export class Map {
   constructor(options?: MapOptions);
   dispose(): void;
@@ -207,6 +221,11 @@ export class Map {
   setAllowedArea(area: string | object | null): void;
   undo(timeMs: number): void;
   redo(timeMs: number): void;
+
+  /** Since 0.4: replaces snap layer `layer` (0 ... 1023) with WKT or GeoJSON (text, or a GeoJSON object); null or "" clears it. */
+  setSnapLayer(layer: number, data: string | object | null): void;
+  /** Since 0.4: what the dragged pin is snapped to now. */
+  snapTarget(): SnapTarget;
 }
 
 /** Great-circle distance (metres) and initial bearing (degrees clockwise from north, [0, 360)). Since 0.3. */

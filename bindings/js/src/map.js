@@ -12,6 +12,7 @@ import { MapClusters } from "./map-clusters.js";
 import { MapDrawing } from "./map-drawing.js";
 import { MapEditing } from "./map-editing.js";
 import { MapInput } from "./map-input.js";
+import { MapSnap } from "./map-snap.js";
 import { ADD_MANY_BYTES_PER_PIN, CAMERA_FIELDS, MAP_OPTIONS, OPTION_FIELDS, OPTIONS_SIZE } from "./tables.js";
 
 /**
@@ -213,7 +214,7 @@ export class Map {
   }
 }
 
-include(Map, MapDrawing, MapClusters, MapInput, MapEditing);
+include(Map, MapDrawing, MapClusters, MapInput, MapEditing, MapSnap);
 
 // `using map = new Map()` where explicit resource management exists (Node 18 has no Symbol.dispose).
 if (typeof Symbol.dispose === "symbol") {

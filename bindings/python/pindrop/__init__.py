@@ -48,6 +48,7 @@ from ._ffi import (NO_ID, DuplicateId, GeosError, InvalidArgument, NoMemory, Not
 from ._ffi import backend  # "native" (libpindrop.so) or "wasm" (pindrop.wasm through wasmtime)
 from ._hints import AreaLike, Coordinates, PointLike
 from ._map import Map
+from ._map_snap import SnapTarget
 from ._measures import distance
 from ._options import Options
 from ._records import ClusterSummary, Focus
@@ -64,7 +65,8 @@ __all__ = ["Map", "Options", "Event", "PinView", "ClusterView", "Frame", "Cluste
            "PIN_SELECTED", "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID",
            "TOUCH_DOWN", "TOUCH_MOVE", "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE",
            "Focus", "PIN_FOCUSED", "PIN_ANIMATING", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance",
-           "ClusterSummary", "CLUSTER_ONE_SPOT", "CLUSTER_STACK", "CATEGORY_MIXED", "CATEGORY_COUNT_DTYPE"]
+           "ClusterSummary", "CLUSTER_ONE_SPOT", "CLUSTER_STACK", "CATEGORY_MIXED", "CATEGORY_COUNT_DTYPE",
+           "SnapTarget"]
 
 # The constants of the C API under their C names (PINDROP_SPREAD_RING is SPREAD_RING), as enum members.
 SPREAD_OFF, SPREAD_RING, SPREAD_SPIRAL = SpreadMode.OFF, SpreadMode.RING, SpreadMode.SPIRAL

@@ -15,6 +15,7 @@ from ._map_clusters import _Clusters, _Stacks
 from ._map_editing import _Editing
 from ._map_input import _Input, _Keyboard
 from ._map_pins import _Pins
+from ._map_snap import _Snap
 from ._map_state import _NEW_MAP_CAMERA, ProjectFn
 from ._options import Options
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ._hints import OutsidePolicyLike, SpreadModeLike
 
 
-class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
+class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks, _Snap):
     """A pindrop map: pins, a view, gestures, events.
 
     ``Map()``, ``Map(options)`` or ``Map(hit_radius=30, lift_delay_ms=0, ...)`` (the `Options`
@@ -195,7 +196,7 @@ class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
 
 # Every method in Map's own namespace, as if written in its body: help(Map) and the reference
 # (pdoc) list them as Map's, not as inherited from the private classes of each part.
-for _part in (_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
+for _part in (_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks, _Snap):
     for _name, _member in vars(_part).items():
         if not (_name.startswith("__") and _name.endswith("__")):
             setattr(Map, _name, _member)
