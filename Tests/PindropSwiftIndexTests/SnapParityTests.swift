@@ -120,7 +120,8 @@ final class SnapParityTests: XCTestCase {
             try both(.down)
             t += 300; try geos.tick(time: t); try swift.tick(time: t)
             for _ in 0..<30 {
-                t += 16; x += rng.uniform(-25, 25); y += rng.uniform(-25, 25)
+                t += 16
+                x = min(1150, max(50, x + rng.uniform(-25, 25))); y = min(750, max(50, y + rng.uniform(-25, 25)))
                 try both(.move)
                 let a = geos.snapTarget, b = swift.snapTarget
                 XCTAssertEqual(a.kind, b.kind); XCTAssertEqual(a.layer, b.layer)
@@ -129,6 +130,7 @@ final class SnapParityTests: XCTestCase {
                 let fa = try geos.frame(time: t), fb = try swift.frame(time: t)
                 XCTAssertEqual(fa, fb)
                 let va = geos.frameViews[0..<fa].first { $0.id == pin.id }, vb = swift.frameViews[0..<fb].first { $0.id == pin.id }
+                XCTAssertNotNil(va, "the dragged pin is drawn")
                 XCTAssertEqual(va?.flags, vb?.flags)
                 XCTAssertEqual(va?.flags.contains(.snapped), a.kind != .none)
                 if a.kind != .none { snapped += 1; kinds.insert(a.kind.rawValue) }
@@ -180,7 +182,8 @@ final class SnapParityTests: XCTestCase {
                     let a = v[i], b = v[i + 1]
                     let len = hypot(b.x - a.x, b.y - a.y)
                     let along = ((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y)) / len
-                    let q = along <= 0 ? a : along >= len ? b : (a.x + (b.x - a.x) * along / len, a.y + (b.y - a.y) * along / len)
+                    let q: (x: Double, y: Double) = along <= 0 ? a : along >= len ? b
+                        : (a.x + (b.x - a.x) * along / len, a.y + (b.y - a.y) * along / len)
                     all.append((.segment, hypot(q.x - p.x, q.y - p.y), layer, f.id, Int64(i), q.x, q.y))
                 }
             }

@@ -72,6 +72,21 @@ public enum GeoText {
                 if (c >= 48 && c <= 57) || c == 43 || c == 45 || c == 46 || c == 69 || c == 101 { i += 1 } else { break }
             }
             guard i > start else { throw Failure("expected a number at position \(start)") }
+            // Followed by a delimiter strtod stops at: read in place (no copy per number).
+            if i < bytes.count, bytes[i] == 32 || bytes[i] == 44 || bytes[i] == 41 || bytes[i] == 93 || bytes[i] == 125 {
+                let length = i - start
+                let value = bytes.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) -> Double in
+                    let p = UnsafeRawPointer(b.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+                    var end: UnsafeMutablePointer<CChar>? = nil
+                    let v = strtod(p, &end)
+                    let used = end.map { UnsafePointer($0) - p } ?? -1
+                    return used == length ? v : Double.nan
+                }
+                guard !value.isNaN else {
+                    throw Failure("bad number \"\(String(decoding: bytes[start..<i], as: UTF8.self))\"")
+                }
+                return value
+            }
             var text = Array(bytes[start..<i]); text.append(0)
             let length = text.count - 1
             let value = text.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) -> Double in

@@ -34,6 +34,12 @@ struct SnapItem {
     var index: Int64
     var layer: UInt32
     var isSegment: Bool
+    /// A segment's end vertices: the first is `firstBack` items before it, the second 1 item.
+    var firstBack: Int32 = 0
+    /// Whether the item is in the tree: segments, and vertices of point parts. A line's vertex is
+    /// found through its segments (its point lies in their boxes), so the tree holds half as many
+    /// items.
+    var inTree: Bool
 }
 
 /// The snap layers of a map and their tree: the items of every layer (lower layers first), and
@@ -41,8 +47,9 @@ struct SnapItem {
 struct SnapTargets {
     /// The layers in ascending number, each with its items.
     private(set) var layers: [(layer: UInt32, items: [SnapItem])] = []
-    /// Every layer's items, concatenated in layer order: the tree's item i is items[i].
+    /// Every layer's items, concatenated in layer order; the tree's item k is items[treeItems[k]].
     private(set) var items: [SnapItem] = []
+    private var treeItems: [Int32] = []
     private(set) var index: SnapIndex?
     private var candidates: [Int32] = []
 
@@ -61,11 +68,15 @@ struct SnapTargets {
                 for v in first..<end {
                     let lon = f.lonlat[2 * v], lat = f.lonlat[2 * v + 1]
                     let m = SnapTargets.mercator(lon, lat)
+                    let line = f.partIsLine[part] && end - first > 1
                     out.append(SnapItem(x0: m.x, y0: m.y, x1: m.x, y1: m.y, lon: lon, lat: lat,
-                                        feature: f.id, index: Int64(v), layer: layer, isSegment: false))
-                    if f.partIsLine[part] && v > first {
+                                        feature: f.id, index: Int64(v), layer: layer, isSegment: false, inTree: !line))
+                    if line && v > first {
+                        // Vertex v - 1 is 3 items back (it, then the segment before it, then v), or
+                        // 2 for the part's first segment.
                         out.append(SnapItem(x0: prev.x, y0: prev.y, x1: m.x, y1: m.y, lon: 0, lat: 0,
-                                            feature: f.id, index: Int64(v - 1), layer: layer, isSegment: true))
+                                            feature: f.id, index: Int64(v - 1), layer: layer, isSegment: true,
+                                            firstBack: v - 1 == first ? 2 : 3, inTree: true))
                     }
                     prev = m
                 }
@@ -92,10 +103,13 @@ struct SnapTargets {
         items.removeAll(keepingCapacity: true)
         for l in layers { items.append(contentsOf: l.items) }
         if index == nil && !items.isEmpty { index = factory.makeSnapIndex() }
-        var boxes = [Double](repeating: 0, count: 4 * items.count)
-        for (i, t) in items.enumerated() {
-            boxes[4 * i] = min(t.x0, t.x1); boxes[4 * i + 1] = min(t.y0, t.y1)
-            boxes[4 * i + 2] = max(t.x0, t.x1); boxes[4 * i + 3] = max(t.y0, t.y1)
+        treeItems.removeAll(keepingCapacity: true)
+        var boxes: [Double] = []
+        boxes.reserveCapacity(4 * items.count)
+        for (i, t) in items.enumerated() where t.inTree {
+            treeItems.append(Int32(i))
+            boxes.append(min(t.x0, t.x1)); boxes.append(min(t.y0, t.y1))
+            boxes.append(max(t.x0, t.x1)); boxes.append(max(t.y0, t.y1))
         }
         boxes.withUnsafeBufferPointer { index?.build(boxes: $0) }
     }
@@ -111,14 +125,20 @@ struct SnapTargets {
         let r2 = r * r
         var best = -1, bestD2 = Double.infinity, bestIsSegment = true
         var bestPoint = (x: 0.0, y: 0.0)
-        for c in candidates {
-            let t = items[Int(c)]
+        @inline(__always) func consider(_ k: Int) {
+            let t = items[k]
             let q = t.isSegment ? SnapTargets.nearestOnSegment(x, y, t) : (t.x0, t.y0)
             let dx = q.0 - x, dy = q.1 - y
             let d2 = dx * dx + dy * dy
-            guard d2 <= r2 else { continue }
-            if best >= 0 && !SnapTargets.ranksBefore(t, d2, items[best], bestD2, bestIsSegment) { continue }
-            best = Int(c); bestD2 = d2; bestIsSegment = t.isSegment; bestPoint = q
+            guard d2 <= r2 else { return }
+            if best >= 0 && !SnapTargets.ranksBefore(t, d2, items[best], bestD2, bestIsSegment) { return }
+            best = k; bestD2 = d2; bestIsSegment = t.isSegment; bestPoint = q
+        }
+        for c in candidates {
+            let k = Int(treeItems[Int(c)])
+            consider(k)
+            // A segment brings its end vertices (a vertex within reach lies in its segments' boxes).
+            if items[k].isSegment { consider(k - Int(items[k].firstBack)); consider(k - 1) }
         }
         guard best >= 0 else { return nil }
         let t = items[best]

@@ -212,16 +212,16 @@ extension GeoText.Scanner {
         switch type {
         case "POINT":
             if empty { return .multi([]) }
-            try expect("("); let p = try coordinate(dims); try expect(")")
-            return .point(p)
+            try expect("("); let p = try point(dims); try expect(")")
+            return p
         case "MULTIPOINT":
             if empty { return .multi([]) }
             var parts: [SnapText.Geometry] = []
             try expect("(")
             repeat {
-                if peek() == UInt8(ascii: "(") { i += 1; parts.append(.point(try coordinate(dims))); try expect(")") }
+                if peek() == UInt8(ascii: "(") { i += 1; parts.append(try point(dims)); try expect(")") }
                 else if wordAhead() == "EMPTY" { _ = word() }
-                else { parts.append(.point(try coordinate(dims))) }
+                else { parts.append(try point(dims)) }
             } while try comma()
             try expect(")")
             return .multi(parts)
@@ -271,7 +271,7 @@ extension GeoText.Scanner {
     mutating func coordinates(_ dims: Int) throws(GeoText.Failure) -> [Double] {
         var out: [Double] = []
         try expect("(")
-        repeat { out.append(contentsOf: try coordinate(dims)) } while try comma()
+        repeat { let c = try coordinate(dims); out.append(c.0); out.append(c.1) } while try comma()
         try expect(")")
         return out
     }
@@ -289,13 +289,18 @@ extension GeoText.Scanner {
     }
 
     /// One position: x y, with Z (and M) read and dropped.
-    mutating func coordinate(_ dims: Int) throws(GeoText.Failure) -> [Double] {
+    mutating func coordinate(_ dims: Int) throws(GeoText.Failure) -> (Double, Double) {
         let x = try number(), y = try number()
         var extra = dims - 2
         while extra > 0 || (peek().map { ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 43 || $0 == 46 } ?? false) {
             _ = try number(); extra -= 1
         }
         try SnapText.checkCoordinate(x, y)
-        return [x, y]
+        return (x, y)
+    }
+
+    mutating func point(_ dims: Int) throws(GeoText.Failure) -> SnapText.Geometry {
+        let c = try coordinate(dims)
+        return .point([c.0, c.1])
     }
 }
