@@ -39,12 +39,12 @@ class SnapTarget:
 def _feature_id(value: Any, where: str) -> int:
     """A feature's id: an integer (NumPy integers too, and floats that are whole numbers)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise _geo.invalid(f"{where}: a snap feature's id must be an integer, not {_check._show(value)}")
+        raise _check.invalid(f"{where}: a snap feature's id must be an integer, not {_check._show(value)}")
     if isinstance(value, numbers.Integral):
         return int(value)
     v = float(value)
     if not v.is_integer():
-        raise _geo.invalid(f"{where}: a snap feature's id must be an integer, not {value!r}")
+        raise _check.invalid(f"{where}: a snap feature's id must be an integer, not {value!r}")
     return int(v)
 
 
@@ -78,13 +78,14 @@ def snap_layer_text(data: object, id_column: Optional[str], name: str = "data") 
             raise TypeError("id_column applies to a GeoDataFrame only")
         return _check.text(data, name)
     if _geo.is_geopandas(data):
-        geoms = _geo.geometries(data, name)
+        frame: Any = data
+        geoms = _geo.geometries(frame, name)
         if id_column is not None:
-            if type(data).__name__ != "GeoDataFrame" or id_column not in data.columns:
+            if type(frame).__name__ != "GeoDataFrame" or id_column not in frame.columns:
                 raise KeyError(f"{name} has no column {id_column!r} to take the ids from")
-            ids = list(data[id_column])
+            ids = list(frame[id_column])
         else:
-            ids = list(data.index)
+            ids = list(frame.index)
         return _collection(zip(ids, geoms), name).encode("utf-8")
     if id_column is not None:
         raise TypeError("id_column applies to a GeoDataFrame only")
@@ -112,7 +113,7 @@ class _Snap(_MapState):
         if isinstance(layer, bool) or not isinstance(layer, numbers.Integral):
             raise TypeError(f"layer must be an int, not {_check._show(layer)}")
         if not 0 <= int(layer) <= 0xFFFFFFFF:  # the library says which layers it has (0 ... 1023)
-            raise _geo.invalid(f"snap layer {int(layer)} is out of range (layers are 0 ... 1023)")
+            raise _check.invalid(f"snap layer {int(layer)} is out of range (layers are 0 ... 1023)")
         lib.pindrop_map_set_snap_layer(h, int(layer), snap_layer_text(data, id_column))
 
     def snap_target(self) -> SnapTarget:
