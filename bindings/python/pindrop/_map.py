@@ -1,7 +1,8 @@
 """`Map`: a pindrop map, its lifetime and its view. What it does lives in one part per concern,
 whose methods it gathers: `_map_pins` (pins and queries), `_map_clusters` (clusters, stacks),
 `_map_input` (touches, the clock, events, the keyboard), `_map_editing` (editing, selection,
-callouts, area, history, nudges)."""
+callouts, area, history, nudges), `_map_selection` (several pins at once: select_many,
+select_in_rect, selection, set_modifiers)."""
 from __future__ import annotations
 
 import weakref
@@ -15,6 +16,7 @@ from ._map_clusters import _Clusters, _Stacks
 from ._map_editing import _Editing
 from ._map_input import _Input, _Keyboard
 from ._map_pins import _Pins
+from ._map_selection import _Selection
 from ._map_state import _NEW_MAP_CAMERA, ProjectFn
 from ._options import Options
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from ._hints import OutsidePolicyLike, SpreadModeLike
 
 
-class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
+class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks, _Selection):
     """A pindrop map: pins, a view, gestures, events.
 
     ``Map()``, ``Map(options)`` or ``Map(hit_radius=30, lift_delay_ms=0, ...)`` (the `Options`
