@@ -133,6 +133,13 @@ extension Editor {
 
     func endStep() { stepSerial = nil }
 
+    /// The steps of a history stack: its runs of entries that share a serial.
+    static func steps(in stack: [HistoryEntry]) -> Int {
+        var n = 0, last: UInt64? = nil
+        for e in stack where e.serial != last { n += 1; last = e.serial }
+        return n
+    }
+
     // MARK: - Nudges
 
     /// Whether a nudge of `id` at `time` continues the latest run of nudges (`NudgeSeries`).
