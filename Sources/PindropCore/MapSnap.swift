@@ -31,10 +31,14 @@ extension Map {
     }
 
     /// Whether a pin moves with the dragged pin `dragged` and so is no snap target: the dragged
-    /// pin itself. A group drag (behaviour 23) adds its moving pins here; the group follows the
-    /// snapped position of the grabbed pin (`snappedLanding`).
+    /// pin itself, and in a group drag (behaviour 23, MapGroupDrag.swift) every pin of the group.
+    /// The group follows the grabbed pin's drawn point, which is its snapped landing point.
     @inline(__always)
-    func movesWithDragged(_ s: Int32, _ dragged: Int32) -> Bool { s == dragged }
+    func movesWithDragged(_ s: Int32, _ dragged: Int32) -> Bool {
+        if s == dragged { return true }
+        guard let g = group, g.grabbed == dragged else { return false }
+        return g.member(s) != nil
+    }
 
     /// Where the pin in `slot` lands when the gesture would put it at `p`: the best snap target
     /// within snap_tolerance points of p, else p (snapping off, nothing near, or

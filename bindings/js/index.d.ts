@@ -6,6 +6,10 @@ declare global {
 }
 
 export type Id = number | bigint;
+/** Since 0.4: how selectMany and selectInRect change the selection. */
+export type SelectMode = "set" | "add" | "remove" | "toggle";
+/** Since 0.4: the modifier keys the host's user holds (Map.setModifiers). */
+export interface Modifiers { add?: boolean; noSnap?: boolean; }
 /** A cluster's or a collapsed stack's key: all 64 bits (a level, a generation and a slot). A key
  *  argument also takes a non-negative safe integer. */
 export type Key = bigint;
@@ -208,9 +212,24 @@ export class Map {
   edit(id: Id, timeMs: number): void;
   commit(timeMs: number): void;
   cancelEdit(timeMs: number): void;
+  /** Selects one pin (null: none): selectMany([id]). */
   select(id: Id | null): void;
+  /** The lowest selected id, or null. */
   selected(): Id | null;
+  /** Moves the selection (every selected pin) by (dx, dy) screen points. */
   nudge(dx: number, dy: number, timeMs: number): void;
+
+  /** Since 0.4: changes the selection by `ids` (SET by default; a repeated id counts once).
+   *  All-or-nothing: NotFound for an unknown id, InvalidArgument for an unknown mode. */
+  selectMany(ids: ArrayLike<Id> | BigInt64Array, mode?: SelectMode | number): void;
+  /** Since 0.4: changes the selection by the pins drawn inside the screen rectangle (corners in
+   *  either order), a cluster or collapsed stack inside counting with all its members. */
+  selectInRect(x0: number, y0: number, x1: number, y1: number, timeMs: number, mode?: SelectMode | number): void;
+  /** Since 0.4: the selected ids in ascending order. */
+  selection(): Id[];
+  /** Since 0.4: the modifier keys the user holds now (add: a tap toggles a pin in the selection;
+   *  noSnap: snapping off), or the PINDROP_MOD_* bits. */
+  setModifiers(modifiers: Modifiers | number): void;
 
   setTitle(id: Id, title: string | null): void;
   answerGeocode(request: number | bigint, subtitle: string): boolean;
