@@ -71,7 +71,7 @@ extension Map {
         }
         order.sort { $0.id < $1.id }
         var move = GroupMove()
-        move.slots = order.map(\.slot); move.lon = order.map(\.lon); move.lat = order.map(\.lat)
+        for o in order { move.slots.append(o.slot); move.lon.append(o.lon); move.lat.append(o.lat) }
         return applyGroupMove(move, cause: cause)
     }
 

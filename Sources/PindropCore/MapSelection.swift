@@ -19,7 +19,7 @@ extension Map {
     // MARK: - The selection
 
     /// The selected ids in ascending order.
-    public var selectedIDs: [Int64] { selection.sorted() }
+    public var selectedIDs: [Int64] { selection.ids }
 
     /// How many pins are selected.
     public var selectionCount: Int { selection.count }
@@ -32,16 +32,12 @@ extension Map {
     /// an unknown id is NOT_FOUND and an unknown mode INVALID_ARGUMENT; either changes nothing.
     /// SET with no ids clears the selection.
     public func selectMany(_ ids: [Int64], mode: Int32) throws(PindropError) {
-        try change(redraws: false, check: { () throws(PindropError) -> Set<Int64> in
+        try change(redraws: false, check: { () throws(PindropError) -> [Int64] in
             let m = try SelectMode.checked(mode)
-            var given = Set<Int64>(minimumCapacity: ids.count)
-            for id in ids {
-                guard pins.contains(id) else {
-                    throw PindropError(.notFound, "no pin with id \(id)\(ids.count > 1 ? " (the selection is unchanged)" : "")")
-                }
-                given.insert(id)
+            for id in ids where !pins.contains(id) {
+                throw PindropError(.notFound, "no pin with id \(id)\(ids.count > 1 ? " (the selection is unchanged)" : "")")
             }
-            return selection.applying(m, given)
+            return selection.applying(m, Selection.sortedUnique(ids))
         }, apply: { changeSelection(to: $0) })
     }
 
@@ -67,15 +63,14 @@ extension Map {
         try frame(time: time)
         let left = min(x0, x1), right = max(x0, x1), top = min(y0, y1), bottom = max(y0, y1)
         @inline(__always) func inside(_ x: Double, _ y: Double) -> Bool { x >= left && x <= right && y >= top && y <= bottom }
-        var given = Set<Int64>()
-        for v in frame.views where inside(v.x, v.y) { given.insert(v.id) }
+        var given: [Int64] = []
+        for v in frame.views where inside(v.x, v.y) { given.append(v.id) }
         let markers = clusterViews
         for c in markers where inside(c.x, c.y) {
             guard let ids = try? clusterMembers(key: c.key) else { continue }
-            given.formUnion(ids)
+            given.append(contentsOf: ids)
         }
-        let next = selection.applying(m, given)
-        changeSelection(to: next)
+        changeSelection(to: selection.applying(m, Selection.sortedUnique(given)))
     }
 
     /// `selectInRect` with a mode from Swift.
@@ -84,20 +79,20 @@ extension Map {
         try selectInRect(x0: x0, y0: y0, x1: x1, y1: y1, mode: mode.rawValue, time: time)
     }
 
-    /// Makes `next` the selection: DESELECTED for each pin that leaves it, then SELECTED for each
-    /// that joins, each in ascending id order.
-    func changeSelection(to next: Set<Int64>) {
+    /// Makes `next` (ascending, without repeats) the selection: DESELECTED for each pin that
+    /// leaves it, then SELECTED for each that joins, each in ascending id order.
+    func changeSelection(to next: [Int64]) {
         let old = selection.ids
         guard next != old else { return }
-        let leaving = old.subtracting(next).sorted(), joining = next.subtracting(old).sorted()
-        for id in leaving {
-            selection.remove(id)
-            emit(.deselected(id: id))
-        }
-        for id in joining {
-            selection.insert(id)
-            emit(.selected(id: id))
-        }
+        for id in old where !Map.sortedContains(next, id) { emit(.deselected(id: id)) }
+        for id in next where !Map.sortedContains(old, id) { emit(.selected(id: id)) }
+        selection.replace(with: next)
+    }
+
+    @inline(__always)
+    static func sortedContains(_ a: [Int64], _ id: Int64) -> Bool {
+        let i = Selection.lowerBound(a, id)
+        return i < a.count && a[i] == id
     }
 
     /// The selection becomes the one pin (noID: none), as `pindrop_map_select` and a tap on a pin
@@ -113,9 +108,7 @@ extension Map {
     func tapSelect(_ id: Int64) {
         guard modifiers.contains(.add) else { return setSelected(id) }
         guard id != noID else { return }
-        var next = selection.ids
-        if next.remove(id) == nil { next.insert(id) }
-        changeSelection(to: next)
+        changeSelection(to: selection.applying(.toggle, [id]))
     }
 
     /// A removed pin leaves the selection (DESELECTED).

@@ -14,7 +14,7 @@ struct GroupDrag {
     private(set) var dx: [Double] = []
     private(set) var dy: [Double] = []
     /// Member slot → its index in the arrays above.
-    private var index: [Int32: Int] = [:]
+    private var index: [Int64: Int] = [:]
     /// The grabbed pin's drawn Mercator point for the last (version, time) asked, so that a frame
     /// projects it once, not once per member.
     private var anchor: (version: UInt64, time: Double, x: Double, y: Double)?
@@ -31,14 +31,14 @@ struct GroupDrag {
         for (i, m) in sorted.enumerated() {
             slots.append(m.slot); ids.append(m.id)
             dx.append(m.x - origin.x); dy.append(m.y - origin.y)
-            index[m.slot] = i
+            index[Int64(m.slot)] = i
         }
     }
 
     var count: Int { slots.count }
 
     @inline(__always)
-    func member(_ slot: Int32) -> Int? { index.isEmpty ? nil : index[slot] }
+    func member(_ slot: Int32) -> Int? { index.isEmpty ? nil : index[Int64(slot)] }
 
     /// Whether the grabbed pin is held now (by a finger or the keyboard).
     @inline(__always)
@@ -73,10 +73,10 @@ struct GroupDrag {
 
     /// A member was removed: it leaves the group.
     mutating func remove(_ slot: Int32) {
-        guard let i = index[slot] else { return }
+        guard let i = index[Int64(slot)] else { return }
         slots.remove(at: i); ids.remove(at: i); dx.remove(at: i); dy.remove(at: i)
         index.removeAll(keepingCapacity: true)
-        for (j, s) in slots.enumerated() { index[s] = j }
+        for (j, s) in slots.enumerated() { index[Int64(s)] = j }
     }
 }
 

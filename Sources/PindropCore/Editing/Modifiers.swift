@@ -17,8 +17,8 @@ public struct Modifiers: OptionSet, Sendable, Hashable {
     public static func checked(_ bits: UInt32) throws(PindropError) -> Modifiers {
         let m = Modifiers(rawValue: bits)
         guard all.isSuperset(of: m) else {
-            throw .invalid("modifiers 0x\(String(bits, radix: 16)) has bits other than PINDROP_MOD_ADD (1) and"
-                           + " PINDROP_MOD_NO_SNAP (2): 0x\(String(bits & ~all.rawValue, radix: 16))")
+            throw .invalid("modifiers \(bits) has bits other than PINDROP_MOD_ADD (1) and PINDROP_MOD_NO_SNAP (2):"
+                           + " \(bits & ~all.rawValue) is not a modifier")
         }
         return m
     }

@@ -152,4 +152,26 @@ final class SelectionTests: XCTestCase {
         try s.map.setModifiers(UInt32(3))
         XCTAssertEqual(s.map.modifiers, [.add, .noSnap])
     }
+
+    /// The modes against Swift's Set algebra, written apart from the sorted-array merge.
+    func testModesAgreeWithSetAlgebra() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let a = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int64.random(in: -5...20, using: &rng) }
+            let b = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int64.random(in: -5...20, using: &rng) }
+            var sel = Selection()
+            for id in a { sel.insert(id) }
+            XCTAssertEqual(sel.ids, Set(a).sorted())
+            XCTAssertEqual(sel.lowest, a.min() ?? noID)
+            let given = Selection.sortedUnique(b)
+            XCTAssertEqual(given, Set(b).sorted())
+            let sa = Set(a), sb = Set(b)
+            XCTAssertEqual(sel.applying(.set, given), sb.sorted())
+            XCTAssertEqual(sel.applying(.add, given), sa.union(sb).sorted())
+            XCTAssertEqual(sel.applying(.remove, given), sa.subtracting(sb).sorted())
+            XCTAssertEqual(sel.applying(.toggle, given), sa.symmetricDifference(sb).sorted())
+            for id in b { XCTAssertEqual(sel.contains(id), sa.contains(id)) }
+            if let first = b.first { sel.remove(first); XCTAssertEqual(sel.ids, sa.subtracting([first]).sorted()) }
+        }
+    }
 }

@@ -505,7 +505,8 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
                 cap = {"pindrop_map_hit_test_many": "a2", "pindrop_map_nearby": "a6", "pindrop_map_frame": "a3",
                        "pindrop_map_frame_clusters": "a3", "pindrop_map_cluster_members": "a3",
                        "pindrop_map_cluster_members_from": "a4", "pindrop_map_cluster_categories": "a4",
-                       "pindrop_map_callout": "a4", "pindrop_spread": "a1", "pindrop_spread_spiral": "a1"}[name]
+                       "pindrop_map_callout": "a4", "pindrop_spread": "a1", "pindrop_spread_spiral": "a1",
+                       "pindrop_map_selection": "a2"}[name]
                 pre.append(f"c{k} = {cap} * {item}")
                 pre.append(f"if not h{k}: p{k} = 0")
                 for j in alias:
