@@ -20,11 +20,13 @@ public final class SwiftSnapIndex: SnapIndex {
         let n = input.count / 4
         let m = SwiftSnapIndex.fanout
         var ids = [Int32](repeating: 0, count: n)
-        for i in 0..<n { ids[i] = Int32(i) }
-        @inline(__always) func cx(_ i: Int32) -> Double { input[4 * Int(i)] + input[4 * Int(i) + 2] }
-        @inline(__always) func cy(_ i: Int32) -> Double { input[4 * Int(i) + 1] + input[4 * Int(i) + 3] }
+        var cx = [Double](repeating: 0, count: n), cy = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            ids[i] = Int32(i)
+            cx[i] = input[4 * i] + input[4 * i + 2]; cy[i] = input[4 * i + 1] + input[4 * i + 3]
+        }
         // Sort-tile-recursive: vertical slices by centre x, each sorted by centre y.
-        ids.sort { cx($0) < cx($1) || (cx($0) == cx($1) && $0 < $1) }
+        SwiftSnapIndex.sort(&ids, 0, n, by: cx)
         let leaves = (n + m - 1) / m
         var slices = 1
         while slices * slices < leaves { slices += 1 }
@@ -32,7 +34,7 @@ public final class SwiftSnapIndex: SnapIndex {
         var start = 0
         while start < n {
             let end = min(n, start + perSlice)
-            ids[start..<end].sort { cy($0) < cy($1) || (cy($0) == cy($1) && $0 < $1) }
+            SwiftSnapIndex.sort(&ids, start, end, by: cy)
             start = end
         }
         order = ids
@@ -58,6 +60,34 @@ public final class SwiftSnapIndex: SnapIndex {
             levels.append(up)
             below = up
             if count == 0 { break }
+        }
+    }
+
+    /// Sorts ids[start ..< end] by key[id], then id: an in-place heap sort, not generic (the
+    /// standard library's sort would add its code to pindrop.wasm for one call site).
+    static func sort(_ ids: inout [Int32], _ start: Int, _ end: Int, by key: [Double]) {
+        let n = end - start
+        guard n > 1 else { return }
+        ids.withUnsafeMutableBufferPointer { all in
+            let a = UnsafeMutableBufferPointer(rebasing: all[start..<end])
+            @inline(__always) func before(_ i: Int32, _ j: Int32) -> Bool {
+                let ki = key[Int(i)], kj = key[Int(j)]
+                return ki < kj || (ki == kj && i < j)
+            }
+            func sift(_ from: Int, _ end: Int) {
+                var root = from
+                while 2 * root + 1 < end {
+                    var child = 2 * root + 1
+                    if child + 1 < end && before(a[child], a[child + 1]) { child += 1 }
+                    guard before(a[root], a[child]) else { return }
+                    a.swapAt(root, child)
+                    root = child
+                }
+            }
+            var s = n / 2 - 1
+            while s >= 0 { sift(s, n); s -= 1 }
+            var e = n - 1
+            while e > 0 { a.swapAt(0, e); sift(0, e); e -= 1 }
         }
     }
 

@@ -8,6 +8,6 @@ struct SnapState {
     /// Scratch for the pins near a landing point (snap_to_pins).
     var pinCandidates: [Int32] = []
 
-    /// The highest layer number accepted, and how many there can be.
+    /// The highest snap layer number (layers are 0 ... 1023).
     static let maxLayer: UInt32 = 1023
 }
