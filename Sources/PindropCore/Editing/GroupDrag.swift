@@ -20,15 +20,14 @@ struct GroupDrag {
     private var anchor: (version: UInt64, time: Double, x: Double, y: Double)?
 
     /// `origin`: the grabbed pin's drawn Mercator point at the lift. `members`: (slot, id, Mercator
-    /// point) of the other pins.
+    /// point) of the other pins, in ascending id order (the selection's order).
     init(grabbed: Int32, id: Int64, origin: (x: Double, y: Double), members: [(slot: Int32, id: Int64, x: Double, y: Double)]) {
         self.grabbed = grabbed
         self.grabbedID = id
-        let sorted = members.sorted { $0.id < $1.id }
-        slots.reserveCapacity(sorted.count); ids.reserveCapacity(sorted.count)
-        dx.reserveCapacity(sorted.count); dy.reserveCapacity(sorted.count)
-        index.reserveCapacity(sorted.count)
-        for (i, m) in sorted.enumerated() {
+        slots.reserveCapacity(members.count); ids.reserveCapacity(members.count)
+        dx.reserveCapacity(members.count); dy.reserveCapacity(members.count)
+        index.reserveCapacity(members.count)
+        for (i, m) in members.enumerated() {
             slots.append(m.slot); ids.append(m.id)
             dx.append(m.x - origin.x); dy.append(m.y - origin.y)
             index[Int64(m.slot)] = i
