@@ -62,16 +62,20 @@ extension Map {
         guard let g = group, slot == g.grabbed, cause == .drag || cause == .keyboard else { return nil }
         group = nil
         let a = WebMercator.unclamped(lon: lon, lat: lat)
-        var order: [(id: Int64, slot: Int32, lon: Double, lat: Double)] = [(g.grabbedID, slot, lon, lat)]
-        order.reserveCapacity(g.count + 1)
+        // The members are in ascending id order: the grabbed pin goes in its place among them.
+        var move = GroupMove()
+        move.slots.reserveCapacity(g.count + 1); move.lon.reserveCapacity(g.count + 1); move.lat.reserveCapacity(g.count + 1)
+        var placed = false
         for i in 0..<g.count {
+            if !placed && g.grabbedID < g.ids[i] {
+                move.slots.append(slot); move.lon.append(lon); move.lat.append(lat)
+                placed = true
+            }
             // A member that would land where no coordinate is (beyond a pole) reverts the group.
             guard let p = GroupDrag.lonLat(g.point(i, anchorX: a.x, anchorY: a.y)) else { return false }
-            order.append((g.ids[i], g.slots[i], p.lon, p.lat))
+            move.slots.append(g.slots[i]); move.lon.append(p.lon); move.lat.append(p.lat)
         }
-        order.sort { $0.id < $1.id }
-        var move = GroupMove()
-        for o in order { move.slots.append(o.slot); move.lon.append(o.lon); move.lat.append(o.lat) }
+        if !placed { move.slots.append(slot); move.lon.append(lon); move.lat.append(lat) }
         return applyGroupMove(move, cause: cause)
     }
 
@@ -113,7 +117,7 @@ extension Map {
         let anchorID = selection.lowest
         var order: [(id: Int64, slot: Int32)] = []
         order.reserveCapacity(selection.count)
-        for id in selection.ids {
+        for id in selection.ids {  // ascending
             guard let s = pins.slot(of: id) else { throw PindropError(.notFound, "no pin with id \(id)") }
             guard !gesture.holds(s) else {
                 throw PindropError(.state, "pin \(id) is held by a gesture; nudge the selection after it is dropped")
@@ -121,7 +125,6 @@ extension Map {
             order.append((id, s))
         }
         guard dx != 0 || dy != 0 else { return .nothing }
-        order.sort { $0.id < $1.id }
         let a = order[0].slot
         let drawn = restingPosition(a)
         let p = try toScreen(lon: drawn.lon, lat: drawn.lat)

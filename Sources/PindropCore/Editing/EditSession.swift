@@ -98,7 +98,7 @@ extension Editor {
     func replay<C: EditingContext>(undo: Bool, _ slot: Int32, _ c: C) {
         nudges.end()
         let range = latestStep(in: undo ? undoStack : redoStack)
-        var step = Array((undo ? undoStack : redoStack)[range])
+        let step = Array((undo ? undoStack : redoStack)[range])
         if undo {
             undoStack.removeSubrange(range)
             redoStack.append(contentsOf: step)
@@ -112,8 +112,7 @@ extension Editor {
                               cause: undo ? .undo : .redo))
             return
         }
-        step.sort { $0.id < $1.id }
-        for e in step {
+        for e in step {  // a group's entries were pushed in ascending id order (`applyGroupMove`)
             guard let s = c.slotOf(e.id) else { continue }
             c.apply(.userMove(slot: s, lon: undo ? e.fromLon : e.toLon, lat: undo ? e.fromLat : e.toLat,
                               cause: undo ? .undo : .redo))

@@ -3,8 +3,9 @@
 /// was drawn when it lifted. While the grabbed pin is held they are drawn at its drawn position
 /// plus their offset, so the group moves rigidly on the screen at every zoom; their true
 /// coordinates change only at the drop, as the grabbed pin's does. Made at the lift (O(group)),
-/// read per drawn member (O(1) each): a finger move costs nothing per member.
-struct GroupDrag {
+/// read per drawn member (O(1) each): a finger move costs nothing per member. A class, so that the
+/// map's check for a group under way (`group != nil`, per drawn pin) is one pointer's.
+final class GroupDrag {
     /// The grabbed pin.
     let grabbed: Int32
     let grabbedID: Int64
@@ -20,15 +21,14 @@ struct GroupDrag {
     private var anchor: (version: UInt64, time: Double, x: Double, y: Double)?
 
     /// `origin`: the grabbed pin's drawn Mercator point at the lift. `members`: (slot, id, Mercator
-    /// point) of the other pins.
+    /// point) of the other pins, in ascending id order (the selection's order).
     init(grabbed: Int32, id: Int64, origin: (x: Double, y: Double), members: [(slot: Int32, id: Int64, x: Double, y: Double)]) {
         self.grabbed = grabbed
         self.grabbedID = id
-        let sorted = members.sorted { $0.id < $1.id }
-        slots.reserveCapacity(sorted.count); ids.reserveCapacity(sorted.count)
-        dx.reserveCapacity(sorted.count); dy.reserveCapacity(sorted.count)
-        index.reserveCapacity(sorted.count)
-        for (i, m) in sorted.enumerated() {
+        slots.reserveCapacity(members.count); ids.reserveCapacity(members.count)
+        dx.reserveCapacity(members.count); dy.reserveCapacity(members.count)
+        index.reserveCapacity(members.count)
+        for (i, m) in members.enumerated() {
             slots.append(m.slot); ids.append(m.id)
             dx.append(m.x - origin.x); dy.append(m.y - origin.y)
             index[Int64(m.slot)] = i
@@ -67,12 +67,12 @@ struct GroupDrag {
         return (a.x, a.y)
     }
 
-    mutating func cacheAnchor(version: UInt64, time: Double, _ p: (x: Double, y: Double)) {
+    func cacheAnchor(version: UInt64, time: Double, _ p: (x: Double, y: Double)) {
         anchor = (version, time, p.x, p.y)
     }
 
     /// A member was removed: it leaves the group.
-    mutating func remove(_ slot: Int32) {
+    func remove(_ slot: Int32) {
         guard let i = index[Int64(slot)] else { return }
         slots.remove(at: i); ids.remove(at: i); dx.remove(at: i); dy.remove(at: i)
         index.removeAll(keepingCapacity: true)
