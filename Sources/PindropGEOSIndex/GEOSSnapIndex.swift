@@ -14,7 +14,10 @@ final class GEOSSnapIndex: SnapIndex {
 
     init(context: GEOSContext) { self.context = context }
 
-    deinit { if let tree { GEOSSTRtree_destroy_r(ctx, tree) } }
+    deinit {
+        if let tree { GEOSSTRtree_destroy_r(ctx, tree) }
+        if let c = cached { GEOSGeom_destroy_r(ctx, c.geometry) }
+    }
 
     func build(boxes: UnsafeBufferPointer<Double>) {
         if let old = tree { GEOSSTRtree_destroy_r(ctx, old); tree = nil }
@@ -35,8 +38,7 @@ final class GEOSSnapIndex: SnapIndex {
     }
 
     func query(minX: Double, minY: Double, maxX: Double, maxY: Double, into out: inout [Int32]) {
-        guard let tree, let box = envelope(minX, minY, maxX, maxY) else { return }
-        defer { GEOSGeom_destroy_r(ctx, box) }
+        guard let tree, let box = queryGeometry(minX, minY, maxX, maxY) else { return }
         withUnsafeMutablePointer(to: &out) { op in
             GEOSSTRtree_query_r(ctx, tree, box, { item, user in
                 guard let item, let user else { return }
@@ -44,6 +46,25 @@ final class GEOSSnapIndex: SnapIndex {
             }, op)
         }
     }
+
+    /// The query geometry of a box, grown outward to a grid of a quarter of its size: the moves of
+    /// a drag ask boxes a fraction of a point apart, which then share one geometry (GEOS 3.11 is
+    /// queried with a geometry, and making one allocates). The few items of the grown box beyond
+    /// the asked one are measured and dropped by the ranking, as any item beyond the tolerance.
+    private func queryGeometry(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> OpaquePointer? {
+        @inline(__always) func step(_ w: Double) -> Double {
+            w > 0 && w.isFinite ? Double(sign: .plus, exponent: (w / 4).exponent, significand: 1) : 0
+        }
+        let sx = step(x1 - x0), sy = step(y1 - y0)
+        let b = (sx > 0 ? (x0 / sx).rounded(.down) * sx : x0, sy > 0 ? (y0 / sy).rounded(.down) * sy : y0,
+                 sx > 0 ? (x1 / sx).rounded(.up) * sx : x1, sy > 0 ? (y1 / sy).rounded(.up) * sy : y1)
+        if let c = cached, c.box == b { return c.geometry }
+        guard let g = envelope(b.0, b.1, b.2, b.3) else { return nil }
+        if let c = cached { GEOSGeom_destroy_r(ctx, c.geometry) }
+        cached = (b, g)
+        return g
+    }
+    private var cached: (box: (Double, Double, Double, Double), geometry: OpaquePointer)?
 
     /// A geometry whose envelope is the box: a point when it is one, else its diagonal as a
     /// two-point line string (fewer allocations than a rectangle).
