@@ -6,6 +6,8 @@
  *  - set_position + cluster update: a random move of up to 30 m and the frame_clusters after it,
  *    less the frame_clusters with nothing moved;
  *  - a drag move: one pindrop_map_touch MOVE while a pin is dragged, with its DRAGGED polled;
+ *  - a group drag move: the same with 1,000 selected trees moving with the grabbed one (behaviour
+ *    23), and natively the frame that draws them and the drop of all 1,000 as one user move;
  *  - spread: a pin moved onto the largest stack (305 trees) and off it again, per move.
  *
  * Natively it prints each figure as `name: value unit (target ...)`, the best of three runs in CPU
@@ -282,6 +284,100 @@ static void drag(pindrop_map *m, const pindrop_camera *window, double *t) {
   (void)drain(m);
 }
 
+/* A group drag (behaviour 23): the tree under the centre of the Long Beach window at zoom 18 and
+   the 999 trees nearest it selected, the tree pressed, lifted and dragged round a circle as in
+   `drag`, each move's events polled: a move costs what the grabbed pin's costs (the others are
+   drawn from their offsets when a frame asks). Natively also the frame of the window while the
+   group is dragged, less one with nothing held, and the drop of the 1,000 (MOVED, callouts,
+   geocode requests, one undo step). */
+static void group_drag(pindrop_map *m, const pindrop_camera *window, double *t) {
+  enum { GROUP = 1000, CAP = 20000 };
+  static pindrop_pin_view views[CAP];
+  static pindrop_id near[GROUP];
+  static double dist[GROUP];
+  pindrop_camera cam = *window;
+  pindrop_options o;
+  pindrop_id grabbed, got[GROUP];
+  double x0, y0, lon, lat, best = 1e18, best_frame = 1e18, best_still = 1e18, t0, drop;
+  size_t i, r, n, count = ops(200000, 5000), frames = ops(200, 20), k = 0, moved = 0;
+  pindrop_event e;
+  CHECK(pindrop_options_init(&o, sizeof o));
+  cam.zoom = 18;
+  CHECK(pindrop_map_set_camera(m, &cam));
+  if (pindrop_map_hit_test(m, 600, 400, &grabbed) != PINDROP_OK) {
+    if (pindrop_map_frame(m, *t, views, 1) == 0) { fprintf(stderr, "no tree in view\n"); exit(1); }
+    grabbed = views[0].id;
+  }
+  CHECK(pindrop_map_position(m, grabbed, &lon, &lat));
+  n = pindrop_map_nearby(m, lon, lat, 2000, near, dist, GROUP);
+  if (n < GROUP) { fprintf(stderr, "fewer than %d trees within 2 km\n", GROUP); exit(1); }
+  CHECK(pindrop_map_select_many(m, near, GROUP, PINDROP_SELECT_SET));
+  if (pindrop_map_selection(m, got, GROUP) != GROUP) { fprintf(stderr, "the selection is not %d trees\n", GROUP); exit(1); }
+  (void)drain(m);
+  for (r = 0; r < reps() && !counting; r++) { /* a frame with the selection still, for the difference */
+    t0 = cpu_s();
+    for (i = 0; i < frames; i++) (void)pindrop_map_frame(m, *t += 0.01, views, CAP);
+    t0 = cpu_s() - t0;
+    if (t0 < best_still) best_still = t0;
+  }
+  CHECK(pindrop_map_display_position(m, grabbed, &lon, &lat));
+  CHECK(pindrop_map_to_screen(m, lon, lat, &x0, &y0));
+  *t += 1000;
+  if (pindrop_map_touch(m, 0, PINDROP_TOUCH_DOWN, x0, y0, *t) != 1) { fprintf(stderr, "the press missed\n"); exit(1); }
+  *t += o.lift_delay_ms;
+  CHECK(pindrop_map_tick(m, *t));
+  *t += o.lift_duration_ms;
+  (void)pindrop_map_touch(m, 0, PINDROP_TOUCH_MOVE, x0 + 20, y0, *t);
+  (void)drain(m);
+  for (i = 0; i < 1000; i++, k++) {
+    *t += 0.01;
+    (void)pindrop_map_touch(m, 0, PINDROP_TOUCH_MOVE, 600 + 200 * cos((double)k * 1e-3), 400 + 200 * sin((double)k * 1e-3), *t);
+    (void)drain(m);
+  }
+  for (r = 0; r < reps(); r++) {
+    count_begin();
+    t0 = cpu_s();
+    for (i = 0; i < count; i++, k++) {
+      *t += 0.01;
+      if (pindrop_map_touch(m, 0, PINDROP_TOUCH_MOVE, 600 + 200 * cos((double)k * 1e-3),
+                            400 + 200 * sin((double)k * 1e-3), *t) != 1) {
+        fprintf(stderr, "move %zu was not pindrop's\n", i);
+        exit(1);
+      }
+      (void)drain(m);
+    }
+    t0 = cpu_s() - t0;
+    count_end("group_drag_move", count);
+    if (t0 < best) best = t0;
+  }
+  report("touch move while dragging 1,000 selected trees, with its DRAGGED polled", best * 1e6 / (double)count, "us",
+         "<= 1000 us");
+  for (r = 0; r < reps() && !counting; r++) {
+    t0 = cpu_s();
+    for (i = 0; i < frames; i++, k++) {
+      *t += 0.01;
+      (void)pindrop_map_touch(m, 0, PINDROP_TOUCH_MOVE, 600 + 200 * cos((double)k * 1e-3), 400 + 200 * sin((double)k * 1e-3), *t);
+      (void)pindrop_map_frame(m, *t, views, CAP);
+    }
+    t0 = cpu_s() - t0;
+    if (t0 < best_frame) best_frame = t0;
+  }
+  (void)drain(m);
+  report("a frame while dragging 1,000 selected trees, less a frame with them still",
+         (best_frame - best_still) * 1e6 / (double)frames, "us", "<= 1000 us");
+  *t += 1;
+  t0 = cpu_s();
+  (void)pindrop_map_touch(m, 0, PINDROP_TOUCH_UP, 600, 400, *t);
+  drop = cpu_s() - t0;
+  while (pindrop_map_poll_event(m, &e)) if (e.type == PINDROP_EVENT_MOVED) moved++;
+  if (moved != GROUP) { fprintf(stderr, "the drop moved %zu trees, not %d\n", moved, GROUP); exit(1); }
+  report("the drop of 1,000 selected trees (MOVED, callouts, geocode requests, one undo step)", drop * 1e3, "ms", NULL);
+  CHECK(pindrop_map_undo(m, *t += 1));
+  (void)drain(m);
+  CHECK(pindrop_map_select_many(m, NULL, 0, PINDROP_SELECT_SET));
+  (void)drain(m);
+}
+
 /* Clustering on (radius 60): frame_clusters of the Long Beach window with nothing moved, then
    random moves of up to 30 m each followed by frame_clusters (cluster_loop's moves). */
 static void clusters(const pindrop_id *ids, const double *ll, size_t n, const pindrop_camera *window, double *t) {
@@ -356,6 +452,7 @@ int main(int argc, char **argv) {
   hit_test(m, ll, n, &t);
   spread(m, ll, n);
   drag(m, &window, &t);
+  group_drag(m, &window, &t);
   pindrop_map_destroy(m);
   clusters(ids, ll, n, &window, &t);
   free(ll); free(ids);

@@ -35,6 +35,8 @@ FIGURES = [
     ("frame_clusters", "frame_clusters, Long Beach zoom 16", "frame_clusters of Long Beach at zoom 16, 1200x800, radius 60"),
     ("move_update", "set_position + cluster update, per move", "set_position + cluster update at zoom 16"),
     ("drag_move", "drag move (touch MOVE + poll)", "touch move while dragging, with its DRAGGED polled"),
+    ("group_drag_move", "group drag move, 1,000 selected (touch MOVE + poll)",
+     "touch move while dragging 1,000 selected trees, with its DRAGGED polled"),
     ("spread", "spread: onto / off the largest stack, per move",
      "spread, re-form after moving a pin onto / off the largest stack"),
 ]
@@ -66,7 +68,7 @@ def measure(data: Path) -> dict[str, float]:
             part, totals = PART.search(text), TOTALS.search(text)
             if part and totals:
                 parts[part["key"]] = int(totals["ir"]) / int(part["ops"])
-    missing = {"add_many", "hit_test", "frame", "frame_clusters", "move_frame_clusters", "drag_move", "spread"} - set(parts)
+    missing = {"add_many", "hit_test", "frame", "frame_clusters", "move_frame_clusters", "drag_move", "group_drag_move", "spread"} - set(parts)
     if missing:
         raise SystemExit(f"callgrind gave no part for {', '.join(sorted(missing))}")
     # A move's cluster update is what the frame_clusters after it costs beyond one with nothing moved.

@@ -117,6 +117,8 @@ const char *pindrop_status_string(pindrop_status status);
 #define PINDROP_DEFAULT_CLUSTER_MIN_POINTS 2
 #define PINDROP_DEFAULT_CLUSTER_BY_CATEGORY 0
 #define PINDROP_DEFAULT_SPREAD_ON_TAP 0
+#define PINDROP_DEFAULT_SNAP_TOLERANCE 0.0
+#define PINDROP_DEFAULT_SNAP_TO_PINS 0
 
 typedef struct pindrop_options {
   uint32_t struct_size;       /* sizeof the caller's struct, set by pindrop_options_init; lets it grow */
@@ -149,6 +151,12 @@ typedef struct pindrop_options {
   uint32_t cluster_min_points;  /* default 2; >= 2 */
   uint32_t cluster_by_category; /* default 0; 0 or 1 */
   uint32_t spread_on_tap;       /* default 0 (groups always spread); 0 or 1 */
+  /* Since 0.4.0 (an 0.3-size struct gets the defaults below). snap_tolerance: a dragged pin lands
+     on the nearest snap target within this many points of where it would otherwise be drawn
+     (behaviour 24, "Snapping"); snap_to_pins = 1: the true coordinates of the other pins are
+     targets too, beside the snap layers' vertices and segments. */
+  double snap_tolerance;        /* points, default 0 = off; >= 0 and <= 1e7 (12 is typical) */
+  uint32_t snap_to_pins;        /* default 0; 0 or 1 */
 } pindrop_options;
 
 enum { PINDROP_SPREAD_OFF = 0, PINDROP_SPREAD_RING = 1 };
@@ -311,6 +319,8 @@ enum { PINDROP_PIN_ANIMATING = 64 };  /* since 0.3.0: its drawing still changes 
                                          cancel, a refused or snapped drop, a drop onto a spread ring,
                                          a tap-to-move). Keep drawing frames while a drawn pin has it:
                                          pindrop_map_next_deadline does not count animations. */
+enum { PINDROP_PIN_SNAPPED = 128 };  /* since 0.4.0: the dragged pin is snapped (snap_tolerance; what
+                                        to, pindrop_map_snap_target) */
 
 /* The pins whose drawn position is inside the viewport grown by hit_radius, with their animation
    state at time_ms, in drawing order: by screen y (lower on screen drawn later, on top), then id;
@@ -621,6 +631,73 @@ pindrop_status pindrop_map_select(pindrop_map *map, pindrop_id id);
 
 /* The selected pin, or PINDROP_NO_ID. */
 pindrop_status pindrop_map_selected(const pindrop_map *map, pindrop_id *out_id);
+
+/* ------------------------------------------------------------------------------------------------
+ * Several pins at once and snapping (behaviours 23-24; since 0.4.0). The selection is a set of
+ * pins; pindrop_map_select and pindrop_map_selected above keep their meaning (a set of one, the
+ * lowest id). Every selected pin is flagged PINDROP_PIN_SELECTED, is never in a cluster and keeps
+ * its stack open; dragging one pin of a selection of two or more moves them all rigidly (each
+ * keeps its Web Mercator offset from the grabbed pin), as one undo step. Rules in docs/editing.md.
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The keys the host's user holds (pindrop_map_set_modifiers): PINDROP_MOD_ADD, a tap adds an
+   unselected pin to the selection or removes a selected one (Shift or Ctrl in desktop GIS);
+   PINDROP_MOD_NO_SNAP, snapping is off while it is held. */
+enum { PINDROP_MOD_ADD = 1, PINDROP_MOD_NO_SNAP = 2 };
+
+/* The modifiers the host's user holds now, as PINDROP_MOD_* bits (0 = none); they apply from the
+   next call on. Bits other than these are PINDROP_ERR_INVALID_ARGUMENT (nothing changes).
+   Emits nothing. */
+pindrop_status pindrop_map_set_modifiers(pindrop_map *map, uint32_t modifiers);
+
+/* How pindrop_map_select_many and pindrop_map_select_in_rect change the selection: SET replaces
+   it, ADD adds the pins, REMOVE takes them out, TOGGLE adds each unselected one and removes each
+   selected one. */
+enum { PINDROP_SELECT_SET = 0, PINDROP_SELECT_ADD = 1, PINDROP_SELECT_REMOVE = 2, PINDROP_SELECT_TOGGLE = 3 };
+
+/* Changes the selection by the n ids (ids may be NULL when n is 0; a repeated id counts once),
+   emitting DESELECTED for each pin that leaves it, then SELECTED for each that joins, each in
+   ascending id order. All-or-nothing: an unknown id is PINDROP_ERR_NOT_FOUND and an unknown mode
+   PINDROP_ERR_INVALID_ARGUMENT; either changes nothing. SET with n = 0 clears the selection.
+   pindrop_map_select(id) stays: SET with one id (NO_ID clears). A drag under way keeps moving the
+   pins it lifted; a changed selection moves together from the next drag. */
+pindrop_status pindrop_map_select_many(pindrop_map *map, const pindrop_id *ids, size_t n, int32_t mode);
+
+/* Changes the selection by the pins drawn inside the screen rectangle with corners (x0, y0) and
+   (x1, y1), points, in either order, edges included: a pin counts where pindrop_map_frame draws
+   it at time_ms (its place in a spread layout), a cluster drawn inside counts with all its
+   members. mode as for pindrop_map_select_many. PINDROP_ERR_INVALID_ARGUMENT for a corner that is
+   not finite or outside the viewport grown by 1e7 points, an unknown mode, or a time earlier than
+   the last; nothing changes then. time_ms follows the rule of never decreasing. */
+pindrop_status pindrop_map_select_in_rect(pindrop_map *map, double x0, double y0, double x1, double y1,
+                                          int32_t mode, double time_ms);
+
+/* The selection in ascending id order: returns how many pins are selected; min(capacity, total)
+   ids are written to out_ids (out_ids may be NULL when capacity is 0). pindrop_map_selected()
+   gives the lowest selected id (PINDROP_NO_ID when none). Bad arguments return 0 and set the last
+   error. */
+size_t pindrop_map_selection(pindrop_map *map, pindrop_id *out_ids, size_t capacity);
+
+/* Snap layers (behaviour 24): the text replaces the layer's features (NULL or "" clears the
+   layer). GeoJSON features carry their id in "id" (an integer); WKT is a GEOMETRYCOLLECTION or a
+   single geometry whose parts get ids 0, 1, ... Points, lines and polygons, lon/lat. Bad text is
+   PINDROP_ERR_PARSE and changes nothing. */
+pindrop_status pindrop_map_set_snap_layer(pindrop_map *map, uint32_t layer, const char *wkt_or_geojson);
+
+/* What a snapped pin snapped to (pindrop_snap.kind). */
+enum { PINDROP_SNAP_NONE = 0, PINDROP_SNAP_PIN = 1, PINDROP_SNAP_VERTEX = 2, PINDROP_SNAP_SEGMENT = 3 };
+
+typedef struct pindrop_snap {
+  int32_t kind;                  /* PINDROP_SNAP_*                                               */
+  uint32_t layer;                /* the snap layer (0 for a pin)                                 */
+  int64_t feature;               /* the feature's id, or the pin's id                            */
+  int64_t index;                 /* the vertex or the segment's first vertex, in the feature     */
+  double lon, lat;               /* the snapped point                                            */
+} pindrop_snap;
+
+/* What the dragged pin is snapped to now (kind NONE when nothing: not dragging or not snapped).
+   out NULL is PINDROP_ERR_INVALID_ARGUMENT. */
+pindrop_status pindrop_map_snap_target(pindrop_map *map, pindrop_snap *out);
 
 /* ------------------------------------------------------------------------------------------------
  * Callouts. Strings are UTF-8; callout copies into buf (NUL-terminated, truncated to capacity on a

@@ -52,10 +52,13 @@ GROUPS = [  # (table name, prefix, enumerators outside the prefix)
     ("FOCUS_KINDS", "FOCUS_", ()),
     ("EVENT_TYPES", "EVENT_", ()),
     ("CAUSES", "CAUSE_", ()),
+    ("MODIFIERS", "MOD_", ()),
+    ("SELECT_MODES", "SELECT_", ()),
+    ("SNAP_KINDS", "SNAP_", ()),
 ]
 # The options a binding takes as something other than a number: an enum's table or a flag (0 or 1).
 OPTION_KINDS = {"spread_mode": "SPREAD_MODES", "outside_policy": "OUTSIDE_POLICIES",
-                "cluster_by_category": "bool", "spread_on_tap": "bool"}
+                "cluster_by_category": "bool", "spread_on_tap": "bool", "snap_to_pins": "bool"}
 FIXED_WIDTH = {"double": "f64", "float": "f32", "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64",
                "uint64_t": "u64", "pindrop_id": "i64", "int16_t": "i16", "uint16_t": "u16",
                "int8_t": "i8", "uint8_t": "u8"}
@@ -330,6 +333,9 @@ def js_module(t: dict) -> str:
         f"export const SPREAD_MODES = {obj(g['SPREAD_MODES'], True)};",
         f"export const OUTSIDE_POLICIES = {obj(g['OUTSIDE_POLICIES'], True)};",
         "export const CALLOUT_PARTS = " + obj(g["CALLOUT_PARTS"], True) + ";",
+        f"export const MODIFIERS = {obj(g['MODIFIERS'], True)};",
+        f"export const SELECT_MODES = {obj(g['SELECT_MODES'], True)};",
+        "export const SNAP_KINDS = [" + ", ".join(f'"{k.lower()}"' for k in g["SNAP_KINDS"]) + "];",
         "export const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;",
         f"export const NO_ID = {t['no_id']}n;",
         f"export const EVENT_QUEUE_LIMIT = {t['event_queue_limit']};",
@@ -358,6 +364,7 @@ def js_module(t: dict) -> str:
         f"export const SUMMARY_SIZE = {s['pindrop_cluster_summary']['size']};",
         f"export const FOCUS_SIZE = {s['pindrop_focus']['size']};",
         f"export const CAMERA_SIZE = {s['pindrop_camera']['size']};",
+        f"export const SNAP_SIZE = {s['pindrop_snap']['size']};",
         "/** Byte offsets of every struct's fields, by struct and field: OFFSETS.pindrop_event.request. */",
         "export const OFFSETS = Object.freeze({",
         *[f"  {name}: Object.freeze({{ " + ", ".join(f"{f}: {o}" for f, _, o in st["fields"]) + " }),"
@@ -413,7 +420,8 @@ def swift_file(t: dict) -> str:
         constants[name] = value
     prefixes = {"SPREAD_MODES": "SPREAD_", "OUTSIDE_POLICIES": "OUTSIDE_", "TOUCH_PHASES": "TOUCH_",
                 "PIN_FLAGS": "PIN_", "CLUSTER_FLAGS": "CLUSTER_", "CALLOUT_PARTS": "", "FOCUS_KINDS": "FOCUS_",
-                "EVENT_TYPES": "EVENT_", "CAUSES": "CAUSE_"}
+                "EVENT_TYPES": "EVENT_", "CAUSES": "CAUSE_", "MODIFIERS": "MOD_", "SELECT_MODES": "SELECT_",
+                "SNAP_KINDS": "SNAP_"}
     for table, group in t["groups"].items():
         for name, value in group.items():
             constants["PINDROP_" + prefixes[table] + name] = value

@@ -49,7 +49,8 @@ private let headerDefaults = pindrop_options(
     spread_tolerance_m: PINDROP_DEFAULT_SPREAD_TOLERANCE_M, outside_policy: Int32(PINDROP_DEFAULT_OUTSIDE_POLICY),
     cluster_radius: PINDROP_DEFAULT_CLUSTER_RADIUS, cluster_max_zoom: PINDROP_DEFAULT_CLUSTER_MAX_ZOOM,
     spread_spacing: PINDROP_DEFAULT_SPREAD_SPACING, cluster_min_points: UInt32(PINDROP_DEFAULT_CLUSTER_MIN_POINTS),
-    cluster_by_category: UInt32(PINDROP_DEFAULT_CLUSTER_BY_CATEGORY), spread_on_tap: UInt32(PINDROP_DEFAULT_SPREAD_ON_TAP))
+    cluster_by_category: UInt32(PINDROP_DEFAULT_CLUSTER_BY_CATEGORY), spread_on_tap: UInt32(PINDROP_DEFAULT_SPREAD_ON_TAP),
+    snap_tolerance: PINDROP_DEFAULT_SNAP_TOLERANCE, snap_to_pins: UInt32(PINDROP_DEFAULT_SNAP_TO_PINS))
 
 @_cdecl("pindrop_options_init")
 public func pindrop_options_init(_ options: UnsafeMutablePointer<pindrop_options>?, _ structSize: UInt32) -> pindrop_status {
@@ -108,6 +109,11 @@ private func readOptions(_ p: UnsafePointer<pindrop_options>) throws(PindropErro
         throw PindropError(.invalidArgument, "options.spread_on_tap \(c.spread_on_tap) is not 0 or 1")
     }
     o.spreadOnTap = c.spread_on_tap == 1
+    o.snapTolerance = c.snap_tolerance
+    guard c.snap_to_pins <= 1 else {
+        throw PindropError(.invalidArgument, "options.snap_to_pins \(c.snap_to_pins) is not 0 or 1")
+    }
+    o.snapToPins = c.snap_to_pins == 1
     return o
 }
 

@@ -15,10 +15,12 @@ public struct PinFlags: OptionSet, Sendable, Equatable {
     /// Its drawing still changes with no further input: a lift rising, a drop falling, a glide
     /// under way. A host keeps drawing frames while any drawn pin has it.
     public static let animating = PinFlags(rawValue: 64)
+    /// The dragged pin is snapped to a target (behaviour 24).
+    public static let snapped = PinFlags(rawValue: 128)
     /// Every flag, for the test that reads the header.
     public static let all: [(name: String, flag: PinFlags)] = [
         ("SELECTED", .selected), ("EDITING", .editing), ("DRAGGING", .dragging), ("SPREAD", .spread), ("INVALID", .invalid),
-        ("FOCUSED", .focused), ("ANIMATING", .animating),
+        ("FOCUSED", .focused), ("ANIMATING", .animating), ("SNAPPED", .snapped),
     ]
 }
 

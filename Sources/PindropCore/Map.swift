@@ -20,7 +20,16 @@ public final class Map {
 
     /// The selected pin and the pin being placed or edited (PINDROP_NO_ID: none). The edited pin
     /// is the editing room's (its session's pin); tests may set it to stand for a session.
-    public internal(set) var selectedID: Int64 = noID
+    public internal(set) var selectedID: Int64 {
+        get { selection.lowest }
+        set { selection = Selection(); if newValue != noID { selection.insert(newValue) } }
+    }
+    /// The selected pins (behaviour 23, MapSelection.swift); `selectedID` is the lowest of them.
+    var selection = Selection()
+    /// The pins a drag of a selected pin moves with it (MapSelection.swift), while one is under way.
+    var group: GroupDrag?
+    /// The keys the host's user holds now (`setModifiers`, MapSelection.swift).
+    public internal(set) var modifiers: Modifiers = []
     public internal(set) var editingID: Int64 {
         get { editing.editingID }
         set { editing.editingID = newValue }
@@ -51,6 +60,8 @@ public final class Map {
     var badgeScratch: [ClusterView] = []
     /// The slots kept out of the clusters (`syncClusterExclusions`), reused.
     private var excludedScratch: [Int32] = []
+    /// The snap layers and what the dragged pin snapped to (behaviour 24, MapSnap.swift).
+    var snapping = SnapState()
     /// The pins' values and categories (behaviour 19), read by the cluster room.
     public let attributes = PinAttributes()
     /// The members of the cluster last listed in id order, and its key (`clusterMembers`).
@@ -136,10 +147,10 @@ public final class Map {
     private(set) var version: UInt64 = 0
     /// What the derived state was last brought up to date from (`upToDate`): the version and the
     /// pins it follows, so that a selection or an edit set from inside (tests do) is seen too.
-    private var derivedFrom = DerivedInputs(version: .max, selected: noID, editing: noID, finger: -1, held: -1)
+    private var derivedFrom = DerivedInputs(version: .max, selected: .max, editing: noID, finger: -1, held: -1)
 
     private struct DerivedInputs: Equatable {
-        var version: UInt64, selected: Int64, editing: Int64, finger: Int32, held: Int32
+        var version: UInt64, selected: UInt64, editing: Int64, finger: Int32, held: Int32
     }
 
     /// The one invalidation path: every change of a pin, a layout, the view, the selection, an
@@ -160,7 +171,7 @@ public final class Map {
     }
 
     private var derivedInputs: DerivedInputs {
-        DerivedInputs(version: version, selected: selectedID, editing: editingID,
+        DerivedInputs(version: version, selected: selection.version, editing: editingID,
                       finger: gesture.fingerSlot ?? -1, held: gesture.heldSlot)
     }
 
@@ -172,14 +183,14 @@ public final class Map {
         return clusters
     }
 
-    /// Tells the cluster room which pins to keep out: the selected and edited pins and the pin a
-    /// gesture holds.
+    /// Tells the cluster room which pins to keep out: the selected and edited pins, the pin a
+    /// gesture holds and the pins a group drag moves with it.
     private func syncClusterExclusions() {
         guard let room = clusters else { return }
         var out = excludedScratch
         excludedScratch = []
         out.removeAll(keepingCapacity: true)
-        if selectedID != noID, let s = pins.slot(of: selectedID) { out.append(s) }
+        appendSelectedSlots(into: &out)
         if editingID != noID, let s = pins.slot(of: editingID) { out.append(s) }
         if let s = gesture.fingerSlot { out.append(s) }
         if let s = gesture.keyboardSlot { out.append(s) }

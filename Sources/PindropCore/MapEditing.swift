@@ -67,9 +67,9 @@ extension Map {
                    apply: { editing.replay(undo: false, $0, self) })
     }
 
-    /// How many moves undo / redo could take back / replay now.
-    public var undoCount: Int { editing.undoStack.count }
-    public var redoCount: Int { editing.redoStack.count }
+    /// How many steps undo / redo could take back / replay now (a group moved as one is one step).
+    public var undoCount: Int { Editor.steps(in: editing.undoStack) }
+    public var redoCount: Int { Editor.steps(in: editing.redoStack) }
 
     /// Sets (or with nil clears) a pin's title; CALLOUT_CHANGED when it changes.
     public func setTitle(id: Int64, _ title: String?) throws(PindropError) {

@@ -94,10 +94,12 @@ extension Map {
         let id = pins.id(slot)
         var f = gesture.flags(slot)
         if gesture.isAnimating(slot, at: now) { f.insert(.animating) }
-        if id == selectedID { f.insert(.selected) }
+        if selection.contains(id) { f.insert(.selected) }
+        if group != nil { f.formUnion(groupFlags(slot)) }
         if id == editingID { f.insert(.editing) }
         if spread.isSpread(slot) { f.insert(.spread) }
         if editing.area != nil && outsideWhereDrawn(slot) { f.insert(.invalid) }
+        if isSnapped(slot) { f.insert(.snapped) }
         return f
     }
 

@@ -105,6 +105,7 @@ extension Map {
         try change(at: time, check: { () throws(PindropError) -> Nudge in
             try InputRange.checkNudge(dx: dx, dy: dy)
             if gesture.keyboardSlot != nil { return try checkKeyNudge(dx: dx, dy: dy) }
+            if selection.count >= 2 { return try checkGroupNudge(dx: dx, dy: dy) }
             guard selectedID != noID, let s = pins.slot(of: selectedID) else {
                 throw PindropError(.state, "nothing is selected: select a pin to nudge it")
             }
@@ -130,6 +131,8 @@ extension Map {
                 let continues = editing.nudgeContinues(id: id, time: time)
                 applyUserMove(s, lon: lon, lat: lat, cause: .nudge)
                 editing.nudged(id: id, time: time, continues: continues)
+            case .group(let move):
+                applyGroupNudge(move, time: time)
             case .keyboardDrag(let x, let y, let dx, let dy):
                 gesture.runTimeouts(self)
                 gesture.keyHandle(.nudge(x: x, y: y, dx: dx, dy: dy), self)
@@ -143,6 +146,8 @@ extension Map {
         case nothing
         case userMove(slot: Int32, lon: Double, lat: Double)
         case keyboardDrag(x: Double, y: Double, dx: Double, dy: Double)
+        /// A user move of every selected pin (behaviour 23, MapGroupDrag.swift).
+        case group(GroupMove)
     }
 
     // MARK: - Selection
@@ -152,14 +157,6 @@ extension Map {
         try change(redraws: false, check: { () throws(PindropError) in
             if id != noID { _ = try slot(id) }
         }, apply: { setSelected(id) })
-    }
-
-    /// Changes the selection, emitting DESELECTED for the old pin and SELECTED for the new one.
-    func setSelected(_ id: Int64) {
-        guard id != selectedID else { return }
-        if selectedID != noID { emit(.deselected(id: selectedID)) }
-        selectedID = id
-        if id != noID { emit(.selected(id: id)) }
     }
 
 }
@@ -181,9 +178,13 @@ extension Map: GestureContext {
     @discardableResult
     func apply(_ effect: GestureEffect) -> Bool {
         switch effect {
-        case .emit(let e): emit(e)
-        case .select(let id): setSelected(id)
-        case .userMove(let slot, let lon, let lat, let cause): return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
+        case .emit(let e):
+            emit(e)
+            if case .lifted(let id, _) = e { groupLifted(id) }  // a drag of a selected pin moves the selection
+        case .select(let id): tapSelect(id)
+        case .userMove(let slot, let lon, let lat, let cause):
+            if group != nil, let moved = groupDrop(slot, lon: lon, lat: lat, cause: cause) { return moved }
+            return applyUserMove(slot, lon: lon, lat: lat, cause: cause)
         case .openStack(let key): openStackByTap(key)
         case .closeStack: closeOpenStack()
         }

@@ -79,7 +79,7 @@ extension Map {
     private func beatsOnTie(_ a: Int32, _ b: Int32) -> Bool { beatsOnTie(id: pins.id(a), pins.id(b)) }
 
     private func beatsOnTie(id ia: Int64, _ ib: Int64) -> Bool {
-        func rank(_ id: Int64) -> Int { id == editingID ? 2 : id == selectedID ? 1 : 0 }
+        func rank(_ id: Int64) -> Int { id == editingID ? 2 : selection.contains(id) ? 1 : 0 }
         let ra = rank(ia), rb = rank(ib)
         return ra != rb ? ra > rb : ia > ib
     }

@@ -63,10 +63,11 @@ extension Map {
     /// Removes a pin that exists, ending any gesture or edit on it.
     private func removePin(_ s: Int32) {
         let id = pins.id(s)
+        if group != nil { groupPinWillBeRemoved(s) }
         pinWillBeRemoved(s)
         index.remove(s)
         pins.remove(s)
-        if selectedID == id { setSelected(noID) }
+        if selection.contains(id) { deselectRemoved(id) }
     }
 
     /// The host moves a pin (not a user move: no MOVED event, no history entry).
@@ -111,6 +112,7 @@ extension Map {
     @inline(__always)
     func drawnOverride(_ slot: Int32) -> (lon: Double, lat: Double)? {
         if let p = gesture.drawnPosition(slot, self) { return p }
+        if group != nil, let p = groupDrawnPosition(slot) { return p }
         return spread.drawnPosition(slot)
     }
 
@@ -119,6 +121,7 @@ extension Map {
         box.split { index.query($0, into: &out) }
         spread.candidates(box, into: &out)
         gesture.candidates(into: &out)
+        if let g = group, g.isHeld(self) { g.appendMembers(into: &out) }
     }
 
     /// Every user move goes through here, the one place that emits MOVED: the editing rules may

@@ -76,7 +76,7 @@ extension Map {
     func syncStacks() {
         guard spread.stacks.isOn else { return }
         keptScratch.removeAll(keepingCapacity: true)
-        if selectedID != noID, let s = pins.slot(of: selectedID) { keptScratch.append(s) }
+        appendSelectedSlots(into: &keptScratch)
         if editingID != noID, let s = pins.slot(of: editingID) { keptScratch.append(s) }
         if let s = gesture.fingerSlot { keptScratch.append(s) }
         if gesture.heldSlot >= 0 { keptScratch.append(gesture.heldSlot) }  // held by any means

@@ -31,6 +31,15 @@ public struct Options: Sendable, Equatable {
     /// Groups of two or more pins are drawn collapsed, one stack item each, until tapped open
     /// (behaviour 22, docs/spreading.md).
     public var spreadOnTap = false
+    /// Points: a dragged pin lands on the nearest snap target within this distance of where it
+    /// would be drawn (behaviour 24); 0 = off. In [0, `maxSnapTolerance`].
+    public var snapTolerance = 0.0
+    /// The other pins' true coordinates are snap targets too.
+    public var snapToPins = false
+
+    /// The largest snap tolerance: as far as a screen point may lie outside the view
+    /// (`InputRange.screenMargin`); a tolerance beyond it would snap to targets no touch can reach.
+    public static let maxSnapTolerance = InputRange.screenMargin
 
     public init() {}
 
@@ -45,6 +54,7 @@ public struct Options: Sendable, Equatable {
             ("autopan_speed", autopanSpeed), ("min_spacing_m", minSpacingM),
             ("spread_tolerance_m", spreadToleranceM), ("cluster_radius", clusterRadius),
             ("cluster_max_zoom", clusterMaxZoom), ("spread_spacing", spreadSpacing),
+            ("snap_tolerance", snapTolerance),
         ]
         for (name, value) in fields {
             guard value.isFinite else { throw .invalid("options.\(name) is not finite (\(value))") }
@@ -53,6 +63,9 @@ public struct Options: Sendable, Equatable {
         guard hitRadius > 0 else { throw .invalid("options.hit_radius must be > 0 (got \(hitRadius))") }
         guard clusterMaxZoom <= 30 else { throw .invalid("options.cluster_max_zoom must be in [0, 30] (got \(clusterMaxZoom))") }
         guard spreadSpacing > 0 else { throw .invalid("options.spread_spacing must be > 0 (got \(spreadSpacing))") }
+        guard snapTolerance <= Options.maxSnapTolerance else {
+            throw .invalid("options.snap_tolerance must be in [0, 1e7] points (got \(snapTolerance))")
+        }
         guard clusterMinPoints >= 2 else {
             throw .invalid("options.cluster_min_points must be >= 2 (got \(clusterMinPoints))")
         }

@@ -31,4 +31,5 @@ public final class GEOSFactory: IndexFactory {
     public func makeIndex(sharing coordinates: SlotCoordinates) -> SpatialIndex {
         GEOSPointIndex(context: context, sharing: coordinates)
     }
+    public func makeSnapIndex() -> SnapIndex { GEOSSnapIndex(context: context) }
 }

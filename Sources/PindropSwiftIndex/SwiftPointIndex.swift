@@ -334,4 +334,5 @@ public final class SwiftIndexFactory: IndexFactory {
     public func parseArea(_ text: String) throws(PindropError) -> AllowedArea {
         try SwiftArea(text: text)
     }
+    public func makeSnapIndex() -> SnapIndex { SwiftSnapIndex() }
 }

@@ -104,7 +104,13 @@ final class HeaderConstantsTests: XCTestCase {
             "cluster_max_zoom": o.clusterMaxZoom, "spread_spacing": o.spreadSpacing,
             "cluster_min_points": Double(o.clusterMinPoints), "cluster_by_category": o.clusterByCategory ? 1 : 0,
             "spread_on_tap": o.spreadOnTap ? 1 : 0,
+            "snap_tolerance": o.snapTolerance, "snap_to_pins": o.snapToPins ? 1 : 0,
         ]
         XCTAssertEqual(core, HeaderTables.optionDefaults)
+    }
+
+    /// Behaviour 23's modifier bits (PINDROP_MOD_*).
+    func testModifiers() {
+        check("PINDROP_MOD_", [("ADD", Int(Modifiers.add.rawValue)), ("NO_SNAP", Int(Modifiers.noSnap.rawValue))])
     }
 }

@@ -29,6 +29,7 @@ enum HeaderTables {
         "PINDROP_PIN_INVALID": 16,
         "PINDROP_PIN_FOCUSED": 32,
         "PINDROP_PIN_ANIMATING": 64,
+        "PINDROP_PIN_SNAPPED": 128,
         "PINDROP_CLUSTER_ONE_SPOT": 1,
         "PINDROP_CLUSTER_STACK": 2,
         "PINDROP_TITLE": 0,
@@ -59,6 +60,16 @@ enum HeaderTables {
         "PINDROP_CAUSE_SNAP": 6,
         "PINDROP_CAUSE_NUDGE": 7,
         "PINDROP_CAUSE_KEYBOARD": 8,
+        "PINDROP_MOD_ADD": 1,
+        "PINDROP_MOD_NO_SNAP": 2,
+        "PINDROP_SELECT_SET": 0,
+        "PINDROP_SELECT_ADD": 1,
+        "PINDROP_SELECT_REMOVE": 2,
+        "PINDROP_SELECT_TOGGLE": 3,
+        "PINDROP_SNAP_NONE": 0,
+        "PINDROP_SNAP_PIN": 1,
+        "PINDROP_SNAP_VERTEX": 2,
+        "PINDROP_SNAP_SEGMENT": 3,
     ]
     static let categoryMixed: UInt64 = 4294967295
     static let eventQueueLimit = 1024
@@ -85,5 +96,7 @@ enum HeaderTables {
         "cluster_min_points": 2.0,
         "cluster_by_category": 0.0,
         "spread_on_tap": 0.0,
+        "snap_tolerance": 0.0,
+        "snap_to_pins": 0.0,
     ]
 }

@@ -21,4 +21,18 @@ public final class BruteForceIndex: SpatialIndex {
 public final class BruteForceFactory: IndexFactory {
     public init() {}
     public func makeIndex() -> SpatialIndex { BruteForceIndex() }
+    public func makeSnapIndex() -> SnapIndex { BruteForceSnapIndex() }
+}
+
+/// The snap layers' items scanned in full: the oracle for the snap trees.
+public final class BruteForceSnapIndex: SnapIndex {
+    private var boxes: [Double] = []
+    public init() {}
+    public func build(boxes input: UnsafeBufferPointer<Double>) { boxes = Array(input) }
+    public func query(minX: Double, minY: Double, maxX: Double, maxY: Double, into out: inout [Int32]) {
+        for k in 0..<(boxes.count / 4)
+        where boxes[4 * k] <= maxX && boxes[4 * k + 2] >= minX && boxes[4 * k + 1] <= maxY && boxes[4 * k + 3] >= minY {
+            out.append(Int32(k))
+        }
+    }
 }

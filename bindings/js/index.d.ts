@@ -6,6 +6,10 @@ declare global {
 }
 
 export type Id = number | bigint;
+/** Since 0.4: how selectMany and selectInRect change the selection. */
+export type SelectMode = "set" | "add" | "remove" | "toggle";
+/** Since 0.4: the modifier keys the host's user holds (Map.setModifiers). */
+export interface Modifiers { add?: boolean; noSnap?: boolean; }
 /** A cluster's or a collapsed stack's key: all 64 bits (a level, a generation and a slot). A key
  *  argument also takes a non-negative safe integer. */
 export type Key = bigint;
@@ -17,7 +21,7 @@ export type EventType = "SELECTED" | "DESELECTED" | "LIFTED" | "DRAGGED" | "DROP
 /** Why a pin MOVED (PINDROP_CAUSE_*). */
 export type Cause = "NONE" | "DRAG" | "TAP" | "PLACE" | "UNDO" | "REDO" | "SNAP" | "NUDGE" | "KEYBOARD";
 /** pindrop_pin_view.flags (PINDROP_PIN_*): FOCUSED, the keyboard focus, and ANIMATING, keep drawing, since 0.3. */
-export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16, PIN_FOCUSED: 32, PIN_ANIMATING: 64;
+export const PIN_SELECTED: 1, PIN_EDITING: 2, PIN_DRAGGING: 4, PIN_SPREAD: 8, PIN_INVALID: 16, PIN_FOCUSED: 32, PIN_ANIMATING: 64, PIN_SNAPPED: 128;
 /** Since 0.3: Clusters.flags and ClusterSummary.flags (PINDROP_CLUSTER_*). */
 export const CLUSTER_ONE_SPOT: 1, CLUSTER_STACK: 2;
 /** Since 0.3: ClusterSummary.category when the members' categories differ (UINT32_MAX). */
@@ -52,6 +56,10 @@ export interface MapOptions {
   clusterByCategory?: boolean | 0 | 1;
   /** Since 0.3: groups are drawn collapsed, one stack item, until tapped open (default false). */
   spreadOnTap?: boolean | 0 | 1;
+  /** Since 0.4: a dragged pin lands on the nearest snap target this many points away (default 0 = off; in [0, 1e7]). */
+  snapTolerance?: number;
+  /** Since 0.4: the other pins' coordinates are snap targets too (default false). */
+  snapToPins?: boolean | 0 | 1;
   /** Return ids as BigInt everywhere (frame().id is then a BigInt64Array). Without it, ids are
    *  numbers (frame().id a Float64Array) and a new pin's id beyond ±(2^53 − 1) is a TypeError. */
   bigintIds?: boolean | 0 | 1;
@@ -131,6 +139,20 @@ export interface Focus {
   x: number; y: number;
 }
 
+/** What the dragged pin is snapped to (PinMap.snapTarget). Since 0.4. */
+export interface SnapTarget {
+  /** "none" when no pin is dragged or it is not snapped. */
+  kind: "none" | "pin" | "vertex" | "segment";
+  /** The snap layer (0 for a pin). */
+  layer: number;
+  /** The feature's id, or the pin's. */
+  feature: Id | null;
+  /** The vertex, or the segment's first vertex, in the feature. */
+  index: number;
+  /** The snapped point. */
+  lon: number; lat: number;
+}
+
 /** A pindrop map (since 0.4 named PinMap: `Map` shadowed JavaScript's global Map in a module
  *  that imported it). */
 export class PinMap {
@@ -192,9 +214,24 @@ export class PinMap {
   edit(id: Id, timeMs: number): void;
   commit(timeMs: number): void;
   cancelEdit(timeMs: number): void;
+  /** Selects one pin (null: none): selectMany([id]). */
   select(id: Id | null): void;
+  /** The lowest selected id, or null. */
   selected(): Id | null;
+  /** Moves the selection (every selected pin) by (dx, dy) screen points. */
   nudge(dx: number, dy: number, timeMs: number): void;
+
+  /** Since 0.4: changes the selection by `ids` (SET by default; a repeated id counts once).
+   *  All-or-nothing: NotFound for an unknown id, InvalidArgument for an unknown mode. */
+  selectMany(ids: ArrayLike<Id> | BigInt64Array, mode?: SelectMode | number): void;
+  /** Since 0.4: changes the selection by the pins drawn inside the screen rectangle (corners in
+   *  either order), a cluster or collapsed stack inside counting with all its members. */
+  selectInRect(x0: number, y0: number, x1: number, y1: number, timeMs: number, mode?: SelectMode | number): void;
+  /** Since 0.4: the selected ids in ascending order. */
+  selection(): Id[];
+  /** Since 0.4: the modifier keys the user holds now (add: a tap toggles a pin in the selection;
+   *  noSnap: snapping off), or the PINDROP_MOD_* bits. */
+  setModifiers(modifiers: Modifiers | number): void;
 
   setTitle(id: Id, title: string | null): void;
   answerGeocode(request: number | bigint, subtitle: string): boolean;
@@ -205,6 +242,11 @@ export class PinMap {
   setAllowedArea(area: string | object | null): void;
   undo(timeMs: number): void;
   redo(timeMs: number): void;
+
+  /** Since 0.4: replaces snap layer `layer` (0 ... 1023) with WKT or GeoJSON (text, or a GeoJSON object); null or "" clears it. */
+  setSnapLayer(layer: number, data: string | object | null): void;
+  /** Since 0.4: what the dragged pin is snapped to now. */
+  snapTarget(): SnapTarget;
 }
 
 /** @deprecated Since 0.4: PinMap (this name shadows JavaScript's global Map where it is imported). */

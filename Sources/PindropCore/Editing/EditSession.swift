@@ -67,43 +67,76 @@ extension Editor {
 
     // MARK: - Undo / redo
 
-    /// The slot of the pin that undo (or redo) would move now; STATE when there is nothing to
-    /// take back (or replay), or when a finger holds the pin. Changes nothing.
+    /// The slot of the pin that undo (or redo) would move now (for a group moved as one, the
+    /// step's last entry; every pin of the step is checked); STATE when there is nothing to take
+    /// back (or replay), or when a finger holds one of the pins. Changes nothing.
     func replayable<C: EditingContext>(undo: Bool, _ c: C) throws(PindropError) -> Int32 {
-        guard let e = undo ? undoStack.last : redoStack.last else {
+        let stack = undo ? undoStack : redoStack
+        guard let e = stack.last else {
             throw PindropError(.state, (undo ? "nothing to undo" : "nothing to redo") + droppedNote())
         }
-        // Entries leave the history with their pin, so the pin is there; checked all the same.
-        guard let s = c.slotOf(e.id) else {
-            throw PindropError(.notFound, "pin \(e.id) of the latest move is no longer on the map")
+        var last: Int32 = -1
+        for i in latestStep(in: stack) {
+            let id = stack[i].id
+            // Entries leave the history with their pin, so the pin is there; checked all the same.
+            guard let s = c.slotOf(id) else {
+                throw PindropError(.notFound, "pin \(id) of the latest move is no longer on the map")
+            }
+            // Only a finger holding the pin refuses an undo; an animation (the glide after a
+            // tap-to-move, a drop's bounce) never blocks an edit.
+            guard !c.isHeld(s) else {
+                throw PindropError(.state, "pin \(id) is held by a gesture; undo or redo after it is dropped")
+            }
+            if stack[i].id == e.id { last = s }
         }
-        // Only a finger holding the pin refuses an undo; an animation (the glide after a
-        // tap-to-move, a drop's bounce) never blocks an edit.
-        guard !c.isHeld(s) else {
-            throw PindropError(.state, "pin \(e.id) is held by a gesture; undo or redo after it is dropped")
-        }
-        return s
+        return last
     }
 
-    /// Moves the latest entry of one stack to the other and moves its pin (`slot`, from
-    /// `replayable`): back to where the move started (undo, MOVED cause UNDO) or again to where it
-    /// ended (redo, cause REDO).
+    /// Moves the latest step of one stack to the other and moves its pins, in ascending id order:
+    /// back to where the move started (undo, MOVED cause UNDO) or again to where it ended (redo,
+    /// cause REDO). A step is one entry, or the entries of a group moved as one (behaviour 23).
     func replay<C: EditingContext>(undo: Bool, _ slot: Int32, _ c: C) {
         nudges.end()
+        let range = latestStep(in: undo ? undoStack : redoStack)
+        let step = Array((undo ? undoStack : redoStack)[range])
         if undo {
-            let e = undoStack.removeLast()
-            redoStack.append(e)
-            c.apply(.userMove(slot: slot, lon: e.fromLon, lat: e.fromLat, cause: .undo))
+            undoStack.removeSubrange(range)
+            redoStack.append(contentsOf: step)
         } else {
-            let e = redoStack.removeLast()
-            undoStack.append(e)
-            c.apply(.userMove(slot: slot, lon: e.toLon, lat: e.toLat, cause: .redo))
+            redoStack.removeSubrange(range)
+            undoStack.append(contentsOf: step)
+        }
+        if step.count == 1 {
+            let e = step[0]
+            c.apply(.userMove(slot: slot, lon: undo ? e.fromLon : e.toLon, lat: undo ? e.fromLat : e.toLat,
+                              cause: undo ? .undo : .redo))
+            return
+        }
+        for e in step {  // a group's entries were pushed in ascending id order (`applyGroupMove`)
+            guard let s = c.slotOf(e.id) else { continue }
+            c.apply(.userMove(slot: s, lon: undo ? e.fromLon : e.toLon, lat: undo ? e.fromLat : e.toLat,
+                              cause: undo ? .undo : .redo))
         }
     }
 
     private func droppedNote() -> String {
         let n = droppedWithRemovedPins
         return n == 0 ? "" : " (\(n) move\(n == 1 ? "" : "s") of removed pins left the history with them)"
+    }
+
+    // MARK: - Steps of several pins
+
+    /// The user moves until `endStep` are one history step (a group drag, a nudge of a selection):
+    /// their entries share one serial.
+    func beginStep() { stepSerial = takeSerial() }
+
+    func endStep() { stepSerial = nil }
+
+    /// The steps of a history stack: its runs of entries that share a serial.
+    static func steps(in stack: [HistoryEntry]) -> Int {
+        var n = 0, last: UInt64? = nil
+        for e in stack where e.serial != last { n += 1; last = e.serial }
+        return n
     }
 
     // MARK: - Nudges

@@ -41,6 +41,9 @@ final class Editor {
     var editingID: Int64 = noID
     /// The run of nudges the latest history entry stands for (`NudgeSeries`).
     var nudges = NudgeSeries()
+    /// While a group of pins moves as one user move (behaviour 23): the serial its history entries
+    /// share, so that one undo takes them all back (`beginStep`, EditSession.swift).
+    var stepSerial: UInt64?
 
     // Scratch for nearby warnings.
     var nearbySlots: [Int32] = []
@@ -70,9 +73,9 @@ final class Editor {
     func userMoved<C: EditingContext>(_ slot: Int32, from: (lon: Double, lat: Double), cause: Event.Cause, _ c: C) {
         if cause != .undo && cause != .redo {
             let to = c.truePosition(slot)
-            clearRedo()
+            if stepSerial == nil || undoStack.last?.serial != stepSerial { clearRedo() }
             pushUndo(HistoryEntry(id: c.pinID(slot), fromLon: from.lon, fromLat: from.lat,
-                                  toLon: to.lon, toLat: to.lat, serial: takeSerial()))
+                                  toLon: to.lon, toLat: to.lat, serial: stepSerial ?? takeSerial()))
         }
         landed(slot, c)
     }
@@ -238,14 +241,32 @@ final class Editor {
         historyCount[id] = n > 0 ? n : nil
     }
 
-    /// The latest history entry joins the one below it (the same pin's): one step from the older
-    /// one's start to the newer one's end, under the older one's serial.
+    /// The latest history step joins the one below it when both move the same pins (one pin, or
+    /// the same group in the same order): one step from the older one's start to the newer one's
+    /// end, under the older one's serial. A step is the run of entries on top that share a serial.
     func mergeLatestHistoryEntries() {
-        guard undoStack.count >= 2, undoStack[undoStack.count - 2].id == undoStack[undoStack.count - 1].id else { return }
-        let newer = undoStack.removeLast()
-        undoStack[undoStack.count - 1].toLon = newer.toLon
-        undoStack[undoStack.count - 1].toLat = newer.toLat
-        uncount(newer.id)
+        let newer = latestStep(in: undoStack)
+        guard newer.count > 0, newer.lowerBound >= newer.count else { return }
+        let older = latestStep(in: undoStack, before: newer.lowerBound)
+        guard older.count == newer.count,
+              zip(older, newer).allSatisfy({ undoStack[$0].id == undoStack[$1].id }) else { return }
+        for (o, n) in zip(older, newer) {
+            undoStack[o].toLon = undoStack[n].toLon
+            undoStack[o].toLat = undoStack[n].toLat
+            uncount(undoStack[n].id)
+        }
+        undoStack.removeSubrange(newer)
+    }
+
+    /// The entries of the latest step of `stack` that ends before `end` (the run that shares the
+    /// serial of entry end - 1).
+    func latestStep(in stack: [HistoryEntry], before end: Int? = nil) -> Range<Int> {
+        let end = end ?? stack.count
+        guard end > 0 else { return 0..<0 }
+        let serial = stack[end - 1].serial
+        var start = end - 1
+        while start > 0 && stack[start - 1].serial == serial { start -= 1 }
+        return start..<end
     }
 }
 

@@ -11,7 +11,8 @@ struct NudgeSeries {
 
     /// Whether a nudge of `id` at `time` continues the series, given the latest history entry.
     func continues(id: Int64, time: Double, latest: HistoryEntry?) -> Bool {
-        guard let latest, id == self.id, latest.id == id, latest.serial == serial else { return false }
+        // The serial names the series' entry (or, for a selection, its group of entries).
+        guard let latest, id == self.id, latest.serial == serial else { return false }
         return time - self.time < NudgeSeries.gapMs
     }
 

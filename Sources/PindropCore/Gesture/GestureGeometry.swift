@@ -20,7 +20,12 @@ extension GestureMachine {
             return lonLat(q.x, q.y - r, c) ?? (h.originLon, h.originLat)
         case .dragging(let h):
             // Before its first landing point (the view could not place one) it stays where it rose.
-            return landingPosition(h, at: c.now, c) ?? (h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat))
+            guard let raw = landingPosition(h, at: c.now, c) else {
+                return h.dragged ? (h.landingLon, h.landingLat) : (h.originLon, h.originLat)
+            }
+            // Drawn where DRAGGED last reported it (snapped or not) while the finger's point is the same.
+            if h.dragged && raw.lon == h.rawLon && raw.lat == h.rawLat { return (h.landingLon, h.landingLat) }
+            return c.snappedLanding(h.slot, raw)
         case .idle, .pressed, .mapTouch, .clusterPress, .stackPress, .hostGesture, .finished:
             return nil
         }

@@ -298,7 +298,8 @@ extension GestureMachine {
             guard c.editingID == t.editing, let slot = c.slotOf(t.editing), c.isDraggable(slot), slot != heldSlot else { return }
             let drawn = drawnPosition(slot, c) ?? c.restingPosition(slot)
             let before = c.view.toScreen(drawn.lon, drawn.lat)
-            if c.apply(.userMove(slot: slot, lon: t.lon, lat: t.lat, cause: .tap)) {
+            let to = c.snappedLanding(slot, (t.lon, t.lat))  // a tap-to-move snaps as a drag does
+            if c.apply(.userMove(slot: slot, lon: to.lon, lat: to.lat, cause: .tap)) {
                 startDropAnimation(slot, fromLift: 0, before: before, c)
             }
         } else if t.selected != noID && c.selectedID == t.selected {
@@ -339,9 +340,15 @@ extension GestureMachine {
     /// DRAGGED when it changed, and updates the auto-pan velocity.
     @inline(__always)
     func follow<C: GestureContext>(_ h: inout Hold, _ c: C) {
-        if let p = landingPosition(h, at: c.now, c), !h.dragged || p.lon != h.landingLon || p.lat != h.landingLat {
-            h.landingLon = p.lon; h.landingLat = p.lat; h.dragged = true
-            c.apply(.emit(.dragged(id: h.id, to: LonLat(p))))
+        if let raw = landingPosition(h, at: c.now, c) {
+            // The snap (behaviour 24) is asked once per new landing point; DRAGGED reports the
+            // snapped point, so the drop commits exactly it.
+            let p = c.snappedLanding(h.slot, raw)
+            h.rawLon = raw.lon; h.rawLat = raw.lat
+            if !h.dragged || p.lon != h.landingLon || p.lat != h.landingLat {
+                h.landingLon = p.lon; h.landingLat = p.lat; h.dragged = true
+                c.apply(.emit(.dragged(id: h.id, to: LonLat(p))))
+            }
         }
         accountAutopan(&h, now: c.now)
         let v = autopanVelocity(h, c)

@@ -134,8 +134,10 @@ final class GestureMachine {
         /// When the lift animation started, and the lift it started from (a pin caught during its
         /// drop animation rises from where it is).
         var liftStart, liftFrom: Double
-        /// The last landing point reported by DRAGGED (meaningful once `dragged`).
+        /// The last landing point reported by DRAGGED (meaningful once `dragged`): the snapped
+        /// point (behaviour 24) of the unsnapped one, `rawLon`, `rawLat`.
         var landingLon = 0.0, landingLat = 0.0
+        var rawLon = Double.nan, rawLat = Double.nan
         var dragged = false
         var autopan = Autopan()
     }
@@ -501,6 +503,14 @@ protocol GestureContext: AnyObject {
     /// Applies one effect; returns whether it took effect (the editing rules may refuse a user move).
     @discardableResult
     func apply(_ effect: GestureEffect) -> Bool
+    /// Where a dragged or tap-moved pin lands when the gesture would put it at p: the snap
+    /// target (behaviour 24, MapSnap.swift), else p.
+    func snappedLanding(_ slot: Int32, _ p: (lon: Double, lat: Double)) -> (lon: Double, lat: Double)
+}
+
+extension GestureContext {
+    /// Contexts without snap layers (the gesture room's tests) land where the finger says.
+    func snappedLanding(_ slot: Int32, _ p: (lon: Double, lat: Double)) -> (lon: Double, lat: Double) { p }
 }
 
 /// What the gesture room does to the map, applied by the map in the order given.

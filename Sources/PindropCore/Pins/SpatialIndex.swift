@@ -40,6 +40,8 @@ public protocol IndexFactory: AnyObject {
     /// Reads an allowed area (WKT or GeoJSON Polygon / MultiPolygon, lon/lat); `.parse` when the
     /// text is not one (see Editing/AllowedArea.swift).
     func parseArea(_ text: String) throws(PindropError) -> AllowedArea
+    /// An empty tree for the snap layers (Snap/SnapIndex.swift).
+    func makeSnapIndex() -> SnapIndex
 }
 
 extension IndexFactory {

@@ -1,7 +1,8 @@
 // The Map class: a map's life (create, dispose), its camera, its pins and the queries on them.
 // The rest of its methods are written by concern beside it and installed on the same class:
 // map-drawing.js (frame, clusters), map-clusters.js (what clusters hold, stacks), map-input.js
-// (pointers, timeouts, events, the keyboard) and map-editing.js (edits, callouts, area, history).
+// (pointers, timeouts, events, the keyboard), map-editing.js (edits, callouts, area, history) and
+// map-selection.js (several pins at once: selectMany, selectInRect, selection, setModifiers).
 
 import { bool, arrayLength, describe, float64Array, knownKeys, num, uint32 } from "./arguments.js";
 import { check, InvalidArgument } from "./errors.js";
@@ -12,6 +13,8 @@ import { MapClusters } from "./map-clusters.js";
 import { MapDrawing } from "./map-drawing.js";
 import { MapEditing } from "./map-editing.js";
 import { MapInput } from "./map-input.js";
+import { MapSelection } from "./map-selection.js";
+import { MapSnap } from "./map-snap.js";
 import { ADD_MANY_BYTES_PER_PIN, CAMERA_FIELDS, MAP_OPTIONS, OPTION_FIELDS, OPTIONS_SIZE } from "./tables.js";
 
 /**
@@ -213,7 +216,7 @@ export class Map {
   }
 }
 
-include(Map, MapDrawing, MapClusters, MapInput, MapEditing);
+include(Map, MapDrawing, MapClusters, MapInput, MapEditing, MapSelection, MapSnap);
 
 // `using map = new Map()` where explicit resource management exists (Node 18 has no Symbol.dispose).
 if (typeof Symbol.dispose === "symbol") {

@@ -79,7 +79,8 @@ const VALID_ARGS = {
   tick: [0], nextDeadline: [], advance: [0], cancelGesture: [0], pollEvent: [], events: [], place: [1, 0, 0, 0],
   edit: [1, 0], commit: [0], cancelEdit: [0], select: [1], selected: [], nudge: [1, 0, 0], setTitle: [1, "a"],
   answerGeocode: [1, "a"], callout: [1], title: [1], subtitle: [1], setAllowedArea: [null], undo: [0], redo: [0],
-  lastError: [],
+  lastError: [], selectMany: [[1]], selectInRect: [0, 0, 1, 1, 0], selection: [], setModifiers: [0],
+  setSnapLayer: [0, null], snapTarget: [],
 };
 
 test("a disposed map's StateError has status -5 (PINDROP_ERR_STATE) and names the method called", async () => {

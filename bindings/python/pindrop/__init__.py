@@ -40,14 +40,15 @@ from typing import Any
 import numpy as np
 
 from . import _ffi, _records, _tables
-from ._constants import (Callout, Cause, ClusterFlag, EventType, OutsidePolicy, PinFlag, SpreadMode,
-                         TouchPhase)
+from ._constants import (Callout, Cause, ClusterFlag, EventType, Modifier, OutsidePolicy, PinFlag, SelectMode,
+                         SpreadMode, TouchPhase)
 from ._events import Event
 from ._ffi import (NO_ID, DuplicateId, GeosError, InvalidArgument, NoMemory, NotFound, ParseError,
                    PindropError, StateError, lib)
 from ._ffi import backend  # "native" (libpindrop.so) or "wasm" (pindrop.wasm through wasmtime)
 from ._hints import AreaLike, Coordinates, PointLike
 from ._map import Map
+from ._map_snap import SnapTarget
 from ._measures import distance
 from ._options import Options
 from ._records import ClusterSummary, Focus
@@ -64,7 +65,9 @@ __all__ = ["Map", "Options", "Event", "PinView", "ClusterView", "Frame", "Cluste
            "PIN_SELECTED", "PIN_EDITING", "PIN_DRAGGING", "PIN_SPREAD", "PIN_INVALID",
            "TOUCH_DOWN", "TOUCH_MOVE", "TOUCH_UP", "TOUCH_CANCEL", "TITLE", "SUBTITLE",
            "Focus", "PIN_FOCUSED", "PIN_ANIMATING", "FOCUS_NONE", "FOCUS_PIN", "FOCUS_CLUSTER", "distance",
-           "ClusterSummary", "CLUSTER_ONE_SPOT", "CLUSTER_STACK", "CATEGORY_MIXED", "CATEGORY_COUNT_DTYPE"]
+           "ClusterSummary", "CLUSTER_ONE_SPOT", "CLUSTER_STACK", "CATEGORY_MIXED", "CATEGORY_COUNT_DTYPE",
+           "SelectMode", "Modifier", "PIN_SNAPPED", "SELECT_SET", "SELECT_ADD", "SELECT_REMOVE", "SELECT_TOGGLE",
+           "MOD_ADD", "MOD_NO_SNAP", "SnapTarget"]
 
 # The constants of the C API under their C names (PINDROP_SPREAD_RING is SPREAD_RING), as enum members.
 SPREAD_OFF, SPREAD_RING, SPREAD_SPIRAL = SpreadMode.OFF, SpreadMode.RING, SpreadMode.SPIRAL
@@ -77,6 +80,9 @@ PIN_FOCUSED = PinFlag.FOCUSED  # since 0.3.0: has the keyboard focus
 PIN_ANIMATING = PinFlag.ANIMATING  # since 0.3.0: still animating: keep drawing frames
 FOCUS_NONE, FOCUS_PIN, FOCUS_CLUSTER = (_tables.FOCUS_KINDS[k] for k in ("NONE", "PIN", "CLUSTER"))  # since 0.3.0: pindrop_focus.kind
 CLUSTER_ONE_SPOT, CLUSTER_STACK = ClusterFlag.ONE_SPOT, ClusterFlag.STACK  # since 0.3.0
+PIN_SNAPPED = PinFlag.SNAPPED  # since 0.4.0: the dragged pin is snapped
+SELECT_SET, SELECT_ADD, SELECT_REMOVE, SELECT_TOGGLE = SelectMode.SET, SelectMode.ADD, SelectMode.REMOVE, SelectMode.TOGGLE  # since 0.4.0
+MOD_ADD, MOD_NO_SNAP = Modifier.ADD, Modifier.NO_SNAP  # since 0.4.0
 CATEGORY_MIXED: int = _ffi.CATEGORY_MIXED  # a summary's category when its members' categories differ
 #: The names of the event types and causes, by value.
 EVENT_TYPES = [e.name for e in EventType]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from enum import IntEnum, IntFlag
 
-from ._tables import (CALLOUT_PARTS, CAUSES, CLUSTER_FLAGS, EVENT_TYPES, OUTSIDE_POLICIES, PIN_FLAGS,
-                      SPREAD_MODES, TOUCH_PHASES)
+from ._tables import (CALLOUT_PARTS, CAUSES, CLUSTER_FLAGS, EVENT_TYPES, MODIFIERS, OUTSIDE_POLICIES,
+                      PIN_FLAGS, SELECT_MODES, SPREAD_MODES, TOUCH_PHASES)
 
 
 class SpreadMode(IntEnum):
@@ -47,6 +47,21 @@ class PinFlag(IntFlag):
     INVALID = PIN_FLAGS["INVALID"]            #: dragged over a point outside the allowed area: tint it
     FOCUSED = PIN_FLAGS["FOCUSED"]            #: has the keyboard focus (`Map.focus_step`; since 0.3)
     ANIMATING = PIN_FLAGS["ANIMATING"]        #: its drawing still changes with no input (a lift, a drop, a glide): draw again (since 0.3)
+    SNAPPED = PIN_FLAGS["SNAPPED"]            #: the dragged pin is snapped to a target (since 0.4)
+
+
+class SelectMode(IntEnum):
+    """How `Map.select_many` and `Map.select_in_rect` change the selection (since 0.4)."""
+    SET = SELECT_MODES["SET"]                 #: the pins given become the selection
+    ADD = SELECT_MODES["ADD"]                 #: the pins given join it
+    REMOVE = SELECT_MODES["REMOVE"]           #: the pins given leave it
+    TOGGLE = SELECT_MODES["TOGGLE"]           #: each pin given joins it if it was not in it, else leaves it
+
+
+class Modifier(IntFlag):
+    """The keys the host's user holds (`Map.set_modifiers`; since 0.4)."""
+    ADD = MODIFIERS["ADD"]                    #: a tap adds a pin to the selection or takes it out (Shift or Ctrl)
+    NO_SNAP = MODIFIERS["NO_SNAP"]            #: snapping is off while held
 
 
 class ClusterFlag(IntFlag):

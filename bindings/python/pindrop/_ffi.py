@@ -240,6 +240,24 @@ for _name, (_restype, _argtypes, _checked) in _KEYBOARD_SIGNATURES.items():
     if _checked:
         _f.errcheck = _status_check
 SIGNATURES.update(_KEYBOARD_SIGNATURES)
+
+# Several pins at once (behaviour 23, since 0.4.0).
+_SELECTION_SIGNATURES = {
+    "pindrop_map_set_modifiers": (c_int, [_map_p, c_uint32], True),
+    "pindrop_map_select_many": (c_int, [_map_p, c_void_p, c_size_t, c_int32], True),
+    "pindrop_map_select_in_rect": (c_int, [_map_p, _d, _d, _d, _d, c_int32, _d], True),
+    "pindrop_map_selection": (c_size_t, [_map_p, c_void_p, c_size_t], False),
+}
+_missing = [name for name in _SELECTION_SIGNATURES if not hasattr(lib, name)]
+if _missing:
+    raise OSError(f"{library_path} is not a complete libpindrop: it lacks {', '.join(_missing)}")
+for _name, (_restype, _argtypes, _checked) in _SELECTION_SIGNATURES.items():
+    _f = getattr(lib, _name)
+    _f.restype = _restype
+    _f.argtypes = _argtypes
+    if _checked:
+        _f.errcheck = _status_check
+SIGNATURES.update(_SELECTION_SIGNATURES)
 # -- since 0.3: exceptions print as pindrop.<Name>; raw prototypes for bulk loops ------------------
 for _cls in (PindropError, InvalidArgument, NotFound, DuplicateId, ParseError, StateError, GeosError, NoMemory):
     _cls.__module__ = "pindrop"
@@ -256,3 +274,24 @@ def raw(name: str) -> Any:
         f = _RAW[name] = (lib.raw(name) if backend == "wasm" else
                           ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_void_p, c_void_p)((name, lib)))
     return f
+
+
+# Snapping (behaviour 24, since 0.4.0).
+class Snap(Structure):
+    _fields_ = _fields("pindrop_snap")
+
+
+_SNAP_SIGNATURES = {
+    "pindrop_map_set_snap_layer": (c_int, [_map_p, c_uint32, c_char_p], True),
+    "pindrop_map_snap_target": (c_int, [_map_p, POINTER(Snap)], True),
+}
+_missing = [name for name in _SNAP_SIGNATURES if not hasattr(lib, name)]
+if _missing:
+    raise OSError(f"{library_path} is not a complete libpindrop: it lacks {', '.join(_missing)}")
+for _name, (_restype, _argtypes, _checked) in _SNAP_SIGNATURES.items():
+    _f = getattr(lib, _name)
+    _f.restype = _restype
+    _f.argtypes = _argtypes
+    if _checked:
+        _f.errcheck = _status_check
+SIGNATURES.update(_SNAP_SIGNATURES)

@@ -1,7 +1,8 @@
 """`Map`: a pindrop map, its lifetime and its view. What it does lives in one part per concern,
 whose methods it gathers: `_map_pins` (pins and queries), `_map_clusters` (clusters, stacks),
 `_map_input` (touches, the clock, events, the keyboard), `_map_editing` (editing, selection,
-callouts, area, history, nudges)."""
+callouts, area, history, nudges), `_map_selection` (several pins at once: select_many,
+select_in_rect, selection, set_modifiers)."""
 from __future__ import annotations
 
 import weakref
@@ -15,6 +16,8 @@ from ._map_clusters import _Clusters, _Stacks
 from ._map_editing import _Editing
 from ._map_input import _Input, _Keyboard
 from ._map_pins import _Pins
+from ._map_selection import _Selection
+from ._map_snap import _Snap
 from ._map_state import _NEW_MAP_CAMERA, ProjectFn
 from ._options import Options
 
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
     from ._hints import OutsidePolicyLike, SpreadModeLike
 
 
-class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
+class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks, _Selection, _Snap):
     """A pindrop map: pins, a view, gestures, events.
 
     ``Map()``, ``Map(options)`` or ``Map(hit_radius=30, lift_delay_ms=0, ...)`` (the `Options`
@@ -52,7 +55,9 @@ class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
                  spread_spacing: float = Options.spread_spacing,
                  cluster_min_points: int = Options.cluster_min_points,
                  cluster_by_category: bool = Options.cluster_by_category,
-                 spread_on_tap: bool = Options.spread_on_tap):
+                 spread_on_tap: bool = Options.spread_on_tap,
+                 snap_tolerance: float = Options.snap_tolerance,
+                 snap_to_pins: bool = Options.snap_to_pins):
         self._handle = c_void_p()
         keywords = {k: v for k, v in locals().items() if k not in ("self", "options")}
         if options is None:
@@ -193,7 +198,7 @@ class Map(_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
 
 # Every method in Map's own namespace, as if written in its body: help(Map) and the reference
 # (pdoc) list them as Map's, not as inherited from the private classes of each part.
-for _part in (_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks):
+for _part in (_Pins, _Clusters, _Input, _Editing, _Keyboard, _Stacks, _Selection, _Snap):
     for _name, _member in vars(_part).items():
         if not (_name.startswith("__") and _name.endswith("__")):
             setattr(Map, _name, _member)

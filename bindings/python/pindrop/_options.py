@@ -82,6 +82,10 @@ class Options:
     cluster_by_category: bool = bool(_int("cluster_by_category"))
     #: groups drawn collapsed (ClusterFlag.STACK) until tapped open
     spread_on_tap: bool = bool(_int("spread_on_tap"))
+    #: a dragged pin lands on a snap target this close (points); 0 = off
+    snap_tolerance: float = _real("snap_tolerance")
+    #: the other pins are snap targets too
+    snap_to_pins: bool = bool(_int("snap_to_pins"))
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -21,12 +21,15 @@ STATUSES = (
 SPREAD_MODES = {"OFF": 0, "RING": 1, "SPIRAL": 2}
 OUTSIDE_POLICIES = {"REVERT": 0, "SNAP": 1}
 TOUCH_PHASES = {"DOWN": 0, "MOVE": 1, "UP": 2, "CANCEL": 3}
-PIN_FLAGS = {"SELECTED": 1, "EDITING": 2, "DRAGGING": 4, "SPREAD": 8, "INVALID": 16, "FOCUSED": 32, "ANIMATING": 64}
+PIN_FLAGS = {"SELECTED": 1, "EDITING": 2, "DRAGGING": 4, "SPREAD": 8, "INVALID": 16, "FOCUSED": 32, "ANIMATING": 64, "SNAPPED": 128}
 CLUSTER_FLAGS = {"ONE_SPOT": 1, "STACK": 2}
 CALLOUT_PARTS = {"TITLE": 0, "SUBTITLE": 1}
 FOCUS_KINDS = {"NONE": 0, "PIN": 1, "CLUSTER": 2}
 EVENT_TYPES = {"SELECTED": 0, "DESELECTED": 1, "LIFTED": 2, "DRAGGED": 3, "DROPPED": 4, "DRAG_CANCELLED": 5, "MOVED": 6, "GEOCODE_REQUEST": 7, "CALLOUT_CHANGED": 8, "NEARBY": 9, "AUTOPAN": 10, "CLUSTER_TAPPED": 11, "STACK_OPENED": 12, "STACK_CLOSED": 13}
 CAUSES = {"NONE": 0, "DRAG": 1, "TAP": 2, "PLACE": 3, "UNDO": 4, "REDO": 5, "SNAP": 6, "NUDGE": 7, "KEYBOARD": 8}
+MODIFIERS = {"ADD": 1, "NO_SNAP": 2}
+SELECT_MODES = {"SET": 0, "ADD": 1, "REMOVE": 2, "TOGGLE": 3}
+SNAP_KINDS = {"NONE": 0, "PIN": 1, "VERTEX": 2, "SEGMENT": 3}
 
 #: pindrop_options after struct_size, in order: (field, C type, byte offset, default, kind); kind
 #: is the table of an enum's values, "bool" for a flag (0 or 1), or the C type's number kind.
@@ -52,17 +55,20 @@ OPTIONS = (
     ("cluster_min_points", "uint32_t", 152, 2, "u32"),
     ("cluster_by_category", "uint32_t", 156, 0, "bool"),
     ("spread_on_tap", "uint32_t", 160, 0, "bool"),
+    ("snap_tolerance", "double", 168, 0.0, "f64"),
+    ("snap_to_pins", "uint32_t", 176, 0, "bool"),
 )
-OPTIONS_SIZE = 168
+OPTIONS_SIZE = 184
 
 #: Every struct: its size and (field, C type, byte offset) of each field, in order.
 STRUCTS = {
-    "pindrop_options": (168, (("struct_size", "uint32_t", 0), ("hit_radius", "double", 8), ("drag_threshold", "double", 16), ("lift_delay_ms", "double", 24), ("lift_height", "double", 32), ("lift_duration_ms", "double", 40), ("drop_duration_ms", "double", 48), ("tap_max_ms", "double", 56), ("double_tap_ms", "double", 64), ("double_tap_slop", "double", 72), ("autopan_margin", "double", 80), ("autopan_speed", "double", 88), ("min_spacing_m", "double", 96), ("spread_mode", "int32_t", 104), ("spread_tolerance_m", "double", 112), ("outside_policy", "int32_t", 120), ("cluster_radius", "double", 128), ("cluster_max_zoom", "double", 136), ("spread_spacing", "double", 144), ("cluster_min_points", "uint32_t", 152), ("cluster_by_category", "uint32_t", 156), ("spread_on_tap", "uint32_t", 160))),
+    "pindrop_options": (184, (("struct_size", "uint32_t", 0), ("hit_radius", "double", 8), ("drag_threshold", "double", 16), ("lift_delay_ms", "double", 24), ("lift_height", "double", 32), ("lift_duration_ms", "double", 40), ("drop_duration_ms", "double", 48), ("tap_max_ms", "double", 56), ("double_tap_ms", "double", 64), ("double_tap_slop", "double", 72), ("autopan_margin", "double", 80), ("autopan_speed", "double", 88), ("min_spacing_m", "double", 96), ("spread_mode", "int32_t", 104), ("spread_tolerance_m", "double", 112), ("outside_policy", "int32_t", 120), ("cluster_radius", "double", 128), ("cluster_max_zoom", "double", 136), ("spread_spacing", "double", 144), ("cluster_min_points", "uint32_t", 152), ("cluster_by_category", "uint32_t", 156), ("spread_on_tap", "uint32_t", 160), ("snap_tolerance", "double", 168), ("snap_to_pins", "uint32_t", 176))),
     "pindrop_camera": (48, (("center_lon", "double", 0), ("center_lat", "double", 8), ("zoom", "double", 16), ("bearing_deg", "double", 24), ("width", "double", 32), ("height", "double", 40))),
     "pindrop_pin_view": (56, (("id", "pindrop_id", 0), ("x", "double", 8), ("y", "double", 16), ("anchor_x", "double", 24), ("anchor_y", "double", 32), ("lift", "double", 40), ("flags", "uint32_t", 48))),
     "pindrop_cluster_view": (48, (("key", "uint64_t", 0), ("x", "double", 8), ("y", "double", 16), ("lon", "double", 24), ("lat", "double", 32), ("count", "uint32_t", 40), ("flags", "uint32_t", 44))),
     "pindrop_cluster_summary": (40, (("count", "uint32_t", 0), ("valued", "uint32_t", 4), ("category", "uint32_t", 8), ("flags", "uint32_t", 12), ("value_sum", "double", 16), ("value_min", "double", 24), ("value_max", "double", 32))),
     "pindrop_event": (96, (("type", "int32_t", 0), ("cause", "int32_t", 4), ("id", "pindrop_id", 8), ("other", "pindrop_id", 16), ("lon", "double", 24), ("lat", "double", 32), ("from_lon", "double", 40), ("from_lat", "double", 48), ("dx", "double", 56), ("dy", "double", 64), ("distance_m", "double", 72), ("time_ms", "double", 80), ("request", "uint64_t", 88))),
+    "pindrop_snap": (40, (("kind", "int32_t", 0), ("layer", "uint32_t", 4), ("feature", "int64_t", 8), ("index", "int64_t", 16), ("lon", "double", 24), ("lat", "double", 32))),
     "pindrop_focus": (40, (("kind", "int32_t", 0), ("reserved", "int32_t", 4), ("id", "pindrop_id", 8), ("key", "uint64_t", 16), ("x", "double", 24), ("y", "double", 32))),
 }
 
@@ -131,6 +137,12 @@ FUNCTIONS = {
     "pindrop_map_cancel_edit": 2,
     "pindrop_map_select": 2,
     "pindrop_map_selected": 2,
+    "pindrop_map_set_modifiers": 2,
+    "pindrop_map_select_many": 4,
+    "pindrop_map_select_in_rect": 7,
+    "pindrop_map_selection": 3,
+    "pindrop_map_set_snap_layer": 3,
+    "pindrop_map_snap_target": 2,
     "pindrop_map_set_title": 3,
     "pindrop_map_answer_geocode": 3,
     "pindrop_map_callout": 6,

@@ -59,6 +59,7 @@ _BUFFERS: Dict[str, Dict[int, Tuple[str, int, str]]] = {
     "pindrop_map_frame": {2: ("out", 56, "min(r, a3)")},
     "pindrop_map_frame_clusters": {2: ("out", 48, "min(r, a3)")},
     "pindrop_map_cluster_members": {2: ("out", 8, "min(r, a3)")},
+    "pindrop_map_select_many": {1: ("in", 8, "a2")}, "pindrop_map_selection": {1: ("out", 8, "min(r, a2)")},
     "pindrop_map_cluster_members_from": {3: ("out", 8, "max(0, min(a4, r - a2))")},
     "pindrop_map_set_attributes": {1: ("in", 8, "a4"), 2: ("in", 8, "a4"), 3: ("in", 4, "a4")},
     "pindrop_map_cluster_categories": {2: ("out", 4, "min(r, a4)"), 3: ("out", 4, "min(r, a4)")},
@@ -503,7 +504,8 @@ def _compile(library: Library, name: str, restype: Any, argtypes: Any, errcheck:
                 cap = {"pindrop_map_hit_test_many": "a2", "pindrop_map_nearby": "a6", "pindrop_map_frame": "a3",
                        "pindrop_map_frame_clusters": "a3", "pindrop_map_cluster_members": "a3",
                        "pindrop_map_cluster_members_from": "a4", "pindrop_map_cluster_categories": "a4",
-                       "pindrop_map_callout": "a4", "pindrop_spread": "a1", "pindrop_spread_spiral": "a1"}[name]
+                       "pindrop_map_callout": "a4", "pindrop_spread": "a1", "pindrop_spread_spiral": "a1",
+                       "pindrop_map_selection": "a2"}[name]
                 pre.append(f"c{k} = {cap} * {item}")
                 pre.append(f"if not h{k}: p{k} = 0")
                 for j in alias:

@@ -149,6 +149,7 @@ def test_every_function_of_the_header_is_declared_and_nothing_else():
     declared = set(pindrop._tables.FUNCTIONS)  # every function of the header (tools/gen_tables.py)
     # 0.1's 40; 0.2: pindrop_last_error, pindrop_spread_spiral, pindrop_map_nudge, three cluster
     # functions; 0.3: focus_step, focused, focus_rank, key_lift, key_drop, distance, open_stack,
-    # close_stack, set_attributes, cluster_summary, cluster_categories, cluster_members_from
-    assert len(declared) == 58
+    # close_stack, set_attributes, cluster_summary, cluster_categories, cluster_members_from;
+    # 0.4: set_modifiers, select_many, select_in_rect, selection, set_snap_layer, snap_target
+    assert len(declared) == 64
     assert declared == set(pindrop._ffi.SIGNATURES)
