@@ -158,7 +158,10 @@ public final class ClusterLevels {
 
     /// Base slots 0..<n, empty until inserted: a bulk load extends the arrays once instead of per pin.
     public func reserve(slots n: Int) {
-        base.items.reserveCapacity(n)
+        // Doubling after the first batch: an exact size copied every item on each call of a
+        // load in chunks.
+        let capacity = base.items.capacity, empty = base.items.isEmpty
+        if n > capacity { base.items.reserveCapacity(empty ? n : Swift.max(n, 2 * capacity)) }
         base.reserveSlots(n)
     }
 
