@@ -158,7 +158,12 @@ public final class ClusterLevels {
 
     /// Base slots 0..<n, empty until inserted: a bulk load extends the arrays once instead of per pin.
     public func reserve(slots n: Int) {
-        base.items.reserveCapacity(n)
+        // Geometric after the first batch: an exact size copied every item on each call of a
+        // load in chunks. By half as much again, not twice: the pin store doubles from the same
+        // first batch, and both copies at once made one call of a load in chunks three times
+        // as long as the others.
+        let capacity = base.items.capacity, empty = base.items.isEmpty
+        if n > capacity { base.items.reserveCapacity(empty ? n : Swift.max(n, capacity + capacity / 2)) }
         base.reserveSlots(n)
     }
 

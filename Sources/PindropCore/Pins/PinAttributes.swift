@@ -43,13 +43,15 @@ public final class PinAttributes {
 
     /// Room for slots 0..<n of each attribute given (a batch about to be set: the arrays grow
     /// once, to the size asked, instead of by doubling).
+    /// The first batch grows them to its size exactly, a later one by doubling at least (an exact
+    /// size on each batch of a load in chunks copied every pin's attributes each time).
     public func reserve(_ n: Int, values v: Bool, categories c: Bool) {
         if v && values.count < n {
-            values.reserveCapacity(n)
+            if n > values.capacity { values.reserveCapacity(values.isEmpty ? n : Swift.max(n, 2 * values.capacity)) }
             values.append(contentsOf: repeatElement(.nan, count: n - values.count))
         }
         if c && categories.count < n {
-            categories.reserveCapacity(n)
+            if n > categories.capacity { categories.reserveCapacity(categories.isEmpty ? n : Swift.max(n, 2 * categories.capacity)) }
             categories.append(contentsOf: repeatElement(0, count: n - categories.count))
         }
     }

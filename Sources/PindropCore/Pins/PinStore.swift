@@ -51,10 +51,15 @@ public struct PinStore {
         return counts.count(p.lon, p.lat) > 1
     }
 
+    /// Room for `n` more pins. A batch into an empty store gets exactly its size; later batches
+    /// grow the storage by doubling at least: an exact reserve would copy every pin on the map on
+    /// each call, and a load in chunks cost in proportion to the map instead of the chunk.
     public mutating func reserve(_ n: Int) {
         let want = ids.count + n
-        ids.reserveCapacity(want); coordinates.reserve(want)
-        bits.reserveCapacity(want)
+        if want > ids.capacity {
+            let size = ids.isEmpty ? want : Swift.max(want, 2 * ids.capacity)
+            ids.reserveCapacity(size); coordinates.reserve(size); bits.reserveCapacity(size)
+        }
         ids.withUnsafeBufferPointer { slotOf.reserve(slotOf.count + n, $0) }
         if !counts.fits(want) { recount(want) }
     }

@@ -8,6 +8,26 @@ import PindropTestSupport
 final class PinStoreTests: XCTestCase {
     typealias Rng = TestRng
 
+    /// A batch into an empty store takes its exact size; later batches grow the storage by
+    /// doubling, so that a load in chunks does not copy every pin on the map at each chunk.
+    func testBatchesAfterTheFirstGrowTheStorageByDoubling() {
+        var store = PinStore()
+        store.reserve(1000)
+        for i in 0..<1000 { store.insert(id: Int64(i), lon: 0, lat: 0) }
+        let first = store.ids.capacity
+        XCTAssertLessThan(first, 1100, "the first batch is not rounded up much")
+        var copies = 0
+        for chunk in 1...40 {
+            let before = store.ids.capacity
+            store.reserve(100)
+            for i in 0..<100 { store.insert(id: Int64(1000 * chunk + i + 1_000_000), lon: 1, lat: 1) }
+            if store.ids.capacity != before { copies += 1 }
+        }
+        XCTAssertEqual(store.count, 5000)
+        XCTAssertLessThanOrEqual(copies, 3, "40 batches of 100 after 1000 pins: the storage doubles (1000 -> 5000), not regrown per batch")
+        XCTAssertEqual(store.slot(of: 1_000_000 + 1000), 1000)
+    }
+
     func randomID(_ rng: inout Rng) -> Int64 {
         switch rng.int(3) {
         case 0: return Int64(rng.int(3000))

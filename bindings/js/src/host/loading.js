@@ -5,10 +5,12 @@
 // call waits for the first. The map is drawn when the load ends, not between chunks (a frame
 // between two chunks would make the module build its clusters again each time).
 //
-// host.loadStats keeps the last load's calls into the module ([startMs, durationMs] of each
-// addMany and setAttributes): the module's time per call grows with the pins already on the map
-// (some 50-100 ms per call at 900k pins on a busy machine), which no chunking on this side can
-// bring under a frame; the tests tell those calls apart from the page's own work.
+// The module's time per addMany is in proportion to the pins it adds, not to those already on the
+// map, so the add phase sizes its chunks by time as the read phase does: each chunk from the
+// previous one's pace (the module's calls and the page's work on them), yielding to the page with
+// a macrotask (MessageChannel) between two. host.loadStats keeps the last load's calls into the
+// module ([startMs, durationMs] of each addMany and setAttributes) and the add chunks
+// ([startMs, durationMs, pins]).
 
 import { featuresOf, readFeatures, toFeatureCollection } from "./geojson.js";
 import { IdMap } from "./store.js";
@@ -63,21 +65,22 @@ export function addGeoJSON(host, input, options = {}) {
     const seen = new IdMap();
     const taken = (id) => host.store.has(id);
     const parts = [];
-    host.loadStats = { calls: [], reads: [] };
+    host.loadStats = { calls: [], reads: [], adds: [] };
     host.fire("progress", { phase: "read", loaded: 0, total });
     await inChunks(total, budget, clock, (start, end) => {
       parts.push(readFeatures(features, options, start, end, host.categories, taken, seen));
     }, (loaded) => host.fire("progress", { phase: "read", loaded, total }), 256, host.loadStats.reads);
     seen.clear();
-    // add: in chunks of 1/64 of the features at least (each call into the module has a cost of
-    // its own that grows with the map), each joined from the parts as read
+    // add: in chunks sized by time (from the previous chunk's pace, growing at most 4 times),
+    // each joined from the parts as read
     const m = host.map;
-    const size = Math.max(1024, Math.ceil(total / 64));
+    let size = 1024;
     const hasValues = parts.length > 0 && parts[0].values !== null, hasCategories = parts.length > 0 && parts[0].categories !== null;
     host.loading_ = true;
     try {
       let part = 0, offset = 0, loaded = 0;
       while (loaded < total) {
+        const t0 = clock();
         const pieces = [];
         let n = 0;
         while (n < size && part < parts.length) {
@@ -94,6 +97,9 @@ export function addGeoJSON(host, input, options = {}) {
         if (v || c) timed(host, () => m.setAttributes(ids, v, c));
         host.store.addMany(ids, xy, v, c, [].concat(...pieces.map(([p, a, b]) => p.features.slice(a, b))));
         loaded += n;
+        const ms = clock() - t0;
+        host.loadStats.adds.push([t0, ms, n]);
+        size = Math.max(1024, Math.min(size * 4, Math.floor((budget / Math.max(ms, 0.05)) * n)));
         host.fire("progress", { phase: "add", loaded, total });
         if (loaded < total) await yieldToPage();
       }
@@ -128,7 +134,7 @@ export function addPins(host, ids, lonlat, { values = null, categories = null } 
         timed(host, () => m.addMany(chunk, xy));
         if (v || c) timed(host, () => m.setAttributes(chunk, v, c));
         host.store.addMany(chunk, xy, v, c, null);
-      }, (loaded) => host.fire("progress", { phase: "add", loaded, total }), Math.ceil(total / 64));
+      }, (loaded) => host.fire("progress", { phase: "add", loaded, total }), 1024);
     } finally { host.loading_ = false; }
     host.dirty = true;
     host.adapter.requestRedraw();
