@@ -681,7 +681,8 @@ size_t pindrop_map_selection(pindrop_map *map, pindrop_id *out_ids, size_t capac
 /* Snap layers (behaviour 24): the text replaces the layer's features (NULL or "" clears the
    layer). GeoJSON features carry their id in "id" (an integer); WKT is a GEOMETRYCOLLECTION or a
    single geometry whose parts get ids 0, 1, ... Points, lines and polygons, lon/lat. Bad text is
-   PINDROP_ERR_PARSE and changes nothing. */
+   PINDROP_ERR_PARSE and changes nothing. Layers are 0-1023; a higher one is
+   PINDROP_ERR_INVALID_ARGUMENT and changes nothing. */
 pindrop_status pindrop_map_set_snap_layer(pindrop_map *map, uint32_t layer, const char *wkt_or_geojson);
 
 /* What a snapped pin snapped to (pindrop_snap.kind). */
