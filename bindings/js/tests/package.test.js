@@ -22,8 +22,9 @@ test("npm pack holds index.js, src/ (the host core and the Leaflet layer too), t
   assert.equal(pack.name, "pindrop");
   const wasm = pack.files.find((f) => f.path === "pindrop.wasm");
   assert.ok(wasm.size > 100000, `pindrop.wasm is ${wasm.size} bytes`);
-  // 400 KiB until 0.4; the web host core and the Leaflet layer add some 30 KiB packed
-  assert.ok(pack.size < 440 * 1024, `the tarball is ${pack.size} bytes`);
+  // 400 KiB until 0.4; the web host core, the Leaflet and MapLibre layers add some 40 KiB packed,
+  // selections and snapping some 34 KiB of module (gzipped)
+  assert.ok(pack.size < 480 * 1024, `the tarball is ${pack.size} bytes`);
 });
 
 test("package.json's version is the module's (pindrop_version, from the header's macros)", async () => {
