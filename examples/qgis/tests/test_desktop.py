@@ -36,13 +36,15 @@ class Desktop(unittest.TestCase):
                    str(Path(cls.tmp.name) / "profiles"), "--nologo", "--noversioncheck", "--noplugins",
                    "--code", str(HERE / "desktop_session.py")]
         run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-        # QGIS's own crash report (its gdb backtrace of every thread) is long: kept whole here.
-        LAST_RUN.parent.mkdir(parents=True, exist_ok=True)
-        LAST_RUN.write_text(f"exit {run.returncode}\n--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}\n")
         fault = Path(str(result) + ".fault")
         crash = fault.read_text() if fault.exists() else ""
         progress = Path(str(result) + ".log")
         steps = progress.read_text()[-3000:] if progress.exists() else ""
+        # QGIS's own crash report (its gdb backtrace of every thread) is long: kept whole here, with
+        # the Python stack of every thread at the fault and the session's last steps.
+        LAST_RUN.parent.mkdir(parents=True, exist_ok=True)
+        LAST_RUN.write_text(f"exit {run.returncode}\n--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}\n"
+                            f"--- python threads at a fault\n{crash}\n--- last steps\n{steps}\n")
         assert result.exists(), (f"QGIS wrote no result (exit {run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
                                  f"\nfaults:\n{crash}\nprogress:\n{steps}\nthe whole output: {LAST_RUN}")
         cls.seen = json.loads(result.read_text())
