@@ -25,8 +25,8 @@ class Event:
     - SELECTED, DESELECTED: `id`
     - LIFTED, DROPPED, CALLOUT_CHANGED: `id` and its `lon, lat`
     - DRAGGED: `id`, `lon, lat` where it would land now; DRAG_CANCELLED: the restored `lon, lat`
-    - MOVED: the new true `lon, lat`, `from_lon, from_lat`, and `cause` (DRAG, TAP, PLACE, UNDO,
-      REDO, SNAP, NUDGE, KEYBOARD): the host saves it
+    - MOVED: the new true `lon, lat`, `from_lon, from_lat`, `distance_m` between them (since 0.4),
+      and `cause` (DRAG, TAP, PLACE, UNDO, REDO, SNAP, NUDGE, KEYBOARD): the host saves it
     - GEOCODE_REQUEST: `id`, `lon, lat` to reverse-geocode, `request` to answer with
       (`Map.answer_geocode`)
     - NEARBY: `id` moved within min_spacing_m of `other`, at `distance_m`
@@ -70,6 +70,11 @@ class Event:
         for name in _OPTIONAL_EVENT_FIELDS:
             if (filled is not None and name not in filled) or (name in ("id", "other") and values[name] == NO_ID):
                 values[name] = None
+        if kind == EventType.MOVED and values["distance_m"] is None:
+            # How far the true coordinate moved, in metres on pindrop's sphere, as the JavaScript
+            # package's MOVED gives it (the C event leaves distance_m to the reader).
+            from ._measures import distance
+            values["distance_m"] = distance(e.from_lon, e.from_lat, e.lon, e.lat)[0]
         return cls(kind, time_ms=e.time_ms, **values)
 
     def __str__(self) -> str:

@@ -127,6 +127,21 @@ def test_nearby_at_two_metres_with_three_metre_spacing_and_none_at_four():
         assert of(list(m.events()), "NEARBY") == []
 
 
+def test_moved_carries_the_distance_moved_as_the_javascript_package_does():
+    with new_map() as m:
+        m.add(1, LON0, LAT0)
+        m.set_camera(LON0, LAT0, 18, 800, 600)
+        m.select(1)
+        list(m.events())
+        m.nudge(30, -40, 10)
+        moved = of(list(m.events()), "MOVED")
+        assert len(moved) == 1 and moved[0].cause == "NUDGE"
+        e = moved[0]
+        assert e.distance_m > 0
+        assert e.distance_m == pytest.approx(haversine(e.from_lon, e.from_lat, e.lon, e.lat), rel=1e-9)
+        assert e.distance_m == pytest.approx(pindrop.distance(e.from_lon, e.from_lat, e.lon, e.lat)[0], abs=1e-9)
+
+
 def test_lawndale_placing_on_a_known_tree_reports_it_first():
     np = pytest.importorskip("numpy")
     path = DATA / "la_trees_geojson" / "lawndale.geojson"
