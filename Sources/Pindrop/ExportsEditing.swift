@@ -36,7 +36,7 @@ public func pindrop_map_selected(_ map: OpaquePointer?, _ outID: UnsafeMutablePo
 }
 
 /// A NUL-terminated C string as UTF-8 text; invalid UTF-8 is an invalid argument.
-private func utf8(_ p: UnsafePointer<CChar>, _ name: String) throws(PindropError) -> String {
+func utf8(_ p: UnsafePointer<CChar>, _ name: String) throws(PindropError) -> String {
     guard let s = String(validatingCString: p) else {
         throw PindropError(.invalidArgument, "\(name) is not valid UTF-8")
     }

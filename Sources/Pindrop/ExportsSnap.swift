@@ -8,12 +8,7 @@ import PindropCore
 public func pindrop_map_set_snap_layer(_ map: OpaquePointer?, _ layer: UInt32, _ text: UnsafePointer<CChar>?) -> pindrop_status {
     call(map) { m throws(PindropError) in
         var t: String?
-        if let text {
-            guard let s = String(validatingCString: text) else {
-                throw PindropError(.invalidArgument, "wkt_or_geojson is not valid UTF-8")
-            }
-            t = s
-        }
+        if let text { t = try utf8(text, "wkt_or_geojson") }
         try m.setSnapLayer(layer, t)
     }
 }

@@ -123,13 +123,7 @@ enum AreaText {
 extension GeoText.Scanner {
     // WKT: POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION (of those); other types are named.
     mutating func wktGeometry() throws(GeoText.Failure) -> AreaGeometry {
-        let type = word()
-        var dims = 2
-        var w = wordAhead()
-        if w == "Z" || w == "M" { _ = word(); dims = 3; w = wordAhead() }
-        else if w == "ZM" { _ = word(); dims = 4; w = wordAhead() }
-        let empty = w == "EMPTY"
-        if empty { _ = word() }
+        let (type, dims, empty) = wktHead()
         switch type {
         case "POLYGON":
             return .polygon(empty ? [] : try wktPolygon(dims))

@@ -109,6 +109,19 @@ public enum GeoText {
             return w
         }
 
+        /// A WKT geometry's head: its type word, the coordinates' dimensions (2, or 3 and 4 after
+        /// Z, M or ZM) and whether it is EMPTY (the word then read too).
+        public mutating func wktHead() -> (type: String, dims: Int, empty: Bool) {
+            let type = word()
+            var dims = 2
+            var w = wordAhead()
+            if w == "Z" || w == "M" { _ = word(); dims = 3; w = wordAhead() }
+            else if w == "ZM" { _ = word(); dims = 4; w = wordAhead() }
+            let empty = w == "EMPTY"
+            if empty { _ = word() }
+            return (type, dims, empty)
+        }
+
         public mutating func comma() throws(Failure) -> Bool {
             if peek() == UInt8(ascii: ",") { i += 1; return true }
             return false

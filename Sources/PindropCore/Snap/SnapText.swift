@@ -202,13 +202,7 @@ extension GeoText.Scanner {
     /// One WKT geometry of any type a snap layer takes.
     mutating func snapGeometry() throws(GeoText.Failure) -> SnapText.Geometry {
         let start = i
-        let type = word()
-        var dims = 2
-        var w = wordAhead()
-        if w == "Z" || w == "M" { _ = word(); dims = 3; w = wordAhead() }
-        else if w == "ZM" { _ = word(); dims = 4; w = wordAhead() }
-        let empty = w == "EMPTY"
-        if empty { _ = word() }
+        let (type, dims, empty) = wktHead()
         switch type {
         case "POINT":
             if empty { return .multi([]) }
